@@ -1,0 +1,107 @@
+/*
+ * bench.c - `dsgx bench TRACE... [--repeat N]`: rendering and geometry speed.
+ *
+ * Each trace is replayed N times (default 100) on a fresh system; for every frame the wall time
+ * of raster_render() (latched polygon list -> finished frame) and of executing that frame's bus
+ * writes (geometry) are recorded. Prints one line per trace:
+ *   NAME render_median_us X geometry_median_us Y
+ * Figures, not a test: nothing here passes or fails on time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/cli_util.h"
+#include "tools/commands.h"
+#include "tools/core/input.h"
+#include "tools/core/system.h"
+
+typedef struct samples {
+    uint64_t *render, *geometry;
+    size_t n, cap;
+} samples;
+
+static void on_frame(void *user, unsigned index, dsgx_system *s)
+{
+    (void)index;
+    samples *sm = user;
+    if (sm->n == sm->cap) {
+        size_t nc = sm->cap ? sm->cap * 2 : 256;
+        uint64_t *r = realloc(sm->render, nc * sizeof *r);
+        if (r) sm->render = r;
+        uint64_t *g = realloc(sm->geometry, nc * sizeof *g);
+        if (g) sm->geometry = g;
+        if (!r || !g) return;
+        sm->cap = nc;
+    }
+    sm->render[sm->n] = s->render_ns;
+    sm->geometry[sm->n] = s->geometry_ns;
+    sm->n++;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_us(uint64_t *v, size_t n)
+{
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, cmp_u64);
+    uint64_t m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return (double)m / 1000.0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    unsigned repeat = 100;
+    int first = 0, nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            repeat = (unsigned)strtoul(argv[++i], NULL, 10);
+            if (!repeat) repeat = 1;
+        } else if (!strcmp(argv[i], "--help")) {
+            printf("usage: dsgx bench TRACE... [--repeat N]\n"
+                   "  replays each trace N times (default 100) and prints\n"
+                   "  NAME render_median_us X geometry_median_us Y\n");
+            return 0;
+        } else {
+            if (!nfiles) first = i;
+            nfiles++;
+            argv[first + nfiles - 1] = argv[i];
+        }
+    }
+    if (!nfiles) {
+        fprintf(stderr, "usage: dsgx bench TRACE... [--repeat N]\n");
+        return 2;
+    }
+    int status = 0;
+    for (int f = 0; f < nfiles; f++) {
+        const char *path = argv[first + f];
+        dsgx_trace t = {0};
+        char err[512];
+        if (dsgx_input_load(path, &t, err, sizeof err)) {
+            fprintf(stderr, "dsgx bench: %s\n", err);
+            dsgx_trace_free(&t);
+            status = 1;
+            continue;
+        }
+        samples sm = {0};
+        dsgx_system *s = dsgx_system_create();
+        for (unsigned r = 0; s && r < repeat; r++) {
+            gx_reset(s->gx);
+            dsgx_system_replay(s, &t, on_frame, &sm);
+        }
+        dsgx_system_destroy(s);
+        char name[256];
+        cli_stem(path, name, sizeof name);
+        printf("%s render_median_us %.1f geometry_median_us %.1f\n", name,
+               median_us(sm.render, sm.n), median_us(sm.geometry, sm.n));
+        fflush(stdout);
+        free(sm.render);
+        free(sm.geometry);
+        dsgx_trace_free(&t);
+    }
+    return status;
+}

@@ -1,0 +1,118 @@
+/*
+ * geom_internal.h - the vertex/polygon half of the geometry engine (private to gx/).
+ *
+ * Vertex attributes (colour, normal + lighting, texture coordinates), vertex transformation by
+ * the clip matrix, polygon assembly, culling, clipping, the viewport transform, and the
+ * polygon/vertex RAM being filled (gx->build), plus the BOX/POS/VEC tests.
+ *
+ * The command table (cmd_internal.h) calls the gx_cmd_* handlers once all parameters of a
+ * command have arrived. The fields marked "read by the command unit" are its interface.
+ */
+#ifndef DSGX_GEOM_INTERNAL_H
+#define DSGX_GEOM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gx/gx.h"
+
+typedef struct gx_geom_state {
+    /* ---- read by the command unit ---- */
+    uint32_t lights_enabled_count; /* lights enabled in the latched POLYGON_ATTR (NORMAL cost) */
+    bool poly_completed;           /* the last vertex command completed a polygon */
+    bool poly_rejected;            /* ... and that polygon was culled / clipped away / dropped */
+    uint8_t poly_nverts_clipped;   /* vertex count of that polygon after clipping (0: rejected) */
+    int32_t pos_result[4];         /* POS_TEST result, 1.19.12 */
+    int16_t vec_result[3];         /* VEC_TEST result, 1.3.12 (bit 12 sign-extended to 15) */
+    bool box_result;               /* BOX_TEST: true when some face of the box is in view */
+    uint32_t prim_type;            /* BEGIN_VTXS primitive type 0..3 */
+
+    /* ---- vertex attributes ---- */
+    int16_t cur_vtx[3];       /* current vertex position, 1.3.12 (VTX_XY etc. keep the others) */
+    uint8_t vtx_color[3];     /* current vertex colour, 5 bits per channel */
+    int16_t tex_raw[2];       /* TEXCOORD as written, 1.11.4 */
+    int16_t tex_cur[2];       /* texture coordinates after mode 1/2 generation, 1.11.4 */
+    int16_t normal[3];        /* last NORMAL, 1.0.9 sign-extended */
+    uint8_t mat_diffuse[3];   /* 5 bits each */
+    uint8_t mat_ambient[3];
+    uint8_t mat_specular[3];
+    uint8_t mat_emission[3];
+    bool shininess_enable;    /* SPE_EMI bit 15: specular level goes through the table */
+    uint8_t shininess[128];   /* SHININESS table */
+    int16_t light_dir[4][3];  /* -(L * vector matrix), signed 11-bit (1.0.9 plus sign room) */
+    int32_t spec_recip[4];    /* reciprocal used by the specular term (see light.c) */
+    uint8_t light_color[4][3];
+
+    /* ---- polygon attributes ---- */
+    uint32_t polygon_attr;     /* last POLYGON_ATTR written */
+    uint32_t cur_polygon_attr; /* POLYGON_ATTR latched at BEGIN_VTXS */
+    uint32_t teximage;         /* TEXIMAGE_PARAM */
+    uint32_t pltt_base;        /* PLTT_BASE (13 bits) */
+    uint32_t viewport[6];      /* x0, y0 (flipped), x1, y1 (flipped), width, height */
+    uint32_t dot_w_limit;      /* DISP_1DOT_DEPTH as a W limit: val * 0x200 + 0x1FF */
+    bool wbuffer;              /* W-buffer bit of the last SWAP_BUFFERS */
+
+    /* ---- polygon assembly ---- */
+    uint32_t vtx_in_poly;      /* vertices gathered for the current polygon */
+    uint32_t strip_polys;      /* polygons completed since BEGIN_VTXS (strip parity) */
+    gx_vertex buf[4];          /* the current polygon's transformed vertices */
+    int32_t last_strip_poly;   /* polygon RAM index of the previous strip polygon, or -1 */
+} gx_geom_state;
+
+/* ---- shared between the geometry units (vertex.c, polygon.c, clip.c, ...) ---- */
+
+/** Clip a polygon against the view volume in place (Z, then Y, then X planes). Vertices before
+ *  @p clipstart are known to be inside (reused strip vertices). @p attribs: also interpolate
+ *  colours and texture coordinates. @p far_clip: POLYGON_ATTR bit 12 (else a vertex beyond the
+ *  far plane rejects the polygon). @return the vertex count after clipping, 0 if nothing left. */
+int gx_clip_polygon(gx_vertex *v, int nverts, int clipstart, bool attribs, bool far_clip);
+
+/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does). */
+void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v);
+
+/** Texture coordinates for a vertex at @p pos (texgen mode 3), or the current ones. */
+void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
+
+/** Texgen mode 2: NORMAL recomputes the texture coordinates from the normal @p n (1.0.9). */
+void gx_texgen_normal(gx_engine *gx, const int16_t n[3]);
+
+/** Turn the current vertex (g->cur_vtx) into the next polygon vertex. */
+void gx_geom_submit_vertex(gx_engine *gx);
+
+/** The polygon in g->buf is complete: cull, clip, store. */
+void gx_geom_submit_polygon(gx_engine *gx);
+
+/* ---- command handlers (called with all parameter words collected) ---- */
+void gx_cmd_color(gx_engine *gx, const uint32_t *params);
+void gx_cmd_normal(gx_engine *gx, const uint32_t *params);
+void gx_cmd_texcoord(gx_engine *gx, const uint32_t *params);
+void gx_cmd_vtx16(gx_engine *gx, const uint32_t *params);
+void gx_cmd_vtx10(gx_engine *gx, const uint32_t *params);
+void gx_cmd_vtx_xy(gx_engine *gx, const uint32_t *params);
+void gx_cmd_vtx_xz(gx_engine *gx, const uint32_t *params);
+void gx_cmd_vtx_yz(gx_engine *gx, const uint32_t *params);
+void gx_cmd_vtx_diff(gx_engine *gx, const uint32_t *params);
+void gx_cmd_polygon_attr(gx_engine *gx, const uint32_t *params);
+void gx_cmd_teximage_param(gx_engine *gx, const uint32_t *params);
+void gx_cmd_pltt_base(gx_engine *gx, const uint32_t *params);
+void gx_cmd_dif_amb(gx_engine *gx, const uint32_t *params);
+void gx_cmd_spe_emi(gx_engine *gx, const uint32_t *params);
+void gx_cmd_light_vector(gx_engine *gx, const uint32_t *params);
+void gx_cmd_light_color(gx_engine *gx, const uint32_t *params);
+void gx_cmd_shininess(gx_engine *gx, const uint32_t *params);
+void gx_cmd_begin_vtxs(gx_engine *gx, const uint32_t *params);
+void gx_cmd_end_vtxs(gx_engine *gx, const uint32_t *params);
+void gx_cmd_viewport(gx_engine *gx, const uint32_t *params);
+void gx_cmd_box_test(gx_engine *gx, const uint32_t *params);
+void gx_cmd_pos_test(gx_engine *gx, const uint32_t *params);
+void gx_cmd_vec_test(gx_engine *gx, const uint32_t *params);
+
+/** Power-on state of the vertex/polygon unit. */
+void gx_geom_reset(gx_engine *gx);
+/** VBlank after a swap (gx->build is the fresh frame): empty the RAM, reset strips, latch the
+ *  W-buffer bit of @p swap_param for the polygons submitted from now on. */
+void gx_geom_on_vblank(gx_engine *gx, uint32_t swap_param);
+/** DISP_1DOT_DEPTH write. */
+void gx_geom_set_1dot_depth(gx_engine *gx, uint32_t val);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * gx_internal.h - the geometry engine instance (private to gx/).
+ *
+ * The engine is composed of one state block per hardware unit; each block is declared in the
+ * header of the unit that owns it:
+ *   cmd_internal.h   GXFIFO / PIPE / command ports / packed-word decoding / cycle model / GXSTAT
+ *   mtx_internal.h   matrix mode, matrices, stacks, clip matrix
+ *   geom_internal.h  vertex attributes, lighting, texcoords, polygon assembly, clipping,
+ *                    viewport, the polygon/vertex RAM being filled, BOX/POS/VEC test results
+ *   vram.h           VRAM banks and the texture/palette views
+ * Handlers take the whole engine (STYLE.md 1) and touch only their own block plus the
+ * read-only accessors of the others.
+ */
+#ifndef DSGX_GX_INTERNAL_H
+#define DSGX_GX_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "gx/fixed.h"
+#include "gx/gx.h"
+#include "gx/regs.h"
+#include "gx/vram.h"
+#include "gx/cmd_internal.h"
+#include "gx/mtx_internal.h"
+#include "gx/geom_internal.h"
+
+struct gx_engine {
+    dsgx_log_fn log;
+    void *log_user;
+    gx_hooks hooks;
+
+    gx_vram vram;
+    gx_cmd_state cmd;
+    gx_mtx_state mtx;
+    gx_geom_state geom;
+
+    /* 3D registers as last written; copied into the render frame at VBlank after a swap */
+    gx_render_regs regs;
+    uint16_t disp3dcnt_status; /* DISP3DCNT bits 12-13 (underflow, RAM overflow) */
+    uint16_t powcnt1;
+    uint32_t dispcnt;
+    uint8_t rdlines; /* RDLINES_COUNT as last reported by the rendering engine */
+
+    /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render */
+    gx_frame *build;
+    gx_frame *render;
+    gx_frame_stats last_stats;
+};
+
+/** printf-style logging through the engine's callback (no-op without one). */
+void gx_log(gx_engine *gx, enum dsgx_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

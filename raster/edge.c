@@ -1,0 +1,165 @@
+/*
+ * edge.c - polygon edge slopes: set-up, X-major run lengths and anti-aliasing coverage.
+ *
+ * Hardware notes:
+ *  - Verified against hardware: slope = ((1 << 18) / dy) * dx, X-major bias +0.5, Y-major no
+ *    bias, negative slopes mirrored, and (default mode) the X-major run end
+ *    (start & ~0x1FF) + slope - 1.0 that leaves 1-pixel gaps (nds-interp captures, all 198,404
+ *    slopes; /work/shared/hardware/nds-interp/dataset/README.md, tools/model.py).
+ *  - From melonDS GPU3D_Soft.h Slope (reference frames): the 45-degree special case (slope
+ *    exactly 1.0 when dx == dy != 1), right edges kept at their far end (bias -0.5 for
+ *    positive X-major, +1.0 for negatives), the clamping of the span X to the edge's extent,
+ *    the interpolation offset of far-end edges, and the anti-aliasing coverage formulas.
+ *  - Guess: the anti-aliasing coverage (melonDS calls it approximate); under the hardware gap
+ *    rule we take the coverage from the shortened run's first pixel.
+ *
+ * The two run-end rules, for the accumulator n = distance from x0 to the run's first pixel
+ * (bias included): melonDS's far end is (n + slope) >> 18, the hardware's is
+ * ((n & ~0x1FF) + slope) >> 18. Near-end edges (left positive, right negative) keep their X
+ * and only their run length changes (near_keep); far-end edges (right positive, left negative)
+ * move their X (far_mask). Both masks are fixed at set-up.
+ */
+#include "raster/edge.h"
+
+int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
+                           int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y)
+{
+    s->x0 = x0;
+    s->y = y;
+    s->side = (uint8_t)side;
+
+    if (x1 > x0) {
+        s->xmin = x0;
+        s->xmax = x1 - 1;
+        s->negative = false;
+    } else if (x1 < x0) {
+        s->xmin = x1;
+        s->xmax = x0 - 1;
+        s->negative = true;
+    } else {
+        s->xmin = x0;
+        s->xmax = x0;
+        s->negative = false;
+    }
+    s->xlen = s->xmax + 1 - s->xmin;
+    s->ylen = y1 - y0;
+
+    /* Reciprocal first, then the product (melonDS Slope::Setup; nds-interp README). */
+    if (s->ylen == 0) {
+        s->inc = 0;
+    } else if (s->ylen == s->xlen && s->xlen != 1) {
+        s->inc = RASTER_SLOPE_ONE;
+    } else {
+        int32_t yrecip = (1 << 18) / s->ylen;
+        int32_t inc = (x1 - x0) * yrecip;
+        s->inc = inc < 0 ? -inc : inc;
+    }
+    s->xmajor = s->inc > RASTER_SLOPE_ONE;
+
+    /* Initial accumulator (melonDS Slope::Setup): left edges sit at the run's start, right
+     * edges at its end; X-major runs carry the +0.5 bias. */
+    int32_t half = RASTER_SLOPE_ONE / 2;
+    if (s->xmajor) {
+        if (side == RASTER_SIDE_RIGHT)
+            s->dx = s->negative ? half + RASTER_SLOPE_ONE : s->inc - half;
+        else
+            s->dx = s->negative ? (s->inc - half) + RASTER_SLOPE_ONE : half;
+    } else if (s->inc != 0) {
+        s->dx = s->negative ? RASTER_SLOPE_ONE : 0;
+    } else {
+        s->dx = 0;
+    }
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)(y - y0) * (uint32_t)s->inc);
+
+    /* Gap rule masks (see the file comment). */
+    bool far_end = (side == RASTER_SIDE_RIGHT) != s->negative;
+    s->far_mask = hw_gaps && s->xmajor && far_end ? 0x1FF : 0;
+    s->near_keep = hw_gaps && s->xmajor ? ~0x1FF : ~0;
+
+    /* Far-end edges with slope >= 1 interpolate one line earlier (melonDS "interpoffset"). */
+    int32_t ioff = (s->inc >= RASTER_SLOPE_ONE && far_end) ? 1 : 0;
+    raster_interp_setup(&s->interp, RASTER_INTERP_Y, y0 - ioff, y1 - ioff, w0, w1);
+    raster_interp_set(&s->interp, y);
+
+    /* AA coverage increment of X-major edges (melonDS Slope::Setup). */
+    s->xcov_incr = s->xmajor ? dsgx_shl32(s->ylen, 10) / s->xlen : 0;
+
+    return raster_slope_x(s);
+}
+
+int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
+{
+    s->x0 = x0;
+    s->xmin = x0;
+    s->xmax = x0;
+    s->xlen = 1;
+    s->ylen = 0;
+    s->dx = 0;
+    s->y = 0;
+    s->inc = 0;
+    s->xcov_incr = 0;
+    s->far_mask = 0;
+    s->near_keep = ~0;
+    s->negative = false;
+    s->xmajor = false;
+    s->side = (uint8_t)side;
+    raster_interp_setup(&s->interp, RASTER_INTERP_Y, 0, 0, 0, 0);
+    raster_interp_set(&s->interp, 0);
+    return x0;
+}
+
+static void edge_params_xmajor(const raster_slope *s, bool swapped, int32_t *length,
+                               int32_t *coverage)
+{
+    bool far_end = (s->side == RASTER_SIDE_RIGHT) != s->negative;
+    uint32_t dx = (uint32_t)s->dx;
+    uint32_t before = dx - (uint32_t)s->inc;
+    /* the far end actually drawn under the selected rule */
+    uint32_t dxf = dx - (before & (uint32_t)s->far_mask);
+    int32_t len = 0;
+
+    /* melonDS EdgeParams_XMajor: a swapped left edge's length is never computed (its run is
+     * forced to 1 pixel below and its coverage does not depend on it). */
+    if (!swapped || s->side == RASTER_SIDE_RIGHT) {
+        if (far_end)
+            len = dsgx_asr32((int32_t)dxf, 18) - dsgx_asr32((int32_t)before, 18);
+        else
+            len = dsgx_asr32((int32_t)((dx & (uint32_t)s->near_keep) + (uint32_t)s->inc), 18) -
+                  dsgx_asr32((int32_t)dx, 18);
+    }
+
+    /* Coverage of the run's first pixel and the increment for the next ones. */
+    int32_t startx = dsgx_asr32((int32_t)dxf, 18);
+    if (s->negative) startx = s->xlen - startx;
+    if (s->side == RASTER_SIDE_RIGHT) startx = startx - len + 1;
+    int32_t startcov = (int32_t)((dsgx_mul64(dsgx_shl32(startx, 10) + 0x1FF, s->ylen)) / s->xlen);
+    *coverage = (int32_t)(RASTER_COV_XMAJOR | (((uint32_t)startcov & 0x3FFu) << 12) |
+                          ((uint32_t)s->xcov_incr & 0x3FFu));
+    *length = swapped ? 1 : len;
+}
+
+static void edge_params_ymajor(const raster_slope *s, bool swapped, int32_t *length,
+                               int32_t *coverage)
+{
+    *length = 1;
+    if (s->inc == 0) {
+        /* vertical edges: full coverage, inverted when the edges are swapped (melonDS) */
+        *coverage = swapped ? 0 : 31;
+        return;
+    }
+    int32_t cov = dsgx_asr32(dsgx_asr32(s->dx, 9) + dsgx_asr32(s->inc, 10), 4);
+    if (dsgx_asr32(cov, 5) != dsgx_asr32(s->dx, 18)) cov = 31;
+    cov &= 0x1F;
+    bool flip = (s->side == RASTER_SIDE_RIGHT) != s->negative;
+    if (swapped ? flip : !flip) cov = 0x1F - cov;
+    *coverage = cov;
+}
+
+void raster_slope_edge_params(const raster_slope *s, bool swapped, int32_t *length,
+                              int32_t *coverage)
+{
+    if (s->xmajor)
+        edge_params_xmajor(s, swapped, length, coverage);
+    else
+        edge_params_ymajor(s, swapped, length, coverage);
+}

@@ -1,0 +1,92 @@
+/*
+ * edge.h - polygon edge slopes of the rendering engine: where each scanline's span starts and
+ * ends, how long an edge's run of pixels is on that line, and its anti-aliasing coverage.
+ *
+ * Hardware notes:
+ *  - Slopes have 18 fraction bits and are computed reciprocal first: (1 << 18) / dy, then
+ *    multiplied by dx (melonDS GPU3D_Soft.h Slope::Setup; StrikerX3/nds-interp README; verified
+ *    against all 198,404 captured hardware slopes, /work/shared/hardware/nds-interp).
+ *  - X-major edges (slope > 1) start with a +0.5 bias; their run on a line ends at
+ *    (start with its 9 low fraction bits cleared) + slope - 1.0 on hardware, which leaves the
+ *    known 1-pixel gaps (e.g. 69x49). melonDS ends the run at start + slope - 1.0 (no gaps).
+ *    Both are implemented; the choice is made at edge setup (raster_slope.far_mask/near_keep),
+ *    never per pixel. Negative slopes mirror this (their low bits are rounded up instead).
+ *  - Y-major edges have no bias; a 45-degree edge has the bias but a slope of exactly 1.0.
+ *  - Right edges are stored at their far end (the run's last pixel), left edges at their start;
+ *    an X-major edge's run length is derived from the accumulator (EdgeParams in melonDS).
+ *  - Anti-aliasing coverage per edge pixel (melonDS EdgeParams_XMajor/_YMajor, known to be an
+ *    approximation of the hardware in some slope cases).
+ */
+#ifndef DSGX_RASTER_EDGE_H
+#define DSGX_RASTER_EDGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "raster/interp.h"
+
+enum { RASTER_SIDE_LEFT = 0, RASTER_SIDE_RIGHT = 1 };
+
+/** 1.0 in the 18-bit-fraction slope units. */
+#define RASTER_SLOPE_ONE 0x40000
+/** Flag in a coverage word: X-major coverage (start << 12 | per-pixel increment). */
+#define RASTER_COV_XMAJOR 0x80000000u
+
+typedef struct raster_slope {
+    int32_t x0;           /**< X of the edge's upper vertex */
+    int32_t xmin, xmax;   /**< the span position is clamped to this range */
+    int32_t xlen, ylen;   /**< edge extent in pixels */
+    int32_t dx;           /**< accumulator, 18 fraction bits, relative to x0 */
+    int32_t y;            /**< current scanline */
+    int32_t inc;          /**< |slope|, 18 fraction bits */
+    int32_t xcov_incr;    /**< X-major AA coverage increment per pixel (10 fraction bits) */
+    int32_t far_mask;     /**< 0x1FF: hardware far end (gap rule) for a far-end edge, else 0 */
+    int32_t near_keep;    /**< ~0x1FF: hardware run length of a near-end edge, else ~0 */
+    bool negative;        /**< X decreases going down */
+    bool xmajor;          /**< inc > 1.0 */
+    uint8_t side;         /**< RASTER_SIDE_LEFT / RASTER_SIDE_RIGHT */
+    raster_interp interp; /**< perspective interpolation along the edge (Y) */
+} raster_slope;
+
+/**
+ * Set up an edge from (x0, y0) to (x1, y1) (y1 >= y0) with normalized W values, positioned at
+ * scanline @p y. @p hw_gaps selects the hardware X-major run end (true) or melonDS's (false).
+ * @return the span X of this edge on line y.
+ */
+int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
+                           int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y);
+
+/** A zero-height edge at @p x0 (flat polygons: every vertex on one line). @return x0. */
+int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0);
+
+/** The span X of this edge on the current line, clamped to the edge's extent. */
+static inline int32_t raster_slope_x(const raster_slope *s)
+{
+    /* Far-end edges (right positive, left negative) subtract the low bits of the run's start
+     * under the hardware rule; far_mask is 0 otherwise. */
+    uint32_t d = (uint32_t)s->dx;
+    d -= (d - (uint32_t)s->inc) & (uint32_t)s->far_mask;
+    int32_t off = dsgx_asr32((int32_t)d, 18);
+    int32_t x = s->negative ? s->x0 - off : s->x0 + off;
+    return x < s->xmin ? s->xmin : (x > s->xmax ? s->xmax : x);
+}
+
+/** Advance to the next scanline. @return the new span X. */
+static inline int32_t raster_slope_step(raster_slope *s)
+{
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
+    s->y++;
+    raster_interp_set(&s->interp, s->y);
+    return raster_slope_x(s);
+}
+
+/**
+ * Run length and anti-aliasing coverage of this edge on the current line.
+ * @param swapped the polygon's left and right edges are crossed on this line
+ * @param length  pixels of the edge's run (1 for Y-major edges; forced to 1 when swapped)
+ * @param coverage Y-major: coverage 0..31; X-major: RASTER_COV_XMAJOR | start << 12 | increment
+ */
+void raster_slope_edge_params(const raster_slope *s, bool swapped, int32_t *length,
+                              int32_t *coverage);
+
+#endif

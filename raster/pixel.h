@@ -1,0 +1,111 @@
+/*
+ * pixel.h - per-pixel colour combination (vertex colour x texel, polygon modes) and the
+ * translucent blend of the rendering engine.
+ *
+ * Usage:
+ *   once per frame:    raster_pixel_frame_setup(&pf, &frame->regs);
+ *   once per polygon:  raster_shader_setup(&sh, &pf, poly->attr, poly->teximage,
+ *                                          poly->pltt_base, frame->tex_vram, frame->pal_vram);
+ *   per pixel:         px = raster_shade(&sh, r9, g9, b9, s, t);
+ *                      alpha test on dsgx_pixel_a(px); opaque (a == 31) pixels are written as
+ *                      is, translucent ones through raster_pixel_blend(px, dst, pf.blending).
+ *
+ * Input units of raster_shade: r9, g9, b9 are the vertex colour channels as the span
+ * interpolator yields them (9 bits, 0..511; gx_vertex.color interpolated); the shader takes
+ * them >> 3 to 6 bits as melonDS does before RenderPixel. s, t are the 1.11.4 texture
+ * coordinates (low 16 bits used, see texture.h).
+ *
+ * Output format (the colour-buffer format, = dsgx_frame pixel): r6 | g6 << 8 | b6 << 16 |
+ * a5 << 24. Alpha is the polygon alpha (decal, untextured), texel alpha x polygon alpha
+ * (modulate), or 31 for wireframe polygons (polygon alpha 0).
+ *
+ * Shadow polygons (mode 3) are shaded like decal polygons (melonDS RenderPixel tests only
+ * bit 0 of the mode); the stencil logic belongs to the span loop.
+ */
+#ifndef DSGX_RASTER_PIXEL_H
+#define DSGX_RASTER_PIXEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gx/gx_frame.h"
+#include "raster/texture.h"
+
+/** Frame-constant state of the pixel stage, derived from the latched registers. */
+typedef struct raster_pixel_frame {
+    uint32_t toon6[32]; /**< TOON_TABLE expanded to r6 | g6 << 8 | b6 << 16 */
+    bool texturing;     /**< DISP3DCNT bit 0 */
+    bool highlight;     /**< DISP3DCNT bit 1: mode 2 is highlight (else toon) */
+    bool blending;      /**< DISP3DCNT bit 3: alpha blending */
+} raster_pixel_frame;
+
+void raster_pixel_frame_setup(raster_pixel_frame *pf, const gx_render_regs *regs);
+
+/** How a polygon's pixels are shaded (chosen once per polygon). */
+typedef enum raster_shade_kind {
+    RASTER_SHADE_VERTEX = 0,     /**< untextured modulate/decal/shadow: vertex colour */
+    RASTER_SHADE_TOON,           /**< untextured toon: toon colour */
+    RASTER_SHADE_HIGHLIGHT,      /**< untextured highlight: (r,r,r) + toon colour */
+    RASTER_SHADE_MODULATE,       /**< textured modulate */
+    RASTER_SHADE_DECAL,          /**< textured decal and textured shadow */
+    RASTER_SHADE_TOON_TEX,       /**< textured toon: toon colour modulated by the texel */
+    RASTER_SHADE_HIGHLIGHT_TEX,  /**< textured highlight */
+    RASTER_SHADE_KINDS
+} raster_shade_kind;
+
+typedef struct raster_shader raster_shader;
+
+/** Per-pixel shading function; arguments as raster_shade(). */
+typedef uint32_t (*raster_shade_fn)(const raster_shader *sh, uint32_t r9, uint32_t g9,
+                                    uint32_t b9, int32_t s, int32_t t);
+
+struct raster_shader {
+    raster_shade_fn shade;  /**< chosen for kind */
+    raster_tex tex;         /**< texture state (used by the textured kinds) */
+    const uint32_t *toon6;  /**< raster_pixel_frame.toon6 (must outlive the shader) */
+    uint32_t poly_alpha;    /**< POLYGON_ATTR alpha 0..31 */
+    uint32_t alpha_or;      /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
+    raster_shade_kind kind;
+};
+
+/**
+ * Choose the shading for one polygon.
+ * @param attr       POLYGON_ATTR of the polygon
+ * @param teximage   TEXIMAGE_PARAM of the polygon (format 0: untextured)
+ * @param pltt_base  PLTT_BASE of the polygon
+ */
+void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32_t attr,
+                         uint32_t teximage, uint32_t pltt_base, const uint8_t *tex_vram,
+                         const uint8_t *pal_vram);
+
+/** Shade one pixel. @p r9, @p g9, @p b9: interpolated 9-bit vertex colour; @p s, @p t: 1.11.4
+ *  texture coordinates. @return r6 | g6 << 8 | b6 << 16 | a5 << 24. */
+static inline uint32_t raster_shade(const raster_shader *sh, uint32_t r9, uint32_t g9,
+                                    uint32_t b9, int32_t s, int32_t t)
+{
+    return sh->shade(sh, r9, g9, b9, s, t);
+}
+
+/**
+ * Blend a translucent pixel @p src (alpha = its a5) over @p dst, both in colour-buffer format
+ * (melonDS GPU3D_Soft.cpp AlphaBlend). A destination with alpha 0 is replaced by src as is.
+ * Otherwise, with blending on, each channel is (src * (a+1) + dst * (31-a)) >> 5; the result's
+ * alpha is max(src alpha, dst alpha) whether blending is on or off.
+ */
+static inline uint32_t raster_pixel_blend(uint32_t src, uint32_t dst, bool blending)
+{
+    uint32_t dsta = dst >> 24;
+    if (dsta == 0) return src;
+    uint32_t a = src >> 24;
+    uint32_t rgb = src & 0x003F3F3Fu;
+    if (blending) {
+        uint32_t f = a + 1, g = 32 - f;
+        uint32_t r = ((src & 0x3Fu) * f + (dst & 0x3Fu) * g) >> 5;
+        uint32_t gg = (((src >> 8) & 0x3Fu) * f + ((dst >> 8) & 0x3Fu) * g) >> 5;
+        uint32_t b = (((src >> 16) & 0x3Fu) * f + ((dst >> 16) & 0x3Fu) * g) >> 5;
+        rgb = r | (gg << 8) | (b << 16);
+    }
+    return rgb | ((a > dsta ? a : dsta) << 24);
+}
+
+#endif

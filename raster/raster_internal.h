@@ -1,0 +1,147 @@
+/*
+ * raster_internal.h - the rendering engine's instance state and per-pixel buffers, shared by the
+ * rasterizer (render.c, setup.c, span.c), the pixel stage (pixel.c, texture.c) and the final pass
+ * (postpass.c, timing.c). Not part of the public API.
+ *
+ * Buffer layout (same semantics and bit layout as melonDS GPU3D_Soft.h ColorBuffer/DepthBuffer/
+ * AttrBuffer, so the final pass can follow melonDS's arithmetic exactly):
+ *
+ *  - Each buffer is RASTER_SCANLINE_W x RASTER_NUM_LINES = 258 x 194 words: the 256x192 screen
+ *    with a 1-pixel border on every side (edge marking reads the neighbours of border pixels;
+ *    the border is filled by the clear with colour 0, the clear depth and the clear polygon ID).
+ *    Screen pixel (x, y) is at RASTER_FIRST_PIXEL + y * RASTER_SCANLINE_W + x.
+ *  - Each buffer holds TWO layers: [0, RASTER_BUF_SIZE) is the topmost pixel, [RASTER_BUF_SIZE,
+ *    2 * RASTER_BUF_SIZE) the pixel underneath it. The lower layer is written only when an
+ *    opaque edge pixel is drawn with anti-aliasing on (the old top pixel is pushed down) and when
+ *    a translucent pixel lands on an edge pixel (it is blended into both layers). It is read by
+ *    anti-aliasing (blend of the two layers by coverage), fog (applied to both layers when the
+ *    top pixel is an edge pixel) and the depth test (a failed test against an edge pixel is
+ *    retried against the pixel underneath).
+ *
+ *  color[]: r6 | g6 << 8 | b6 << 16 | a5 << 24 (6-bit colour, 5-bit alpha; = dsgx_frame pixel).
+ *  depth[]: Z-buffer: 24-bit value; W-buffer: the (normalized) W value. Clear: CLEAR_DEPTH * 0x200
+ *           + 0x1FF. Translucent pixels write depth only with POLYGON_ATTR bit 11.
+ *  attr[]:  RASTER_ATTR_* below:
+ *     bit 0-3   edge flags: 0 left, 1 right, 2 top (first line), 3 bottom (last line) of the
+ *               polygon that drew the pixel. Only opaque pixels set them; a translucent pixel
+ *               keeps the flags of the pixel under it. Non-zero = "edge pixel" (edge marking,
+ *               anti-aliasing, lower-layer handling).
+ *     bit 4     back-facing polygon (the less-or-equal depth test exception reads it)
+ *     bit 8-12  anti-aliasing coverage 0..31 (31 = full); set only with DISP3DCNT bit 4 on
+ *               edge pixels; edge marking sets it to 0x10 ("break coverage" in melonDS)
+ *     bit 15    fog enable (POLYGON_ATTR bit 15 / clear colour bit 15); a translucent pixel
+ *               keeps it only if the pixel under it had it
+ *     bit 16-21 translucent polygon ID (of the last translucent pixel drawn here)
+ *     bit 22    translucent flag: the last pixel drawn here was translucent
+ *               (bits 16-22 together are compared for the translucent-ID rule)
+ *     bit 24-29 opaque polygon ID (edge marking, shadow ID rule); the clear sets it from
+ *               CLEAR_COLOR bits 24-29; translucent pixels keep the opaque ID underneath
+ *  stencil[]: shadow mask of the current and the previous scanline (256 bytes each, line y at
+ *           (y & 1) * 256): bit 0 = the mask's depth test failed against the top layer,
+ *           bit 1 = failed against the lower layer (edge pixels). Cleared when a shadow-mask
+ *           polygon follows a polygon that is not one (prev_shadow_mask).
+ */
+#ifndef DSGX_RASTER_INTERNAL_H
+#define DSGX_RASTER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gx/gx_frame.h"
+#include "raster/edge.h"
+#include "raster/frame.h"
+#include "raster/pixel.h"
+#include "raster/raster.h"
+#include "raster/timing.h"
+
+#define RASTER_SCANLINE_W 258
+#define RASTER_NUM_LINES 194
+#define RASTER_BUF_SIZE (RASTER_SCANLINE_W * RASTER_NUM_LINES)
+#define RASTER_FIRST_PIXEL (RASTER_SCANLINE_W + 1)
+
+/** Address (layer 0) of screen pixel (x, y). */
+static inline uint32_t raster_addr(int x, int y)
+{
+    return (uint32_t)(RASTER_FIRST_PIXEL + y * RASTER_SCANLINE_W + x);
+}
+
+/* attr[] bits (melonDS GPU3D_Soft.h "attribute buffer"). */
+#define RASTER_ATTR_EDGE_LEFT 0x1u
+#define RASTER_ATTR_EDGE_RIGHT 0x2u
+#define RASTER_ATTR_EDGE_TOP 0x4u
+#define RASTER_ATTR_EDGE_BOTTOM 0x8u
+#define RASTER_ATTR_EDGE_MASK 0xFu
+#define RASTER_ATTR_BACKFACE 0x10u
+#define RASTER_ATTR_COV_SHIFT 8
+#define RASTER_ATTR_COV_MASK 0x1F00u
+#define RASTER_ATTR_FOG 0x8000u
+#define RASTER_ATTR_TRANS_ID_SHIFT 16
+#define RASTER_ATTR_TRANS_ID_MASK 0x3F0000u
+#define RASTER_ATTR_TRANSLUCENT 0x400000u
+#define RASTER_ATTR_TRANS_KEY 0x7F0000u /* translucent ID + flag: the translucent-ID rule */
+#define RASTER_ATTR_OPAQUE_ID_SHIFT 24
+#define RASTER_ATTR_OPAQUE_ID_MASK 0x3F000000u
+
+/** Rendering state of one polygon (set up once per frame, stepped per scanline). */
+typedef struct raster_poly {
+    const gx_polygon *poly;
+    const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
+    raster_slope left, right;
+    int32_t xl, xr;                 /**< span ends of the current line */
+    uint8_t cur_l, next_l, cur_r, next_r; /**< 0..nverts-1: current edges' vertex slots */
+    bool flat;                      /**< ytop == ybottom (one-line polygon) */
+    uint32_t polyattr;              /**< opaque attr word: opaque ID, fog, back-facing bit */
+    uint8_t alpha;                  /**< POLYGON_ATTR alpha (0: wireframe) */
+    bool wireframe;
+    uint8_t depth_test;             /**< RASTER_DEPTH_* chosen once per polygon */
+    raster_shader shader;           /**< pixel stage (H4), set up once per polygon */
+} raster_poly;
+
+enum {
+    RASTER_DEPTH_LESS = 0,       /**< z < dst */
+    RASTER_DEPTH_LESS_FRONT = 1, /**< front-facing: z <= dst over an opaque back-facing pixel */
+    RASTER_DEPTH_EQUAL_Z = 2,    /**< POLYGON_ATTR bit 14, Z-buffer: |dst - z| <= 0x200 */
+    RASTER_DEPTH_EQUAL_W = 3,    /**< POLYGON_ATTR bit 14, W-buffer: |dst - z| <= 0xFF */
+};
+
+struct raster_engine {
+    /* per-pixel buffers (layout above) */
+    uint32_t color[2 * RASTER_BUF_SIZE];
+    uint32_t depth[2 * RASTER_BUF_SIZE];
+    uint32_t attr[2 * RASTER_BUF_SIZE];
+    uint8_t stencil[2 * 256];
+    bool prev_shadow_mask; /**< the last polygon drawn on a line was a shadow mask */
+
+    /* frame-constant state */
+    uint16_t disp3dcnt;       /**< latched DISP3DCNT */
+    uint8_t alpha_ref;        /**< ALPHA_TEST_REF */
+    bool fill_all_edges;      /**< AA or edge marking on: every edge is filled */
+    raster_pixel_frame pixel; /**< pixel stage frame state (H4) */
+    bool melonds_gaps;        /**< X-major span ends as melonDS (false: hardware gaps) */
+
+    /* scanline-timing model (H5), persistent across frames */
+    raster_timing timing;
+
+    /* render list of this frame: opaque polygons, then translucent, in drawing order */
+    uint32_t npolys;
+    raster_poly polys[GX_MAX_POLYGONS];
+};
+
+/* ---- final pass (H5, postpass.c) ---- */
+/** Fill both buffer layers and the border with the clear plane (colour, depth, ID, fog, or
+ *  the rear-plane bitmap with DISP3DCNT bit 14). */
+void raster_postpass_clear(raster_engine *r, const gx_frame *in);
+/** Edge marking, fog, anti-aliasing on the drawn buffers, then conversion into @p out. */
+void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *out);
+
+/* ---- rasterizer (H3) ---- */
+/** Build the render list (ordering, per-polygon setup) for a frame (setup.c). */
+void raster_setup_frame(raster_engine *r, const gx_frame *in);
+/** Draw scanline @p y of every polygon in the render list (span.c). */
+void raster_draw_scanline(raster_engine *r, int32_t y);
+/** Position a polygon's left/right edges for line @p y (setup.c; the scanline loop calls it
+ *  when a line reaches the edges' lower vertex). */
+void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y);
+void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * timing.h - the rendering engine's scanline time budget: per-line polygon/pixel costs, line
+ * truncation, the 48-line buffer, RDLINES_COUNT and the DISP3DCNT underflow bit.
+ *
+ * Model: Jaklyy's melonDS `RDLines` branch as described in test/data/rdlines/MODEL.md (a model
+ * fitted to hardware tests, not a hardware capture). Upstream melonDS (our main reference)
+ * models none of this; on every frame that stays within budget the two agree pixel for pixel,
+ * so the rasterizer always runs through this API.
+ *
+ * =========================== HOW THE SCANLINE LOOP CALLS THIS (H3) ===========================
+ * The raster_engine owns one `raster_timing` (persisting across frames; raster_timing_init()
+ * once in raster_create()). In raster_render():
+ *
+ *   raster_timing_frame_begin(&t, in);            // once, before line 0 (computes which line
+ *                                                  // pairs any non-degenerate polygon touches)
+ *   for (y = 0; y < 192; y++) {                    // lines strictly in order 0..191
+ *       raster_timing_line_begin(&t, y);
+ *       for (each polygon p of the render list, in list order) {   // opaque Y-sorted, then
+ *                                                                  // translucent
+ *           if (y < p.ytop || y > p.ybottom) continue;             // not on this line: free
+ *           if (y == p.ybottom && p.ytop != p.ybottom) {            // bottom ("empty") line:
+ *               raster_timing_poly_bottom(&t, y);                   // charge 4, never drawn
+ *               continue;
+ *           }
+ *           ...step the polygon's edges for line y exactly as when drawing...
+ *           if (raster_timing_line_aborted(&t, y)) continue;       // edges stepped, no draw
+ *           int32_t xlim = raster_timing_poly_span(&t, y, xl, xr, count_pixels);
+ *           if (xlim < 0) continue;                                // not started (aborted)
+ *           ...draw only the pixels with x < xlim (left edge, interior and right edge alike)...
+ *       }
+ *       raster_timing_line_end(&t, y);           // closes the pair after an odd y
+ *   }
+ *   raster_timing_frame_end(&t, res);             // fills res->rdlines/underflow/lines_cut
+ *
+ * xl, xr: the span's first and last pixel on this line INCLUDING both edges, unclamped (xl may
+ * be negative, xr may exceed 255; melonDS's xstart/xend after swapping crossed edges, before
+ * clamping to the screen). count_pixels: true, except false for a shadow-mask polygon
+ * (mode 3, ID 0) that fails the alpha-ref test (MODEL.md 2: it has no pixel cost).
+ * The shadow-mask scanline path calls raster_timing_poly_span() the same way.
+ * raster_timing_line_aborted() after raster_timing_poly_bottom() also reports a bottom-line
+ * abort; once a line is aborted every later polygon on it is skipped (edges still stepped).
+ * ==============================================================================================
+ *
+ * Activation (MODEL.md 4) and how it is reconciled with the upstream references: on the branch
+ * the first SWAP_BUFFERS after 3D power-on renders nothing. Our main reference frames come from
+ * upstream melonDS, which renders that swap, so here EVERY frame is rendered, but the first
+ * frame after raster_timing_init()/raster_timing_power_on() is untimed (never cut) and reports
+ * RDLINES_COUNT 63 (the power-on value); timing applies from the second frame on (the first
+ * "timed frame", the second swap after power-on), exactly the frames the branch times.
+ *
+ * Underflow: res->underflow is true when THIS frame's render armed the underflow flag (a pair
+ * reached its deadline, including the 12-unit padding). DISP3DCNT bit 12 is sticky on hardware
+ * (cleared by writing 1); OR this into the register in the owner of DISP3DCNT.
+ */
+#ifndef DSGX_RASTER_TIMING_H
+#define DSGX_RASTER_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gx/gx_frame.h"
+#include "raster/raster.h"
+
+#define RASTER_TIMING_LINES 192
+#define RASTER_TIMING_PAIRS (RASTER_TIMING_LINES / 2)
+/** raster_timing_poly_span() result: the polygon is not drawn on this line. */
+#define RASTER_TIMING_SKIP (-1)
+/** raster_timing_poly_span() result when nothing is cut (larger than any x). */
+#define RASTER_TIMING_NO_LIMIT INT32_MAX
+/** RDLINES_COUNT before the first timed frame (MODEL.md 3). */
+#define RASTER_TIMING_RDLINES_POWER_ON 63
+
+typedef struct raster_timing {
+    /* persistent across frames */
+    uint32_t frames_since_power_on; /**< frames begun since power-on (first one is untimed) */
+    uint8_t rdlines_reg;            /**< RDLINES_COUNT as the register reads now */
+
+    /* per frame */
+    bool timed;                                  /**< this frame is subject to the budget */
+    bool pair_touched[RASTER_TIMING_PAIRS];      /**< some polygon touches the pair's lines */
+    int32_t clock;                               /**< time at the start of the current pair */
+    int32_t deadline;                            /**< the current pair's deadline */
+    int32_t line_time[2];                        /**< cycle counter of each line of the pair */
+    bool line_aborted[2];                        /**< the line gave up on the rest of its list */
+    bool line_cut[2];                            /**< the line lost (part of) a polygon */
+    int32_t buffered;                            /**< lines waiting in the 48-line buffer */
+    int32_t next_read;                           /**< next display line the 2D engine reads */
+    int32_t rd_buffered;                         /**< RDLINES's own count of buffered lines */
+    int32_t rd_next;                             /**< next line whose read lowers rd_buffered */
+    int32_t rdlines_min;                         /**< lowest rd_buffered this frame (63 start) */
+    int32_t underflow_vcount;                    /**< -1, or the VCount arming DISP3DCNT bit 12 */
+    uint32_t lines_cut;                          /**< lines that lost polygons this frame */
+} raster_timing;
+
+/** Power-on state: RDLINES_COUNT 63, the next frame untimed. */
+void raster_timing_init(raster_timing *t);
+/** 3D rendering powered (re-)on in POWCNT1: same as init. */
+void raster_timing_power_on(raster_timing *t);
+
+/** Start a frame (before line 0). @p in gives the polygons (their ytop/ybottom, degenerate). */
+void raster_timing_frame_begin(raster_timing *t, const gx_frame *in);
+/** Start scanline @p y (0..191, in order). */
+void raster_timing_line_begin(raster_timing *t, int y);
+/** A polygon's bottom line (y == ybottom, ytop != ybottom): charge EmptyPolyScanline. */
+void raster_timing_poly_bottom(raster_timing *t, int y);
+/** True when line @p y gave up: skip the remaining polygons (still step their edges). */
+bool raster_timing_line_aborted(const raster_timing *t, int y);
+/**
+ * A polygon covering line @p y with span xl..xr (inclusive, unclamped) wants to start.
+ * @return RASTER_TIMING_SKIP (do not draw it), or the x limit: draw only pixels x < limit
+ *         (RASTER_TIMING_NO_LIMIT when the whole span fits).
+ */
+int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr, bool count_pixels);
+/** End scanline @p y; after an odd y this closes the pair (cost, deadline, buffer). */
+void raster_timing_line_end(raster_timing *t, int y);
+/** End the frame: RDLINES_COUNT latched at VBlank, underflow, lines cut. @p res may be NULL. */
+void raster_timing_frame_end(raster_timing *t, raster_result *res);
+
+#endif
