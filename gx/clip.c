@@ -23,8 +23,14 @@
 
 #include "gx/gx_internal.h"
 
-static int32_t sub32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
-static int32_t add32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static int32_t sub32(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+static int32_t add32(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a + (uint32_t)b);
+}
 
 /* w - plane * c, in 32-bit wrapping arithmetic as the reference computes it. */
 static int32_t plane_dist(const gx_vertex *v, int comp, int plane)
@@ -49,16 +55,15 @@ static void clip_segment(gx_vertex *dst, const gx_vertex *in, const gx_vertex *o
 
     *dst = *in;
     for (int k = 0; k < 4; k++)
-        if (k != comp)
-            dst->clip[k] = dsgx_wrap32(lerp(in->clip[k], out->clip[k], num, den));
+        if (k != comp) dst->clip[k] = dsgx_wrap32(lerp(in->clip[k], out->clip[k], num, den));
     dst->clip[comp] = plane > 0 ? dst->clip[3] : (int32_t)(0u - (uint32_t)dst->clip[3]);
 
     if (attribs) {
         for (int k = 0; k < 3; k++)
             dst->color5[k] = dsgx_wrap32(lerp(in->color5[k], out->color5[k], num, den));
         for (int k = 0; k < 2; k++)
-            dst->texcoord[k] = (int16_t)(uint16_t)(uint64_t)lerp(in->texcoord[k],
-                                                                  out->texcoord[k], num, den);
+            dst->texcoord[k] =
+                (int16_t)(uint16_t)(uint64_t)lerp(in->texcoord[k], out->texcoord[k], num, den);
     }
     dst->clipped = true;
 }
@@ -75,8 +80,7 @@ static int clip_pass(gx_vertex *dst, const gx_vertex *src, int nverts, int clips
                      int plane, bool attribs, bool far_clip)
 {
     int c = clipstart;
-    for (int k = 0; k < clipstart; k++)
-        dst[k] = src[k];
+    for (int k = 0; k < clipstart; k++) dst[k] = src[k];
 
     for (int i = clipstart; i < nverts; i++) {
         const gx_vertex *v = &src[i];
@@ -84,8 +88,7 @@ static int clip_pass(gx_vertex *dst, const gx_vertex *src, int nverts, int clips
             dst[c++] = *v;
             continue;
         }
-        if (comp == 2 && plane > 0 && !far_clip)
-            return -1;
+        if (comp == 2 && plane > 0 && !far_clip) return -1;
         const gx_vertex *prev = &src[i == 0 ? nverts - 1 : i - 1];
         const gx_vertex *next = &src[i + 1 >= nverts ? 0 : i + 1];
         if (!outside(prev, comp, plane) && c < GX_MAX_POLY_VERTS)
@@ -104,8 +107,7 @@ int gx_clip_polygon(gx_vertex *v, int nverts, int clipstart, bool attribs, bool 
     for (int p = 0; p < 3; p++) {
         int comp = order[p];
         nverts = clip_pass(tmp, v, nverts, clipstart, comp, +1, attribs, far_clip);
-        if (nverts < 0)
-            return 0;
+        if (nverts < 0) return 0;
         nverts = clip_pass(v, tmp, nverts, clipstart, comp, -1, attribs, far_clip);
         /* colours back to 5 bits with the low 12 bits set (melonDS ClipAgainstPlane) */
         for (int i = 0; i < nverts; i++)

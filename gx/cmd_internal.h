@@ -15,9 +15,9 @@
 
 #include "gx/gx.h"
 
-#define GX_FIFO_SIZE 256
-#define GX_PIPE_SIZE 4
-#define GX_MAX_PARAMS 32
+#define GX_FIFO_SIZE   256
+#define GX_PIPE_SIZE   4
+#define GX_MAX_PARAMS  32
 #define GX_SWAP_CYCLES 325 /* MODEL.md 3: SWAP_BUFFERS sets the outstanding count to 325 */
 
 /** A command handler: params holds the command's parameter words in order. */
@@ -76,7 +76,7 @@ typedef struct gx_cycle_state {
 
 typedef struct gx_cmd_state {
     /* packed GXFIFO word decoding (fifo.c) */
-    uint32_t packed;    /* opcodes of the current packed word, the running one in bits 0-7 */
+    uint32_t packed;     /* opcodes of the current packed word, the running one in bits 0-7 */
     uint8_t packed_left; /* opcode slots of the word not finished yet (0: next write is a word) */
     uint8_t param_got;   /* parameters of the running opcode received */
     uint8_t param_need;  /* parameters it needs */
@@ -84,6 +84,7 @@ typedef struct gx_cmd_state {
     /* entry executor: parameters of the multi-parameter command being collected */
     uint32_t exec_params[GX_MAX_PARAMS];
     uint8_t exec_count;
+    uint8_t exec_op;      /* opcode of the first entry of the command being collected */
     uint64_t exec_cycles; /* cycles charged to the command so far (for the hook) */
 
     gx_cycle_state cyc;
@@ -91,7 +92,6 @@ typedef struct gx_cmd_state {
     /* per-frame figures (from the first command after the previous swap) */
     uint64_t frame_cycles;
     uint32_t frame_commands;
-    gx_frame_stats swap_stats; /* figures of the frame whose swap is pending */
 
     /* SWAP_BUFFERS: entries written while the swap waits for VBlank are held here */
     bool swap_pending;

@@ -12,8 +12,7 @@
  */
 #include "gx/gx_internal.h"
 
-#define ROW(op, nm, np, w, kind, work, wtex, wm2, fn)                                              \
-    [op] = {nm, np, w, kind, work, wtex, wm2, fn}
+#define ROW(op, nm, np, w, kind, work, wtex, wm2, fn) [op] = {nm, np, w, kind, work, wtex, wm2, fn}
 
 /* Columns: opcode, name, params, wait class, cost kind, work, work in texture mode, extra in
  * mode 2, handler. Sources (melonDS total = 1 issue + (params - 1) + work):

@@ -28,11 +28,11 @@
 /* Vertex-slot masks at polygon submission (melonDS SubmitPolygon): bit n = a slot is free n
  * grid steps after the submission. Strips (prim types 2, 3) free fewer slots. */
 enum {
-    SLOTS_REJECTED = 0x1E,  /* 0b11110, PP 8 */
-    SLOTS_QUAD = 0x1E,      /* 0b11110, PP 35 (4 vertices, separate) */
+    SLOTS_REJECTED = 0x1E,   /* 0b11110, PP 8 */
+    SLOTS_QUAD = 0x1E,       /* 0b11110, PP 35 (4 vertices, separate) */
     SLOTS_QUAD_STRIP = 0x1C, /* 0b11100, PP 35 (4 vertices, strip) */
-    SLOTS_TRI = 0x0E,       /* 0b1110,  PP 26 */
-    SLOTS_TRI_STRIP = 0x08, /* 0b1000,  PP 26 (strip) */
+    SLOTS_TRI = 0x0E,        /* 0b1110,  PP 26 */
+    SLOTS_TRI_STRIP = 0x08,  /* 0b1000,  PP 26 (strip) */
     SLOT_STEP = 9,
     PP_REJECTED = 8,
     PP_QUAD = 35,
@@ -127,8 +127,10 @@ static void stall_polygon_pipeline(gx_engine *gx, int32_t delay, int32_t vp_limi
 static void vp_wait(gx_engine *gx, int32_t vp_limit)
 {
     gx_cycle_state *c = &gx->cmd.cyc;
-    if (c->vp > vp_limit) gx_cycles_add(gx, (c->vp - vp_limit) + 1);
-    else gx_cycles_add(gx, c->np + 1);
+    if (c->vp > vp_limit)
+        gx_cycles_add(gx, (c->vp - vp_limit) + 1);
+    else
+        gx_cycles_add(gx, c->np + 1);
     c->np = 0;
 }
 
@@ -137,12 +139,17 @@ void gx_cycles_issue(gx_engine *gx, const gx_cmd_info *info)
     gx_cycle_state *c = &gx->cmd.cyc;
     unsigned wait = info ? info->wait : GX_WAIT_4; /* unknown opcodes: the 4-cycle class */
     switch (wait) {
-    case GX_WAIT_4: gx_cycles_add(gx, c->np + 1); c->np = 0; break;
+    case GX_WAIT_4:
+        gx_cycles_add(gx, c->np + 1);
+        c->np = 0;
+        break;
     case GX_WAIT_6: vp_wait(gx, 2); break;
     case GX_WAIT_8: vp_wait(gx, 0); break;
     case GX_WAIT_VERTEX:
-        if (!(c->slots_free & 1u)) next_vertex_slot(c);
-        else gx_cycles_add(gx, 1);
+        if (!(c->slots_free & 1u))
+            next_vertex_slot(c);
+        else
+            gx_cycles_add(gx, 1);
         c->np = 0;
         break;
     case GX_WAIT_BEGIN: stall_polygon_pipeline(gx, 1, 0); break;

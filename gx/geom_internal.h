@@ -28,19 +28,19 @@ typedef struct gx_geom_state {
     uint32_t prim_type;            /* BEGIN_VTXS primitive type 0..3 */
 
     /* ---- vertex attributes ---- */
-    int16_t cur_vtx[3];       /* current vertex position, 1.3.12 (VTX_XY etc. keep the others) */
-    uint8_t vtx_color[3];     /* current vertex colour, 5 bits per channel */
-    int16_t tex_raw[2];       /* TEXCOORD as written, 1.11.4 */
-    int16_t tex_cur[2];       /* texture coordinates after mode 1/2 generation, 1.11.4 */
-    int16_t normal[3];        /* last NORMAL, 1.0.9 sign-extended */
-    uint8_t mat_diffuse[3];   /* 5 bits each */
+    int16_t cur_vtx[3];     /* current vertex position, 1.3.12 (VTX_XY etc. keep the others) */
+    uint8_t vtx_color[3];   /* current vertex colour, 5 bits per channel */
+    int16_t tex_raw[2];     /* TEXCOORD as written, 1.11.4 */
+    int16_t tex_cur[2];     /* texture coordinates after mode 1/2 generation, 1.11.4 */
+    int16_t normal[3];      /* last NORMAL, 1.0.9 sign-extended */
+    uint8_t mat_diffuse[3]; /* 5 bits each */
     uint8_t mat_ambient[3];
     uint8_t mat_specular[3];
     uint8_t mat_emission[3];
-    bool shininess_enable;    /* SPE_EMI bit 15: specular level goes through the table */
-    uint8_t shininess[128];   /* SHININESS table */
-    int16_t light_dir[4][3];  /* -(L * vector matrix), signed 11-bit (1.0.9 plus sign room) */
-    int32_t spec_recip[4];    /* reciprocal used by the specular term (see light.c) */
+    bool shininess_enable;   /* SPE_EMI bit 15: specular level goes through the table */
+    uint8_t shininess[128];  /* SHININESS table */
+    int16_t light_dir[4][3]; /* -(L * vector matrix), signed 11-bit (1.0.9 plus sign room) */
+    int32_t spec_recip[4];   /* reciprocal used by the specular term (see light.c) */
     uint8_t light_color[4][3];
 
     /* ---- polygon attributes ---- */
@@ -53,10 +53,11 @@ typedef struct gx_geom_state {
     bool wbuffer;              /* W-buffer bit of the last SWAP_BUFFERS */
 
     /* ---- polygon assembly ---- */
-    uint32_t vtx_in_poly;      /* vertices gathered for the current polygon */
-    uint32_t strip_polys;      /* polygons completed since BEGIN_VTXS (strip parity) */
-    gx_vertex buf[4];          /* the current polygon's transformed vertices */
-    int32_t last_strip_poly;   /* polygon RAM index of the previous strip polygon, or -1 */
+    uint32_t vtx_in_poly;    /* vertices gathered for the current polygon */
+    uint32_t strip_polys;    /* polygons completed since BEGIN_VTXS (strip parity) */
+    gx_vertex buf[4];        /* the current polygon's transformed vertices */
+    int32_t last_strip_poly; /* polygon RAM index of the previous strip polygon, or -1 */
+    bool incomplete;         /* the last vertex left a polygon incomplete */
 } gx_geom_state;
 
 /* ---- shared between the geometry units (vertex.c, polygon.c, clip.c, ...) ---- */
@@ -72,6 +73,9 @@ void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v);
 
 /** Texture coordinates for a vertex at @p pos (texgen mode 3), or the current ones. */
 void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
+
+/** @p v (1.3.12) times the clip matrix with w = 1.0: 64-bit sums >> 12. */
+void gx_geom_transform(gx_engine *gx, const int16_t v[3], int32_t out[4]);
 
 /** Texgen mode 2: NORMAL recomputes the texture coordinates from the normal @p n (1.0.9). */
 void gx_texgen_normal(gx_engine *gx, const int16_t n[3]);

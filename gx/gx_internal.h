@@ -39,7 +39,8 @@ struct gx_engine {
     uint16_t disp3dcnt_status; /* DISP3DCNT bits 12-13 (underflow, RAM overflow) */
     uint16_t powcnt1;
     uint32_t dispcnt;
-    uint8_t rdlines; /* RDLINES_COUNT as last reported by the rendering engine */
+    uint8_t rdlines;          /* RDLINES_COUNT as last reported by the rendering engine */
+    uint16_t disp_1dot_depth; /* DISP_1DOT_DEPTH as written (for byte writes) */
 
     /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render */
     gx_frame *build;

@@ -36,8 +36,7 @@ static void unpack_rgb(uint32_t v, uint8_t out[3])
 /* The three 10-bit signed fields of a NORMAL / LIGHT_VECTOR / VEC_TEST word. */
 static void unpack_nrm10(uint32_t v, int16_t out[3])
 {
-    for (int k = 0; k < 3; k++)
-        out[k] = (int16_t)dsgx_sext(v >> (10 * k), 10);
+    for (int k = 0; k < 3; k++) out[k] = (int16_t)dsgx_sext(v >> (10 * k), 10);
 }
 
 /* v * M (3x3 part of the vector matrix), component k, in 32-bit wrapping arithmetic. */
@@ -48,7 +47,10 @@ static int32_t vec_dot(const int16_t v[3], const int32_t *m, int k)
 }
 
 /* Bits 12..22 of a 32-bit value as a signed 11-bit number. */
-static int32_t bits12_sext11(int32_t v) { return dsgx_sext((uint32_t)v >> 12, 11); }
+static int32_t bits12_sext11(int32_t v)
+{
+    return dsgx_sext((uint32_t)v >> 12, 11);
+}
 
 void gx_cmd_color(gx_engine *gx, const uint32_t *params)
 {
@@ -94,8 +96,7 @@ void gx_cmd_light_color(gx_engine *gx, const uint32_t *params)
 
 void gx_cmd_shininess(gx_engine *gx, const uint32_t *params)
 {
-    for (int i = 0; i < 128; i++)
-        gx->geom.shininess[i] = (uint8_t)(params[i / 4] >> (8 * (i % 4)));
+    for (int i = 0; i < 128; i++) gx->geom.shininess[i] = (uint8_t)(params[i / 4] >> (8 * (i % 4)));
 }
 
 /* Specular level 0..0x1FF for one light, before the shininess table. */
@@ -104,11 +105,9 @@ static int32_t specular_level(int32_t dot, int32_t nz, int32_t recip)
     int32_t s = dsgx_sext((uint32_t)(dot + nz), 11);
     s = (s * s >> 10) & 0x3FF;
     int32_t shine = dsgx_asr32(s * recip, 8) - 512;
-    if (shine < 0)
-        return 0;
+    if (shine < 0) return 0;
     shine = dsgx_sext((uint32_t)shine, 14);
-    if (shine < 0)
-        return 0;
+    if (shine < 0) return 0;
     return shine > 0x1FF ? 0x1FF : shine;
 }
 
@@ -120,8 +119,7 @@ void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
     uint32_t acc[3];
 
     unpack_nrm10(params[0], n);
-    for (int k = 0; k < 3; k++)
-        g->normal[k] = n[k];
+    for (int k = 0; k < 3; k++) g->normal[k] = n[k];
     gx_texgen_normal(gx, n);
 
     for (int k = 0; k < 3; k++) {
@@ -130,8 +128,7 @@ void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
     }
 
     for (int l = 0; l < 4; l++) {
-        if (!(polyattr_lights(g->cur_polygon_attr) & (1u << l)))
-            continue;
+        if (!(polyattr_lights(g->cur_polygon_attr) & (1u << l))) continue;
         const int16_t *ld = g->light_dir[l];
         const uint8_t *lc = g->light_color[l];
         int32_t dot = dsgx_asr32(ld[0] * nt[0], 9) + dsgx_asr32(ld[1] * nt[1], 9) +
@@ -143,8 +140,7 @@ void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
                 acc[k] += (uint32_t)(g->mat_diffuse[k] * lc[k] * diff) & 0xFFFFFu;
             shine = specular_level(dot, nt[2], g->spec_recip[l]);
         }
-        if (g->shininess_enable)
-            shine = g->shininess[shine >> 2] * 2;
+        if (g->shininess_enable) shine = g->shininess[shine >> 2] * 2;
         for (int k = 0; k < 3; k++)
             acc[k] += (uint32_t)((g->mat_specular[k] * shine + (g->mat_ambient[k] << 9)) * lc[k]);
     }

@@ -90,13 +90,18 @@ static void apply(gx_engine *gx, const int32_t p[16], bool load, bool vec_too)
         break;
     }
     for (unsigned i = 0; i < 2 && targets[i]; i++) {
-        if (load) memcpy(targets[i], p, 16 * sizeof(int32_t));
-        else mult(targets[i], p);
+        if (load)
+            memcpy(targets[i], p, 16 * sizeof(int32_t));
+        else
+            mult(targets[i], p);
     }
     if (s->mode != GX_MTX_MODE_TEX) s->clip_dirty = true;
 }
 
-void gx_cmd_mtx_mode(gx_engine *gx, const uint32_t *params) { gx->mtx.mode = params[0] & 3u; }
+void gx_cmd_mtx_mode(gx_engine *gx, const uint32_t *params)
+{
+    gx->mtx.mode = params[0] & 3u;
+}
 
 void gx_cmd_mtx_push(gx_engine *gx, const uint32_t *params)
 {

@@ -13,7 +13,8 @@
 
 #include "gx/gx.h"
 
-#define GX_MTX_STACK_DEPTH 32 /* position/vector stack entries (GBATEK: 31 + the 32nd, see matrix.c) */
+#define GX_MTX_STACK_DEPTH                                                                         \
+    32 /* position/vector stack entries (GBATEK: 31 + the 32nd, see matrix.c) */
 
 /** MTX_MODE values (GBATEK "DS 3D Matrix Load/Multiply"). */
 enum { GX_MTX_MODE_PROJ = 0, GX_MTX_MODE_POS = 1, GX_MTX_MODE_POSVEC = 2, GX_MTX_MODE_TEX = 3 };
@@ -27,11 +28,11 @@ typedef struct gx_mtx_state {
     int32_t tex_stack[16];
     int32_t pos_stack[GX_MTX_STACK_DEPTH][16];
     int32_t vec_stack[GX_MTX_STACK_DEPTH][16];
-    uint32_t proj_sp;  /* 0..1 (1 bit) */
-    uint32_t tex_sp;   /* 0..1 (1 bit) */
-    uint32_t pos_sp;   /* 0..63 (6-bit pointer shared by the position and vector stacks) */
-    bool overflow;     /* GXSTAT bit 15, sticky until acknowledged */
-    uint32_t mode;     /* MTX_MODE 0..3 */
+    uint32_t proj_sp; /* 0..1 (1 bit) */
+    uint32_t tex_sp;  /* 0..1 (1 bit) */
+    uint32_t pos_sp;  /* 0..63 (6-bit pointer shared by the position and vector stacks) */
+    bool overflow;    /* GXSTAT bit 15, sticky until acknowledged */
+    uint32_t mode;    /* MTX_MODE 0..3 */
 } gx_mtx_state;
 
 /** Power-on state: identity matrices, empty stacks, mode 0. */

@@ -103,6 +103,21 @@ DSGX_BITS(clearcolor, fog, 15, 1)
 DSGX_BITS(clearcolor, alpha, 16, 5)
 DSGX_BITS(clearcolor, id, 24, 6)
 
+/* ---- CLEAR_DEPTH / CLEAR_IMAGE_OFFSET / rear-plane bitmap (GBATEK "DS 3D Rear-Plane") ---- */
+DSGX_BITS(cleardepth, depth, 0, 15)
+DSGX_BITS(clearoffset, x, 0, 8)   /* CLEAR_IMAGE_OFFSET: first bitmap column */
+DSGX_BITS(clearoffset, y, 8, 8)   /* first bitmap row */
+DSGX_BITS(clearimage, rgb, 0, 15) /* colour bitmap (texture slot 2) */
+DSGX_BITS(clearimage, alpha, 15, 1)
+DSGX_BITS(cleardepthimage, depth, 0, 15) /* depth bitmap (texture slot 3) */
+DSGX_BITS(cleardepthimage, fog, 15, 1)
+
+/* ---- FOG ---- */
+DSGX_BITS(fogcolor, rgb, 0, 15)
+DSGX_BITS(fogcolor, alpha, 16, 5)
+DSGX_BITS(fogoffset, value, 0, 15)
+DSGX_BITS(fogtable, density, 0, 7)
+
 /* ---- SWAP_BUFFERS ---- */
 DSGX_BITS(swap, manual_sort, 0, 1)
 DSGX_BITS(swap, wbuffer, 1, 1)

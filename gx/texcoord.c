@@ -16,7 +16,10 @@
  */
 #include "gx/gx_internal.h"
 
-static int16_t trunc16(int64_t v) { return (int16_t)(uint16_t)(uint64_t)v; }
+static int16_t trunc16(int64_t v)
+{
+    return (int16_t)(uint16_t)(uint64_t)v;
+}
 
 void gx_cmd_texcoord(gx_engine *gx, const uint32_t *params)
 {
@@ -43,11 +46,10 @@ void gx_texgen_normal(gx_engine *gx, const int16_t n[3])
     gx_geom_state *g = &gx->geom;
     const int32_t *m = gx->mtx.tex;
 
-    if (teximage_texgen(g->teximage) != 2)
-        return;
+    if (teximage_texgen(g->teximage) != 2) return;
     for (int k = 0; k < 2; k++) {
-        int64_t sum = dsgx_mul64(n[0], m[k]) + dsgx_mul64(n[1], m[4 + k]) +
-                      dsgx_mul64(n[2], m[8 + k]);
+        int64_t sum =
+            dsgx_mul64(n[0], m[k]) + dsgx_mul64(n[1], m[4 + k]) + dsgx_mul64(n[2], m[8 + k]);
         g->tex_cur[k] = trunc16((int64_t)g->tex_raw[k] + dsgx_asr64(sum, 21));
     }
 }
@@ -63,8 +65,8 @@ void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2])
         return;
     }
     for (int k = 0; k < 2; k++) {
-        int64_t sum = dsgx_mul64(pos[0], m[k]) + dsgx_mul64(pos[1], m[4 + k]) +
-                      dsgx_mul64(pos[2], m[8 + k]);
+        int64_t sum =
+            dsgx_mul64(pos[0], m[k]) + dsgx_mul64(pos[1], m[4 + k]) + dsgx_mul64(pos[2], m[8 + k]);
         out[k] = trunc16(dsgx_asr64(sum, 24) + g->tex_raw[k]);
     }
 }

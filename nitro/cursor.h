@@ -88,7 +88,8 @@ static inline bool nitro_cur_need(nitro_cursor *c, uint64_t n)
 {
     if (!c->st->ok) return false;
     if (c->pos > c->hi || n > c->hi - c->pos)
-        return nitro_cur_fail(c, c->pos, "truncated: need %llu bytes, %zu left",
+        return nitro_cur_fail(c, c->pos <= c->hi ? c->pos : c->hi,
+                              "truncated: need %llu bytes, %zu left",
                               (unsigned long long)n, c->pos <= c->hi ? c->hi - c->pos : 0);
     return true;
 }

@@ -56,6 +56,9 @@ typedef struct nitro_name {
     char s[17];
 } nitro_name;
 
+/** Set a name from a C string (truncated to 16 characters). */
+void nitro_name_set(nitro_name *n, const char *s);
+
 /** A byte range of the parsed buffer: data + offset .. data + offset + size (checked). */
 typedef struct nitro_slice {
     uint32_t offset;

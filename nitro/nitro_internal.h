@@ -35,7 +35,5 @@ bool nitro_sbc_decode(nitro_cursor *c, nitro_model *m);
 bool nitro_tex0_parse(nitro_cursor *c, nitro_tex0 *t);
 void nitro_tex0_free(nitro_tex0 *t);
 
-/** Copy a name into a nitro_name (truncating at 16). */
-void nitro_name_set(nitro_name *n, const char *s);
 
 #endif

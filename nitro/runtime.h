@@ -40,10 +40,10 @@ typedef struct nitro_gx_sink {
 /** The G3D global state (NNS_G3dGlb): the 63-word packed command block NNS_G3dGlbFlushP sends,
  *  plus the inverse camera it caches. Matrices are 1.19.12, row-major, DS row-vector order. */
 typedef struct nitro_glb {
-    fx32 proj[16];       /**< projection 4x4 */
-    fx32 camera[12];     /**< camera 4x3 (rows of 3) */
-    uint32_t light_vec[4];   /**< LIGHT_VECTOR parameters (light number in bits 30-31) */
-    uint32_t light_col[4];   /**< LIGHT_COLOR parameters */
+    fx32 proj[16];         /**< projection 4x4 */
+    fx32 camera[12];       /**< camera 4x3 (rows of 3) */
+    uint32_t light_vec[4]; /**< LIGHT_VECTOR parameters (light number in bits 30-31) */
+    uint32_t light_col[4]; /**< LIGHT_COLOR parameters */
     uint32_t dif_amb, spe_emi, polygon_attr, viewport;
     fx32 base_rot[9], base_trans[3], base_scale[3];
     uint32_t teximage;
@@ -59,7 +59,7 @@ void nitro_glb_init(nitro_glb *g);
 void nitro_glb_flush(nitro_glb *g, const nitro_gx_sink *sink);
 /** Light vector (1.3.12 components, each >> 3 to 1.0.9 as NNS_G3dGlbLightVector does). */
 void nitro_glb_light_vector(nitro_glb *g, unsigned light, fx32 x, fx32 y, fx32 z);
-void nitro_glb_light_color(nitro_glb *g, unsigned light, uint16_t rgb15);
+void nitro_glb_light_color(nitro_glb *g, unsigned light, uint16_t color);
 void nitro_glb_set_camera(nitro_glb *g, const fx32 cam[12]);
 /** Look-at camera (G3_LookAt conventions: camera in row-vector form, x = up x z). Integer
  *  maths only; vectors 1.19.12. */
@@ -74,7 +74,7 @@ bool nitro_mtx43_inverse(const fx32 m[12], fx32 out[12]);
 /** Where textures and palettes of one TEX0 block were put in texture / palette VRAM. */
 typedef struct nitro_tex_place {
     const nitro_tex0 *tex;
-    const uint8_t *data; /**< the buffer the TEX0's slices point into */
+    const uint8_t *data;  /**< the buffer the TEX0's slices point into */
     uint32_t tex_base;    /**< texture VRAM byte address of the texel block */
     uint32_t tex4x4_base; /**< texture VRAM byte address of the 4x4 texel block */
     uint32_t pltt_base;   /**< palette VRAM byte address of the palette block */
@@ -107,7 +107,7 @@ typedef struct nitro_mat_bind {
 } nitro_mat_bind;
 
 #define NITRO_MAX_MATERIALS 256
-#define NITRO_MAX_NODES 256
+#define NITRO_MAX_NODES     256
 
 /**
  * Bind every material of a model to textures/palettes by name. Lookup order: the TEX0 sets in
@@ -143,6 +143,28 @@ enum {
     NITRO_MATRES_WIREFRAME = 0x20,
 };
 
+/** A joint transform as an animation gives it (NNSG3dJntAnmResult before the scaling rule):
+ *  flag NITRO_JNT_RES_*; scale/inv_scale are used unless SCALE_ONE. */
+typedef struct nitro_jnt_result {
+    uint32_t flag;
+    fx32 trans[3];
+    fx32 rot[9]; /**< row-major _00.._22 */
+    fx32 scale[3], inv_scale[3];
+} nitro_jnt_result;
+
+enum { NITRO_JNT_RES_SCALE_ONE = 1, NITRO_JNT_RES_ROT_ZERO = 2, NITRO_JNT_RES_TRANS_ZERO = 4 };
+
+/** Animation hooks (the runtime's funcBlendJnt / funcBlendMat / funcBlendVis). Any may be NULL.
+ *  joint: true = *out replaces the node's own transform; material: called with the model's
+ *  values in r, before the texture matrix sizes are filled in; visibility: true = *visible
+ *  replaces the NODE command's flag. */
+typedef struct nitro_anim_hooks {
+    void *user;
+    bool (*joint)(void *user, unsigned node, nitro_jnt_result *out);
+    void (*material)(void *user, unsigned mat, nitro_mat_result *r);
+    bool (*visibility)(void *user, unsigned node, bool *visible);
+} nitro_anim_hooks;
+
 /** The runtime instance for drawing one model (NNSG3dRS plus the per-model binding). */
 typedef struct nitro_runtime {
     const nitro_model *model;
@@ -150,12 +172,13 @@ typedef struct nitro_runtime {
     nitro_gx_sink sink;
     nitro_glb *glb;
     nitro_mat_bind binds[NITRO_MAX_MATERIALS];
+    nitro_anim_hooks hooks; /**< zero = no animation */
 
     /* render state (cleared at each draw) */
     uint32_t flag;
     unsigned cur_node, cur_mat, cur_nodedesc;
-    nitro_mat_result tmp_mat;  /**< the result used when not cached */
-    nitro_mat_result *mat;     /**< the current material's result */
+    nitro_mat_result tmp_mat; /**< the result used when not cached */
+    nitro_mat_result *mat;    /**< the current material's result */
     uint32_t mat_cached[NITRO_MAX_MATERIALS / 32];
     uint32_t evp_cached[NITRO_MAX_NODES / 32];
     uint32_t scale_one[NITRO_MAX_NODES / 32];
@@ -182,6 +205,8 @@ enum {
 void nitro_runtime_init(nitro_runtime *rt, const nitro_model *model, const uint8_t *data,
                         nitro_glb *glb, const nitro_gx_sink *sink,
                         const nitro_mat_bind binds[NITRO_MAX_MATERIALS]);
+/** Install animation hooks (a copy is kept); NULL removes them. */
+void nitro_runtime_set_hooks(nitro_runtime *rt, const nitro_anim_hooks *hooks);
 /** NNS_G3dDraw: execute the model's render commands. @return number of commands executed. */
 unsigned nitro_runtime_draw(nitro_runtime *rt);
 

@@ -27,7 +27,7 @@ enum {
 
 /** A command port address (04000400 + opcode * 4). */
 #define NRT_PORT(op) (0x04000400u + (uint32_t)(op)*4u)
-#define NRT_GXFIFO 0x04000400u
+#define NRT_GXFIFO   0x04000400u
 
 /** GX_PACK_OP: four opcodes in one GXFIFO command word. */
 static inline uint32_t nrt_pack(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
@@ -68,11 +68,23 @@ void nrt_joint_srt(nitro_runtime *rt, const nitro_sbc_cmd *c);
 /** Send a material's texture matrix in the model's texture matrix mode. */
 void nrt_send_tex_srt(nitro_runtime *rt, const nitro_mat_result *r);
 
-static inline bool nrt_bit(const uint32_t *v, unsigned i) { return (v[i >> 5] >> (i & 31)) & 1u; }
-static inline void nrt_bit_set(uint32_t *v, unsigned i) { v[i >> 5] |= 1u << (i & 31); }
-static inline void nrt_bit_clr(uint32_t *v, unsigned i) { v[i >> 5] &= ~(1u << (i & 31)); }
+static inline bool nrt_bit(const uint32_t *v, unsigned i)
+{
+    return (v[i >> 5] >> (i & 31)) & 1u;
+}
+static inline void nrt_bit_set(uint32_t *v, unsigned i)
+{
+    v[i >> 5] |= 1u << (i & 31);
+}
+static inline void nrt_bit_clr(uint32_t *v, unsigned i)
+{
+    v[i >> 5] &= ~(1u << (i & 31));
+}
 
 /** (a * b) >> 12 in 64 bits, truncated to 32 (the runtime's fx32 multiply). */
-static inline fx32 nrt_mul(fx32 a, fx32 b) { return fx32_mul(a, b); }
+static inline fx32 nrt_mul(fx32 a, fx32 b)
+{
+    return fx32_mul(a, b);
+}
 
 #endif

@@ -23,6 +23,8 @@ void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int
      * (melonDS Interpolator::Setup). */
     int32_t mask = dir == RASTER_INTERP_Y ? 0x7E : 0x7F;
     ip->linear = w0 == w1 && !(w0 & mask);
+    ip->lin_recip =
+        ip->linear && ip->xdiff > 0 ? (((uint64_t)1 << 35) / (uint64_t)ip->xdiff) + 1u : 0;
 
     if (dir == RASTER_INTERP_Y) {
         /* Along Y: an odd W0 with an even W1 is corrected by one each way; otherwise bit 0 of

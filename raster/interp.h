@@ -25,6 +25,12 @@
 
 #include "gx/fixed.h"
 
+#if defined(__GNUC__)
+#define RASTER_HOT static inline __attribute__((always_inline))
+#else
+#define RASTER_HOT static inline
+#endif
+
 /** Interpolation direction: along an edge (Y, 9-bit factor) or along a span (X, 8-bit). */
 enum { RASTER_INTERP_X = 0, RASTER_INTERP_Y = 1 };
 
@@ -35,6 +41,7 @@ typedef struct raster_interp {
     int32_t xrecip_z; /**< (1 << 22) / xdiff for Z-buffer depth, 0 when xdiff is 0 */
     int32_t w0n, w0d, w1d; /**< W values in the factor's numerator / denominator */
     uint32_t factor;  /**< perspective factor, 'shift' fraction bits (wraps like melonDS's u32) */
+    uint64_t lin_recip; /**< linear mode: floor(2^35 / xdiff) + 1, exact division (see below) */
     uint8_t shift;    /**< 9 along Y, 8 along X */
     uint8_t dir;      /**< RASTER_INTERP_X or RASTER_INTERP_Y */
     bool linear;      /**< equal W: exact linear interpolation */
@@ -45,10 +52,10 @@ void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int
                          int32_t w1);
 
 /** Move to position @p x only (no factor): enough for Z-buffer depth and linear mode. */
-static inline void raster_interp_set_pos(raster_interp *ip, int32_t x) { ip->x = x - ip->x0; }
+RASTER_HOT void raster_interp_set_pos(raster_interp *ip, int32_t x) { ip->x = x - ip->x0; }
 
 /** Compute the perspective factor at the current position (after raster_interp_set_pos). */
-static inline void raster_interp_update_factor(raster_interp *ip)
+RASTER_HOT void raster_interp_update_factor(raster_interp *ip)
 {
     if (ip->xdiff == 0 || ip->linear) return;
     int32_t x = ip->x;
@@ -56,18 +63,32 @@ static inline void raster_interp_update_factor(raster_interp *ip)
      * den = x * w0d + (xdiff - x) * w1d (32-bit), factor = num / den (0 when den is 0). */
     int64_t num = dsgx_shl64(dsgx_mul64(x, ip->w0n), ip->shift);
     int32_t den = dsgx_wrap32(dsgx_mul64(x, ip->w0d) + dsgx_mul64(ip->xdiff - x, ip->w1d));
-    ip->factor = den == 0 ? 0u : (uint32_t)(int32_t)(num / den);
+    if (den > 0 && num >= 0 && num <= (int64_t)UINT32_MAX) /* same quotient, 32-bit divide */
+        ip->factor = (uint32_t)num / (uint32_t)den;
+    else
+        ip->factor = den == 0 ? 0u : (uint32_t)(int32_t)(num / den);
 }
 
 /** Move to position @p x and compute the factor. */
-static inline void raster_interp_set(raster_interp *ip, int32_t x)
+RASTER_HOT void raster_interp_set(raster_interp *ip, int32_t x)
 {
     raster_interp_set_pos(ip, x);
     raster_interp_update_factor(ip);
 }
 
+/* Linear mode: d * x / xdiff (melonDS: a 64-bit division). Done as a multiplication by
+ * lin_recip = floor(2^35 / xdiff) + 1, which is exact for d * x < 2^25 and xdiff <= 1024
+ * (Granlund & Montgomery 1994, theorem 4.2); larger products take the division. */
+RASTER_HOT int32_t raster_interp_lindiv(const raster_interp *ip, uint32_t d, int32_t x)
+{
+    uint64_t n = (uint64_t)d * (uint32_t)x;
+    if (x < 0 || (n >> 25) != 0 || ip->xdiff > 1024)
+        return (int32_t)(dsgx_mul64((int32_t)d, x) / ip->xdiff);
+    return (int32_t)((n * ip->lin_recip) >> 35);
+}
+
 /** Interpolate an attribute (colour, texture coordinate, W) between @p a0 and @p a1. */
-static inline int32_t raster_interp_attr(const raster_interp *ip, int32_t a0, int32_t a1)
+RASTER_HOT int32_t raster_interp_attr(const raster_interp *ip, int32_t a0, int32_t a1)
 {
     if (ip->xdiff == 0 || a0 == a1) return a0;
     if (!ip->linear) {
@@ -77,12 +98,12 @@ static inline int32_t raster_interp_attr(const raster_interp *ip, int32_t a0, in
             return (int32_t)((uint32_t)a0 + (((uint32_t)(a1 - a0) * ip->factor) >> ip->shift));
         return (int32_t)((uint32_t)a1 + (((uint32_t)(a0 - a1) * (one - ip->factor)) >> ip->shift));
     }
-    if (a0 < a1) return a0 + (int32_t)(dsgx_mul64(a1 - a0, ip->x) / ip->xdiff);
-    return a1 + (int32_t)(dsgx_mul64(a0 - a1, ip->xdiff - ip->x) / ip->xdiff);
+    if (a0 < a1) return a0 + raster_interp_lindiv(ip, (uint32_t)(a1 - a0), ip->x);
+    return a1 + raster_interp_lindiv(ip, (uint32_t)(a0 - a1), ip->xdiff - ip->x);
 }
 
 /** Interpolate a depth value: W-buffer (perspective factor) or Z-buffer (linear, reduced). */
-static inline int32_t raster_interp_z(const raster_interp *ip, int32_t z0, int32_t z1,
+RASTER_HOT int32_t raster_interp_z(const raster_interp *ip, int32_t z0, int32_t z1,
                                       bool wbuffer)
 {
     if (ip->xdiff == 0 || z0 == z1) return z0;

@@ -16,16 +16,20 @@
  *     as modulate, then TOON_TABLE[r6 >> 1] is added with saturation at 63;
  *   - shadow (mode 3): melonDS tests only bit 0 of the mode, so shadows shade as decal;
  *   - wireframe polygons (polygon alpha 0) get alpha 31 whatever the texel alpha.
- * - Verified: unit tests on worked values; reference traces blend_modes, highlight_mode,
- *   alpha_test via the full pipeline. Guesses: melonDS's own ("checkme: can wireframe
- *   polygons use texture alpha?").
+ * - Verified: unit tests on worked values; the reference traces blend_modes, highlight_mode,
+ *   alpha_test, alpha_blend_onoff, shadow_polys and wireframe hash-match melonDS through the
+ *   full pipeline. Guesses: melonDS's own ("checkme: can wireframe polygons use texture
+ *   alpha?"); GBATEK does not give the rounding, melonDS's is taken.
  */
 #include "raster/pixel.h"
 
 #include "gx/regs.h"
 
 /* 5-bit colour field to 6 bits: 0 -> 0, c -> 2c + 1 (melonDS RenderPixel). */
-static inline uint32_t widen5(uint32_t c5) { return c5 ? c5 * 2 + 1 : 0; }
+static inline uint32_t widen5(uint32_t c5)
+{
+    return c5 ? c5 * 2 + 1 : 0;
+}
 
 static inline uint32_t widen555(uint32_t c)
 {
@@ -38,7 +42,10 @@ static inline uint32_t pack6(uint32_t r, uint32_t g, uint32_t b, uint32_t a)
     return r | (g << 8) | (b << 16) | (a << 24);
 }
 
-static inline uint32_t ch(uint32_t c6, unsigned i) { return (c6 >> (8 * i)) & 0x3Fu; }
+static inline uint32_t ch(uint32_t c6, unsigned i)
+{
+    return (c6 >> (8 * i)) & 0x3Fu;
+}
 
 /* Texel colour in 6-bit packed form, texel alpha in *ta. */
 static inline uint32_t texel6(const raster_shader *sh, int32_t s, int32_t t, uint32_t *ta)
@@ -120,8 +127,8 @@ static uint32_t shade_toon_tex(const raster_shader *sh, uint32_t r9, uint32_t g9
     return modulate(sh, sh->toon6[(r9 >> 4) & 31u], s, t);
 }
 
-static uint32_t shade_highlight_tex(const raster_shader *sh, uint32_t r9, uint32_t g9,
-                                    uint32_t b9, int32_t s, int32_t t)
+static uint32_t shade_highlight_tex(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
+                                    int32_t s, int32_t t)
 {
     (void)g9, (void)b9;
     uint32_t v = r9 >> 3;

@@ -43,28 +43,28 @@ void raster_pixel_frame_setup(raster_pixel_frame *pf, const gx_render_regs *regs
 
 /** How a polygon's pixels are shaded (chosen once per polygon). */
 typedef enum raster_shade_kind {
-    RASTER_SHADE_VERTEX = 0,     /**< untextured modulate/decal/shadow: vertex colour */
-    RASTER_SHADE_TOON,           /**< untextured toon: toon colour */
-    RASTER_SHADE_HIGHLIGHT,      /**< untextured highlight: (r,r,r) + toon colour */
-    RASTER_SHADE_MODULATE,       /**< textured modulate */
-    RASTER_SHADE_DECAL,          /**< textured decal and textured shadow */
-    RASTER_SHADE_TOON_TEX,       /**< textured toon: toon colour modulated by the texel */
-    RASTER_SHADE_HIGHLIGHT_TEX,  /**< textured highlight */
+    RASTER_SHADE_VERTEX = 0,    /**< untextured modulate/decal/shadow: vertex colour */
+    RASTER_SHADE_TOON,          /**< untextured toon: toon colour */
+    RASTER_SHADE_HIGHLIGHT,     /**< untextured highlight: (r,r,r) + toon colour */
+    RASTER_SHADE_MODULATE,      /**< textured modulate */
+    RASTER_SHADE_DECAL,         /**< textured decal and textured shadow */
+    RASTER_SHADE_TOON_TEX,      /**< textured toon: toon colour modulated by the texel */
+    RASTER_SHADE_HIGHLIGHT_TEX, /**< textured highlight */
     RASTER_SHADE_KINDS
 } raster_shade_kind;
 
 typedef struct raster_shader raster_shader;
 
 /** Per-pixel shading function; arguments as raster_shade(). */
-typedef uint32_t (*raster_shade_fn)(const raster_shader *sh, uint32_t r9, uint32_t g9,
-                                    uint32_t b9, int32_t s, int32_t t);
+typedef uint32_t (*raster_shade_fn)(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
+                                    int32_t s, int32_t t);
 
 struct raster_shader {
-    raster_shade_fn shade;  /**< chosen for kind */
-    raster_tex tex;         /**< texture state (used by the textured kinds) */
-    const uint32_t *toon6;  /**< raster_pixel_frame.toon6 (must outlive the shader) */
-    uint32_t poly_alpha;    /**< POLYGON_ATTR alpha 0..31 */
-    uint32_t alpha_or;      /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
+    raster_shade_fn shade; /**< chosen for kind */
+    raster_tex tex;        /**< texture state (used by the textured kinds) */
+    const uint32_t *toon6; /**< raster_pixel_frame.toon6 (must outlive the shader) */
+    uint32_t poly_alpha;   /**< POLYGON_ATTR alpha 0..31 */
+    uint32_t alpha_or;     /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
     raster_shade_kind kind;
 };
 
@@ -80,8 +80,8 @@ void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32
 
 /** Shade one pixel. @p r9, @p g9, @p b9: interpolated 9-bit vertex colour; @p s, @p t: 1.11.4
  *  texture coordinates. @return r6 | g6 << 8 | b6 << 16 | a5 << 24. */
-static inline uint32_t raster_shade(const raster_shader *sh, uint32_t r9, uint32_t g9,
-                                    uint32_t b9, int32_t s, int32_t t)
+static inline uint32_t raster_shade(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
+                                    int32_t s, int32_t t)
 {
     return sh->shade(sh, r9, g9, b9, s, t);
 }

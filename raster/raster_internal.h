@@ -94,6 +94,9 @@ typedef struct raster_poly {
     uint8_t alpha;                  /**< POLYGON_ATTR alpha (0: wireframe) */
     bool wireframe;
     uint8_t depth_test;             /**< RASTER_DEPTH_* chosen once per polygon */
+    uint8_t span_flags;             /**< selects the specialised span function (span.c) */
+    bool is_mask;                   /**< shadow mask: mode 3, polygon ID 0 */
+    bool is_shadow;                 /**< shadow polygon: mode 3, polygon ID != 0 */
     raster_shader shader;           /**< pixel stage (H4), set up once per polygon */
 } raster_poly;
 
@@ -125,6 +128,14 @@ struct raster_engine {
     /* render list of this frame: opaque polygons, then translucent, in drawing order */
     uint32_t npolys;
     raster_poly polys[GX_MAX_POLYGONS];
+
+    /* polygons on the current line, as render-list indices in list order (span.c) */
+    uint32_t nactive;
+    uint16_t active[GX_MAX_POLYGONS];
+    uint16_t active_tmp[GX_MAX_POLYGONS];
+    /* render-list indices by top line: first[y], then next[i] (ascending; 0xFFFF ends) */
+    uint16_t start_first[256];
+    uint16_t start_next[GX_MAX_POLYGONS];
 };
 
 /* ---- final pass (H5, postpass.c) ---- */
@@ -137,7 +148,9 @@ void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *ou
 /* ---- rasterizer (H3) ---- */
 /** Build the render list (ordering, per-polygon setup) for a frame (setup.c). */
 void raster_setup_frame(raster_engine *r, const gx_frame *in);
-/** Draw scanline @p y of every polygon in the render list (span.c). */
+/** Span-function flags of a polygon (span.c; computed once per polygon by setup.c). */
+uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
+/** Draw scanline @p y of every polygon in the render list (span.c); lines 0..191 in order. */
 void raster_draw_scanline(raster_engine *r, int32_t y);
 /** Position a polygon's left/right edges for line @p y (setup.c; the scanline loop calls it
  *  when a line reaches the edges' lower vertex). */

@@ -16,8 +16,10 @@
  *   at 0x20000 + (block address & 0x1FFFC) / 2, plus 0x10000 when the block address is at or
  *   beyond slot 2 (0x40000; the address before wrapping, as melonDS computes it). GBATEK:
  *   "slot 0 data -> slot 1 at 0000h..FFFFh, slot 2 data -> slot 1 at 10000h..1FFFFh".
- * - Verified: unit tests against GBATEK's format descriptions; reference traces tex_* through
- *   the whole pipeline (see the report of H4). Guesses: none beyond melonDS's.
+ * - Verified: unit tests against GBATEK's format descriptions; the reference traces
+ *   tex_formats_paletted, tex_formats_4x4_direct, tex_sizes, tex_wrap and c_textured_quad
+ *   hash-match melonDS through the full pipeline. Guesses: none beyond melonDS's (palette
+ *   reads beyond slot 5 return 0 because melonDS never maps palette slots 6-7).
  */
 #include "raster/texture.h"
 
@@ -144,8 +146,7 @@ static inline uint32_t mix555(uint32_t c0, uint32_t c1, uint32_t w0, uint32_t w1
  *   mode 2 col0   col1   col2               col3
  *   mode 3 col0   col1   (col0*5+col1*3)/8  (col0*3+col1*5)/8
  * Transparent (alpha 0) texels ignore TEXIMAGE_PARAM bit 29. */
-static void sample_4x4(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                       uint8_t *alpha5)
+static void sample_4x4(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color, uint8_t *alpha5)
 {
     uint32_t ws = raster_tex_wrap(&tx->ax_s, s);
     uint32_t wt = raster_tex_wrap(&tx->ax_t, t);
@@ -160,9 +161,16 @@ static void sample_4x4(const raster_tex *tx, int32_t s, int32_t t, uint16_t *col
     uint32_t c;
     uint8_t a = 31;
     switch ((mode << 2) | idx) {
-    case 0x0: case 0x4: case 0x8: case 0xC: c = pal_read16(tx, pal); break;
-    case 0x1: case 0x5: case 0x9: case 0xD: c = pal_read16(tx, pal + 2); break;
-    case 0x2: case 0xA: c = pal_read16(tx, pal + 4); break;
+    case 0x0:
+    case 0x4:
+    case 0x8:
+    case 0xC: c = pal_read16(tx, pal); break;
+    case 0x1:
+    case 0x5:
+    case 0x9:
+    case 0xD: c = pal_read16(tx, pal + 2); break;
+    case 0x2:
+    case 0xA: c = pal_read16(tx, pal + 4); break;
     case 0x6: c = mix555(pal_read16(tx, pal), pal_read16(tx, pal + 2), 1, 1, 1); break;
     case 0xE: c = mix555(pal_read16(tx, pal), pal_read16(tx, pal + 2), 5, 3, 3); break;
     case 0xB: c = pal_read16(tx, pal + 6); break;

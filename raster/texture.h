@@ -48,8 +48,8 @@ struct raster_tex {
     uint32_t pal_base;           /**< palette address in bytes (* 8 for 4-colour, else * 16) */
     uint32_t width_log2;         /**< log2 of the width in texels (3..10) */
     raster_tex_axis ax_s, ax_t;
-    uint8_t format;              /**< TEXFMT_* (0: no texture) */
-    uint8_t alpha0;              /**< alpha of palette index 0 (0 if colour 0 transparent) */
+    uint8_t format; /**< TEXFMT_* (0: no texture) */
+    uint8_t alpha0; /**< alpha of palette index 0 (0 if colour 0 transparent) */
 };
 
 /**

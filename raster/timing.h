@@ -76,20 +76,20 @@ typedef struct raster_timing {
     uint8_t rdlines_reg;            /**< RDLINES_COUNT as the register reads now */
 
     /* per frame */
-    bool timed;                                  /**< this frame is subject to the budget */
-    bool pair_touched[RASTER_TIMING_PAIRS];      /**< some polygon touches the pair's lines */
-    int32_t clock;                               /**< time at the start of the current pair */
-    int32_t deadline;                            /**< the current pair's deadline */
-    int32_t line_time[2];                        /**< cycle counter of each line of the pair */
-    bool line_aborted[2];                        /**< the line gave up on the rest of its list */
-    bool line_cut[2];                            /**< the line lost (part of) a polygon */
-    int32_t buffered;                            /**< lines waiting in the 48-line buffer */
-    int32_t next_read;                           /**< next display line the 2D engine reads */
-    int32_t rd_buffered;                         /**< RDLINES's own count of buffered lines */
-    int32_t rd_next;                             /**< next line whose read lowers rd_buffered */
-    int32_t rdlines_min;                         /**< lowest rd_buffered this frame (63 start) */
-    int32_t underflow_vcount;                    /**< -1, or the VCount arming DISP3DCNT bit 12 */
-    uint32_t lines_cut;                          /**< lines that lost polygons this frame */
+    bool timed;                             /**< this frame is subject to the budget */
+    bool pair_touched[RASTER_TIMING_PAIRS]; /**< some polygon touches the pair's lines */
+    int32_t clock;                          /**< time at the start of the current pair */
+    int32_t deadline;                       /**< the current pair's deadline */
+    int32_t line_time[2];                   /**< cycle counter of each line of the pair */
+    bool line_aborted[2];                   /**< the line gave up on the rest of its list */
+    bool line_cut[2];                       /**< the line lost (part of) a polygon */
+    int32_t buffered;                       /**< lines waiting in the 48-line buffer */
+    int32_t next_read;                      /**< next display line the 2D engine reads */
+    int32_t rd_buffered;                    /**< RDLINES's own count of buffered lines */
+    int32_t rd_next;                        /**< next line whose read lowers rd_buffered */
+    int32_t rdlines_min;                    /**< lowest rd_buffered this frame (63 start) */
+    int32_t underflow_vcount;               /**< -1, or the VCount arming DISP3DCNT bit 12 */
+    uint32_t lines_cut;                     /**< lines that lost polygons this frame */
 } raster_timing;
 
 /** Power-on state: RDLINES_COUNT 63, the next frame untimed. */

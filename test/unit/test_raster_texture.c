@@ -59,7 +59,7 @@ static uint32_t teximage(uint32_t offset8, unsigned sizes, unsigned sizet, unsig
 }
 
 /* 1.11.4 coordinate of the texel centre-ish (texel * 16 + 8). */
-#define TX(n) ((int32_t)(n) * 16 + 8)
+#define TX(n) ((int32_t)(n)*16 + 8)
 
 static void sample(const raster_tex *tx, int32_t s, int32_t t, uint16_t *c, uint8_t *a)
 {
@@ -141,7 +141,7 @@ static void test_pal256_and_bit15(void **state)
     raster_tex tx;
     uint16_t c;
     uint8_t a;
-    v->tex[8 * 2 + 5] = 200; /* texel (5,2) */
+    v->tex[8 * 2 + 5] = 200;        /* texel (5,2) */
     put16(v->pal, 200 * 2, 0xFFFF); /* bit 15 of a palette entry is ignored */
     raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_PAL256, 0, 0, 0, 0, 1), 0, v->tex, v->pal);
     sample(&tx, TX(5), TX(2), &c, &a);
@@ -258,10 +258,19 @@ static void test_4x4_blocks_and_slot2(void **state)
     v->tex[14] = 1 << 2;
     put16(v->tex, 0x20000 + 6, (2u << 14) | 1);
     put16(v->pal, 0x40 + 4 + 2, 0x1111); /* palette offset 1 (4 bytes): c1 */
-    raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_COMPRESSED, 0, 0, 0, 0, 0), 4, v->tex,
-                     v->pal);
+    raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_COMPRESSED, 0, 0, 0, 0, 0), 4, v->tex, v->pal);
     sample(&tx, TX(5), TX(6), &c, &a);
     assert_int_equal(c, 0x1111);
+    assert_int_equal(a, 31);
+
+    /* 16x8: a block row is 4 blocks (16 bytes); block (1,1) word at 16 + 4 = 20, row 2 at
+     * byte 22, info at 0x20000 + 20/2 = 0x2000A. */
+    v->tex[22] = 2 << 2;
+    put16(v->tex, 0x2000A, (0u << 14) | 3);
+    put16(v->pal, 0x40 + 12 + 4, 0x3333); /* palette offset 3: c2 */
+    raster_tex_setup(&tx, teximage(0, 1, 0, TEXFMT_COMPRESSED, 0, 0, 0, 0, 0), 4, v->tex, v->pal);
+    sample(&tx, TX(5), TX(6), &c, &a);
+    assert_int_equal(c, 0x3333);
     assert_int_equal(a, 31);
 
     /* Texture in slot 2 (byte 0x40008): info for the block at 0x40008 is at
@@ -269,8 +278,8 @@ static void test_4x4_blocks_and_slot2(void **state)
     v->tex[0x40008] = 0xE4;
     put16(v->tex, 0x30004, (2u << 14) | 8);
     put16(v->pal, 0x40 + 32 + 6, 0x2222);
-    raster_tex_setup(&tx, teximage(0x40008 / 8, 0, 0, TEXFMT_COMPRESSED, 0, 0, 0, 0, 0), 4,
-                     v->tex, v->pal);
+    raster_tex_setup(&tx, teximage(0x40008 / 8, 0, 0, TEXFMT_COMPRESSED, 0, 0, 0, 0, 0), 4, v->tex,
+                     v->pal);
     sample(&tx, TX(3), TX(0), &c, &a);
     assert_int_equal(c, 0x2222);
     assert_int_equal(a, 31);
@@ -376,8 +385,7 @@ static void test_slot_boundaries(void **state)
     /* texture at the last 8 bytes of slot 3: row 1 wraps to address 0 (512 KiB space) */
     v->tex[0x7FFF8 + 2] = 1;
     v->tex[0x00000 + 6] = 2;
-    raster_tex_setup(&tx, teximage(0xFFFF, 0, 0, TEXFMT_PAL256, 0, 0, 0, 0, 0), 0, v->tex,
-                     v->pal);
+    raster_tex_setup(&tx, teximage(0xFFFF, 0, 0, TEXFMT_PAL256, 0, 0, 0, 0, 0), 0, v->tex, v->pal);
     sample(&tx, TX(2), TX(0), &c, &a);
     assert_int_equal(c, 0x0101);
     sample(&tx, TX(6), TX(1), &c, &a);
@@ -390,7 +398,7 @@ static void test_palette_base_units(void **state)
     raster_tex tx;
     uint16_t c;
     uint8_t a;
-    v->tex[0] = 0x01; /* 4-colour: texel 0 index 1; 16-colour: texel 0 index 1 */
+    v->tex[0] = 0x01;                    /* 4-colour: texel 0 index 1; 16-colour: texel 0 index 1 */
     put16(v->pal, 0x5 * 8 + 2, 0x4444);  /* 4-colour base 5 -> 40 bytes */
     put16(v->pal, 0x5 * 16 + 2, 0x1616); /* 16-colour base 5 -> 80 bytes */
     raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_PAL4, 0, 0, 0, 0, 0), 5, v->tex, v->pal);
@@ -402,13 +410,11 @@ static void test_palette_base_units(void **state)
 
     /* last palette slot: base 0x17F0 -> byte 0x17F00 */
     put16(v->pal, 0x17F00 + 2, 0x5A5A);
-    raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_PAL16, 0, 0, 0, 0, 0), 0x17F0, v->tex,
-                     v->pal);
+    raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_PAL16, 0, 0, 0, 0, 0), 0x17F0, v->tex, v->pal);
     sample(&tx, TX(0), TX(0), &c, &a);
     assert_int_equal(c, 0x5A5A);
     /* base 0x1800 -> byte 0x18000: beyond palette slot 5, reads 0 */
-    raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_PAL16, 0, 0, 0, 0, 0), 0x1800, v->tex,
-                     v->pal);
+    raster_tex_setup(&tx, teximage(0, 0, 0, TEXFMT_PAL16, 0, 0, 0, 0, 0), 0x1800, v->tex, v->pal);
     sample(&tx, TX(0), TX(0), &c, &a);
     assert_int_equal(c, 0);
     assert_int_equal(a, 31);

@@ -1,0 +1,243 @@
+/*
+ * fifo.c - GXFIFO, command ports, packed command words, the FIFO-entry executor and GXSTAT.
+ *
+ * Hardware notes.
+ * - Packed words (GBATEK "DS 3D Geometry Commands"; melonDS GPU3D.cpp WriteToGXFIFO): a word
+ *   written to GXFIFO holds up to four opcodes, byte 0 first; the parameter words of each
+ *   opcode follow in order. Each opcode with its parameters becomes FIFO entries (one per
+ *   parameter word; a zero-parameter opcode becomes one entry carrying the packed word).
+ *   Zero bytes (NOP) inside a packed word are skipped, except that an all-zero word queues
+ *   exactly one NOP entry. Opcodes with no parameters may sit in any slot; a word whose
+ *   opcodes all take no parameters is complete by itself.
+ * - Command ports 04000440..040005CB (GBATEK; melonDS Write32): each 32-bit write queues one
+ *   entry with opcode (addr & 1FCh) >> 2, so a zero-parameter port issues on any write and a
+ *   command with N parameters issues on its Nth write. Port entries and packed entries share
+ *   the FIFO and the executor; a port write between the parameters of a packed command is
+ *   queued between them, exactly as melonDS does (its executor counts parameter entries, not
+ *   opcodes). 040005CC..040005FF are unused. Only 32-bit writes reach GXFIFO and the ports.
+ * - Executor (melonDS ExecuteCommand): a command with 0 or 1 parameter runs on its entry; a
+ *   command with more collects entries: the first pays the issue cost, each further one costs
+ *   1, and the command runs when the count is reached.
+ * - FIFO (256 entries) and PIPE (4 entries): trace replay drains the FIFO between writes (specs
+ *   /trace.md), so every entry executes as soon as it is written, except while a SWAP_BUFFERS
+ *   waits for VBlank: then entries are held (melonDS: the engine is halted with FlushRequest)
+ *   and run at gx_vblank(). GXSTAT reports the held entries: the first 4 fill the PIPE, the
+ *   rest the FIFO (melonDS CmdFIFOWrite), capped at 256 (the hardware stalls the CPU there).
+ *   Busy (bit 27) is set while a swap is pending or entries are held; the cycles a command
+ *   keeps the engine busy after it was written are not observable in trace replay.
+ * Verified: geo_packed_zero_param and the starter traces. Guess: none (melonDS's behaviour).
+ */
+#include "gx/gx_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    GXSTAT_TEST_BUSY = 1u << 0,
+    GXSTAT_BOX_RESULT = 1u << 1,
+    GXSTAT_POS_SP_SHIFT = 8, /* bits 8-12 */
+    GXSTAT_PROJ_SP = 1u << 13,
+    GXSTAT_PUSHPOP_BUSY = 1u << 14,
+    GXSTAT_OVERFLOW = 1u << 15,
+    GXSTAT_LEVEL_SHIFT = 16, /* bits 16-24 */
+    GXSTAT_LESS_HALF = 1u << 25,
+    GXSTAT_EMPTY = 1u << 26,
+    GXSTAT_BUSY = 1u << 27,
+    GXSTAT_IRQ_MASK = 3u << 30,
+};
+
+enum { OP_NOP = 0x00, OP_PUSH = 0x11, OP_POP = 0x12, OP_BOX = 0x70, OP_VEC = 0x72 };
+
+void gx_cmd_reset(gx_engine *gx)
+{
+    gx_cmd_state *s = &gx->cmd;
+    gx_fifo_entry *deferred = s->deferred;
+    size_t cap = s->deferred_cap;
+    memset(s, 0, sizeof(*s));
+    s->deferred = deferred;
+    s->deferred_cap = cap;
+    gx_cycles_reset(gx);
+}
+
+void gx_cmd_free(gx_engine *gx)
+{
+    free(gx->cmd.deferred);
+    gx->cmd.deferred = NULL;
+    gx->cmd.deferred_cap = gx->cmd.ndeferred = gx->cmd.deferred_head = 0;
+}
+
+static void command_done(gx_engine *gx, uint8_t op, const gx_cmd_info *info, const uint32_t *params,
+                         uint64_t cycles)
+{
+    gx->cmd.frame_commands++;
+    if (!gx->hooks.command) return;
+    gx_cmd_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.opcode = op;
+    ev.nparams = info ? info->nparams : 0;
+    if (ev.nparams) memcpy(ev.params, params, ev.nparams * sizeof(uint32_t));
+    ev.cycles = (uint32_t)cycles;
+    gx->hooks.command(gx->hooks.user, gx, &ev);
+}
+
+static void run_command(gx_engine *gx, const gx_cmd_info *info, const uint32_t *params)
+{
+    if (info && info->fn) info->fn(gx, params);
+    gx_cycles_work(gx, info);
+}
+
+/* Execute one FIFO entry (melonDS ExecuteCommand). */
+static void run_entry(gx_engine *gx, uint8_t op, uint32_t param)
+{
+    gx_cmd_state *s = &gx->cmd;
+    const gx_cmd_info *info = gx_cmd_lookup(op);
+    if (!info && op != OP_NOP)
+        gx_log(gx, DSGX_LOG_GAME, "unknown geometry command %02Xh (runs as a 1-cycle no-op)", op);
+    unsigned need = info ? info->nparams : 0;
+    s->cyc.charged = 0;
+
+    if (need <= 1) {
+        gx_cycles_issue(gx, info);
+        uint32_t params[1] = {param};
+        run_command(gx, info, params);
+        s->frame_cycles += (uint64_t)s->cyc.charged;
+        command_done(gx, op, info, params, (uint64_t)s->cyc.charged);
+        return;
+    }
+
+    s->exec_params[s->exec_count++] = param;
+    if (s->exec_count == 1) {
+        s->exec_op = op;
+        s->exec_cycles = 0;
+        gx_cycles_issue(gx, info);
+    } else {
+        gx_cycles_add(gx, 1);
+        if (s->exec_count >= need) {
+            s->exec_count = 0;
+            run_command(gx, info, s->exec_params);
+            s->exec_cycles += (uint64_t)s->cyc.charged;
+            s->frame_cycles += (uint64_t)s->cyc.charged;
+            command_done(gx, op, info, s->exec_params, s->exec_cycles);
+            return;
+        }
+    }
+    s->exec_cycles += (uint64_t)s->cyc.charged;
+    s->frame_cycles += (uint64_t)s->cyc.charged;
+}
+
+static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
+{
+    gx_cmd_state *s = &gx->cmd;
+    if (s->ndeferred == s->deferred_cap) {
+        size_t cap = s->deferred_cap ? s->deferred_cap * 2 : 256;
+        gx_fifo_entry *n = realloc(s->deferred, cap * sizeof(*n));
+        if (!n) {
+            gx_log(gx, DSGX_LOG_BUG, "out of memory holding a geometry command; dropped");
+            return;
+        }
+        s->deferred = n;
+        s->deferred_cap = cap;
+    }
+    s->deferred[s->ndeferred].opcode = op;
+    s->deferred[s->ndeferred].param = param;
+    s->ndeferred++;
+}
+
+static void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
+{
+    if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
+        defer_entry(gx, op, param);
+    else
+        run_entry(gx, op, param);
+}
+
+void gx_fifo_run_deferred(gx_engine *gx)
+{
+    gx_cmd_state *s = &gx->cmd;
+    while (s->deferred_head < s->ndeferred && !s->swap_pending) {
+        gx_fifo_entry e = s->deferred[s->deferred_head++];
+        run_entry(gx, e.opcode, e.param);
+    }
+    /* compact what is still held behind a new swap */
+    size_t left = s->ndeferred - s->deferred_head;
+    if (left && s->deferred_head)
+        memmove(s->deferred, s->deferred + s->deferred_head, left * sizeof(*s->deferred));
+    s->ndeferred = left;
+    s->deferred_head = 0;
+}
+
+void gx_fifo_write(gx_engine *gx, uint32_t val)
+{
+    gx_cmd_state *s = &gx->cmd;
+    if (s->packed_left == 0) {
+        s->packed_left = 4;
+        s->packed = val;
+        s->param_got = 0;
+        s->param_need = (uint8_t)gx_opcode_params((uint8_t)val);
+        if (s->param_need > 0) return; /* its parameters follow */
+    } else {
+        s->param_got++;
+    }
+    for (;;) {
+        uint8_t op = (uint8_t)s->packed;
+        /* NOP bytes are skipped, but an all-zero word is one NOP */
+        if (op != OP_NOP || (s->packed_left == 4 && s->packed == 0)) push_entry(gx, op, val);
+        if (s->param_got >= s->param_need) {
+            s->packed >>= 8;
+            if (--s->packed_left == 0) break;
+            s->param_got = 0;
+            s->param_need = (uint8_t)gx_opcode_params((uint8_t)s->packed);
+        }
+        if (s->param_got < s->param_need) break;
+    }
+}
+
+void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val)
+{
+    if (addr < REG_CMD_PORTS || addr >= 0x040005CCu) return; /* 5CC..5FF: unused */
+    push_entry(gx, (uint8_t)((addr & 0x1FCu) >> 2), val);
+}
+
+static bool held_matches(const gx_engine *gx, uint8_t lo, uint8_t hi)
+{
+    const gx_cmd_state *s = &gx->cmd;
+    for (size_t i = s->deferred_head; i < s->ndeferred; i++)
+        if (s->deferred[i].opcode >= lo && s->deferred[i].opcode <= hi) return true;
+    return false;
+}
+
+uint32_t gx_gxstat(const gx_engine *gx)
+{
+    const gx_cmd_state *s = &gx->cmd;
+    size_t held = s->ndeferred - s->deferred_head;
+    uint32_t level = held > GX_PIPE_SIZE ? (uint32_t)(held - GX_PIPE_SIZE) : 0;
+    if (level > GX_FIFO_SIZE) level = GX_FIFO_SIZE;
+    bool collecting_test = s->exec_count > 0 && s->exec_op >= OP_BOX && s->exec_op <= OP_VEC;
+
+    uint32_t v = s->irq_mode & GXSTAT_IRQ_MASK;
+    if (collecting_test || held_matches(gx, OP_BOX, OP_VEC)) v |= GXSTAT_TEST_BUSY;
+    if (gx->geom.box_result) v |= GXSTAT_BOX_RESULT;
+    v |= (gx->mtx.pos_sp & 31u) << GXSTAT_POS_SP_SHIFT;
+    if (gx->mtx.proj_sp & 1u) v |= GXSTAT_PROJ_SP;
+    if (held_matches(gx, OP_PUSH, OP_POP)) v |= GXSTAT_PUSHPOP_BUSY;
+    if (gx->mtx.overflow) v |= GXSTAT_OVERFLOW;
+    v |= level << GXSTAT_LEVEL_SHIFT;
+    if (level < GX_FIFO_SIZE / 2) v |= GXSTAT_LESS_HALF;
+    if (level == 0) v |= GXSTAT_EMPTY;
+    if (s->swap_pending || held) v |= GXSTAT_BUSY;
+    return v;
+}
+
+void gx_gxstat_write(gx_engine *gx, uint32_t val, uint32_t mask)
+{
+    val &= mask;
+    if (val & GXSTAT_OVERFLOW) {
+        /* GBATEK: writing 1 acknowledges the error and resets the projection stack pointer;
+         * melonDS also resets the texture stack pointer (not the position pointer). */
+        gx->mtx.overflow = false;
+        gx->mtx.proj_sp = 0;
+        gx->mtx.tex_sp = 0;
+    }
+    if (mask & GXSTAT_IRQ_MASK)
+        gx->cmd.irq_mode = (gx->cmd.irq_mode & ~(mask & GXSTAT_IRQ_MASK)) | (val & GXSTAT_IRQ_MASK);
+}

@@ -1,0 +1,270 @@
+/*
+ * polygon.c - a completed polygon on its way into polygon RAM: culling, strip vertex sharing,
+ * clipping, RAM limits, the viewport transform, 1-dot rejection, and the per-polygon values the
+ * rendering engine reads (W normalization, depth, bounds, sort key).
+ *
+ * Hardware notes (GBATEK "DS 3D Polygon Attributes" / "Disp 1dot depth" for behaviour; exact
+ * arithmetic from melonDS GPU3D.cpp SubmitPolygon, which our frames must match):
+ * - Culling: the normal of (v0 - v1) x (v2 - v1) over the (x, y, w) clip coordinates, each
+ *   component brought into 32 bits by shifting all three right by 4 until they fit, dotted with
+ *   v1. dot < 0 is front-facing (drawn with POLYGON_ATTR bit 7), dot > 0 back-facing (bit 6),
+ *   dot == 0 always drawn and counted as front-facing. How the hardware normalizes is a guess
+ *   of melonDS's; only the first three vertices of a quad take part.
+ * - Strips share vertex RAM: a strip polygon reuses the two vertices it shares with the previous
+ *   polygon when that polygon was stored with its original vertex count and those two vertices
+ *   were not made by the clipper; otherwise it is stored as a separate polygon ("if a shared
+ *   vertex in a strip is clipped, affected polygons are converted into single polygons"). A
+ *   culled, clipped-away or rejected polygon breaks the chain. Reused vertices are not clipped
+ *   again. If clipping changes the vertex count, copies of the two shared vertices are stored.
+ * - RAM: 2048 polygons, 6144 vertices; a polygon that does not fit (checked with its full
+ *   clipped vertex count) is dropped and DISP3DCNT bit 13 is set (GBATEK).
+ * - 1-dot polygons: when every vertex lands on the same screen pixel and every W exceeds the
+ *   DISP_1DOT_DEPTH limit (val * 0x200 + 0x1FF), the polygon is dropped unless POLYGON_ATTR bit
+ *   13 is set.
+ * - W is normalized per polygon to 16 bits in steps of 4 bits, both ways; depth is W (W-buffer,
+ *   the W bit of the SWAP_BUFFERS before the polygon was submitted) or
+ *   ((z * 0x4000 / w) + 0x3FFF) * 0x200 clamped to 0..0xFFFFFF (Z-buffer; 0x7FFE00 for w = 0).
+ * - Colours reach the rasterizer as 9 bits: 0 stays 0, else (c5 << 4) | 0xF.
+ * - Translucent: alpha 1..30, or an A3I5/A5I3 texture in a mode other than decal/shadow.
+ *   Shadow mask: mode 3 with polygon ID 0; shadow: mode 3 with another ID.
+ * - Degenerate (not drawn by the rasterizer): a vertex with W = 0 (after the 24-bit truncation)
+ *   or a bottom Y beyond 192.
+ */
+#include <string.h>
+
+#include "gx/gx_internal.h"
+
+static int32_t sub32(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+
+static bool fits32(int64_t v)
+{
+    return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* The winding test: < 0 front-facing, > 0 back-facing. */
+static int64_t facing_dot(const gx_vertex *v0, const gx_vertex *v1, const gx_vertex *v2)
+{
+    int64_t ax = sub32(v0->clip[0], v1->clip[0]), ay = sub32(v0->clip[1], v1->clip[1]);
+    int64_t aw = sub32(v0->clip[3], v1->clip[3]);
+    int64_t bx = sub32(v2->clip[0], v1->clip[0]), by = sub32(v2->clip[1], v1->clip[1]);
+    int64_t bw = sub32(v2->clip[3], v1->clip[3]);
+    int64_t nx = ay * bw - aw * by;
+    int64_t ny = aw * bx - ax * bw;
+    int64_t nz = ax * by - ay * bx;
+
+    while (!fits32(nx) || !fits32(ny) || !fits32(nz)) {
+        nx = dsgx_asr64(nx, 4);
+        ny = dsgx_asr64(ny, 4);
+        nz = dsgx_asr64(nz, 4);
+    }
+    /* the sum can exceed 63 bits for extreme inputs: wrap it as the reference does */
+    uint64_t dot = (uint64_t)dsgx_mul64(v1->clip[0], (int32_t)nx) +
+                   (uint64_t)dsgx_mul64(v1->clip[1], (int32_t)ny) +
+                   (uint64_t)dsgx_mul64(v1->clip[3], (int32_t)nz);
+    return (int64_t)dot;
+}
+
+/* Tell the polygon hook about a polygon that did not reach RAM. */
+static void report_rejected(gx_engine *gx, enum gx_poly_fate fate, const gx_vertex *v, int n)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_polygon tmp;
+
+    g->poly_rejected = true;
+    g->last_strip_poly = -1;
+    if (!gx->hooks.polygon) return;
+    memset(&tmp, 0, sizeof(tmp));
+    tmp.nverts = (uint8_t)n;
+    for (int i = 0; i < n; i++) tmp.vtx[i] = (uint16_t)i;
+    tmp.prim = (uint8_t)g->prim_type;
+    tmp.attr = g->cur_polygon_attr;
+    tmp.teximage = g->teximage;
+    tmp.pltt_base = g->pltt_base;
+    gx->hooks.polygon(gx->hooks.user, gx, fate, &tmp, v);
+}
+
+static uint16_t color9(int32_t color5)
+{
+    uint32_t c = (uint32_t)color5 >> 12;
+    return (uint16_t)(c ? (c << 4) | 0xFu : 0u);
+}
+
+static bool is_one_dot(const gx_geom_state *g, const gx_vertex *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (v[i].sx != v[0].sx || v[i].sy != v[0].sy) return false;
+        if ((uint32_t)v[i].clip[3] <= g->dot_w_limit) return false;
+    }
+    return true;
+}
+
+/* Bounds, sort key, W normalization and depth of a stored polygon. */
+static void finish_polygon(const gx_geom_state *g, gx_polygon *p, const gx_vertex *ram)
+{
+    uint32_t vtop = 0, vbot = 0, wsize = 0;
+    int32_t ytop = 192, ybot = 0, xtop = 256, xbot = 0;
+
+    for (uint32_t i = 0; i < p->nverts; i++) {
+        const gx_vertex *v = &ram[p->vtx[i]];
+        if (v->sy < ytop) {
+            xtop = v->sx;
+            ytop = v->sy;
+            vtop = i;
+        }
+        if (v->sy > ybot || (v->sy == ybot && v->sx > xbot)) {
+            xbot = v->sx;
+            ybot = v->sy;
+            vbot = i;
+        }
+        uint32_t w = (uint32_t)v->clip[3];
+        if (w == 0) p->degenerate = true;
+        while (wsize < 32 && (w >> wsize) != 0) wsize += 4;
+    }
+    p->vtop = (uint8_t)vtop;
+    p->vbottom = (uint8_t)vbot;
+    p->ytop = ytop;
+    p->ybottom = ybot;
+    p->xtop = xtop;
+    p->xbottom = xbot;
+    if (ybot > 192) p->degenerate = true;
+    p->sort_key = ((uint32_t)ybot << 8) | (uint32_t)ytop | (p->translucent ? 0x10000u : 0u);
+    p->wbuffer = g->wbuffer;
+    p->wshift = (uint8_t)wsize;
+
+    for (uint32_t i = 0; i < p->nverts; i++) {
+        const gx_vertex *v = &ram[p->vtx[i]];
+        int32_t w, wshifted, z;
+        if (wsize < 16) {
+            w = dsgx_shl32(v->clip[3], 16 - wsize);
+            wshifted = dsgx_asr32(w, 16 - wsize);
+        } else {
+            w = dsgx_asr32(v->clip[3], wsize - 16);
+            wshifted = dsgx_shl32(w, wsize - 16);
+        }
+        if (g->wbuffer)
+            z = wshifted;
+        else if (v->clip[3] != 0)
+            z = dsgx_wrap32((dsgx_mul64(v->clip[2], 0x4000) / v->clip[3] + 0x3FFF) * 0x200);
+        else
+            z = 0x7FFE00;
+        p->z[i] = dsgx_clamp(z, 0, 0xFFFFFF);
+        p->w[i] = w;
+    }
+}
+
+static void fill_attributes(const gx_geom_state *g, gx_polygon *p, bool front)
+{
+    uint32_t attr = g->cur_polygon_attr;
+    uint32_t fmt = teximage_format(g->teximage);
+    uint32_t alpha = polyattr_alpha(attr);
+    uint32_t mode = polyattr_mode(attr);
+
+    p->prim = (uint8_t)g->prim_type;
+    p->attr = attr;
+    p->teximage = g->teximage;
+    p->pltt_base = g->pltt_base;
+    p->facing_front = front;
+    p->translucent =
+        ((fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3) && !(mode & 1u)) || (alpha > 0 && alpha < 31);
+    p->shadow_mask = mode == POLYMODE_SHADOW && polyattr_id(attr) == 0;
+    p->shadow = mode == POLYMODE_SHADOW && !p->shadow_mask;
+}
+
+void gx_geom_submit_polygon(gx_engine *gx)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_frame *f = gx->build;
+    gx_vertex work[GX_MAX_POLY_VERTS];
+    int nverts = (g->prim_type & 1u) ? 4 : 3;
+    int clipstart = 0, lastpolyverts = 0;
+    uint16_t reused[2] = {0, 0};
+
+    g->poly_completed = true;
+    g->poly_rejected = false;
+    g->poly_nverts_clipped = 0;
+
+    int64_t dot = facing_dot(&g->buf[0], &g->buf[1], &g->buf[2]);
+    if (dot < 0 && !polyattr_front(g->cur_polygon_attr)) {
+        report_rejected(gx, GX_POLY_CULLED_FRONT, g->buf, nverts);
+        return;
+    }
+    if (dot > 0 && !polyattr_back(g->cur_polygon_attr)) {
+        report_rejected(gx, GX_POLY_CULLED_BACK, g->buf, nverts);
+        return;
+    }
+
+    if (g->prim_type >= 2 && g->last_strip_poly >= 0) {
+        const gx_polygon *prev = &f->polys[g->last_strip_poly];
+        int id0, id1;
+        if (g->prim_type == 2) {
+            id0 = (g->strip_polys & 1u) ? 2 : 0;
+            id1 = (g->strip_polys & 1u) ? 1 : 2;
+            lastpolyverts = 3;
+        } else {
+            id0 = 3;
+            id1 = 2;
+            lastpolyverts = 4;
+        }
+        if (prev->nverts == lastpolyverts && !f->verts[prev->vtx[id0]].clipped &&
+            !f->verts[prev->vtx[id1]].clipped) {
+            reused[0] = prev->vtx[id0];
+            reused[1] = prev->vtx[id1];
+            work[0] = f->verts[reused[0]];
+            work[1] = f->verts[reused[1]];
+            clipstart = 2;
+        }
+    }
+    for (int i = clipstart; i < nverts; i++) work[i] = g->buf[i];
+
+    int n = gx_clip_polygon(work, nverts, clipstart, true, polyattr_far_clip(g->cur_polygon_attr));
+    g->poly_nverts_clipped = (uint8_t)n;
+    if (n == 0) {
+        report_rejected(gx, GX_POLY_CLIPPED_AWAY, work, 0);
+        return;
+    }
+
+    if (f->npolys >= GX_MAX_POLYGONS || f->nverts + (uint32_t)n > GX_MAX_VERTICES) {
+        gx->disp3dcnt_status |= 1u << 13; /* DISP3DCNT bit 13: polygon/vertex RAM overflow */
+        report_rejected(gx, GX_POLY_RAM_FULL, work, n);
+        return;
+    }
+
+    for (int i = clipstart; i < n; i++) gx_viewport_transform(g, &work[i]);
+
+    if (!polyattr_dot_always(g->cur_polygon_attr) && is_one_dot(g, work, n)) {
+        report_rejected(gx, GX_POLY_DOT_REJECTED, work, n);
+        return;
+    }
+
+    uint32_t index = f->npolys++;
+    gx_polygon *p = &f->polys[index];
+    memset(p, 0, sizeof(*p));
+    p->nverts = (uint8_t)n;
+    fill_attributes(g, p, dot <= 0);
+
+    if (clipstart > 0) {
+        if (n == lastpolyverts) {
+            p->vtx[0] = reused[0];
+            p->vtx[1] = reused[1];
+        } else { /* clipping changed the shape: the shared vertices are stored again */
+            for (int k = 0; k < 2; k++) {
+                f->verts[f->nverts] = work[k];
+                p->vtx[k] = (uint16_t)f->nverts++;
+            }
+        }
+    }
+    for (int i = clipstart; i < n; i++) {
+        gx_vertex *v = &f->verts[f->nverts];
+        *v = work[i];
+        for (int k = 0; k < 3; k++) v->color[k] = color9(v->color5[k]);
+        p->vtx[i] = (uint16_t)f->nverts++;
+    }
+
+    finish_polygon(g, p, f->verts);
+    g->last_strip_poly = g->prim_type >= 2 ? (int32_t)index : -1;
+
+    if (gx->hooks.polygon) gx->hooks.polygon(gx->hooks.user, gx, GX_POLY_STORED, p, f->verts);
+}

@@ -1,0 +1,111 @@
+/*
+ * postpass.c - the final pass: edge marking, fog (fog.c), anti-aliasing, and the copy of the
+ * colour buffer into the output frame.
+ *
+ * Hardware notes (facts from melonDS GPU3D_Soft.cpp ScanlineFinalPass; GBATEK "DS 3D Toon,
+ * Edge, Fog, Alpha-Blending, Anti-Aliasing"):
+ *  - Edge marking (DISP3DCNT bit 5) looks only at top-layer pixels with an edge flag (drawn by
+ *    an opaque polygon's edge). Such a pixel is marked when any of its four neighbours has a
+ *    different opaque polygon ID AND a greater depth (z < neighbour z). Neighbours outside the
+ *    screen are the border pixels, which hold the clear depth and clear polygon ID, so the
+ *    clear plane counts as a neighbour everywhere (including at the screen border; the
+ *    RDLines branch's timing-dependent screen-edge glitch is not modelled, as upstream melonDS
+ *    does not). A marked pixel takes EDGE_COLOR[ID >> 3] (widened to 6 bits) and keeps its
+ *    alpha; its anti-aliasing coverage is forced to 0x10 (melonDS "break antialiasing
+ *    coverage (checkme)").
+ *  - Then fog (fog.c), then anti-aliasing (DISP3DCNT bit 4): a top-layer edge pixel with
+ *    coverage c < 31 is replaced by the lower-layer pixel when c == 0, else blended with it:
+ *    c' = c + 1, rgb = (top * c' + bottom * (32 - c')) >> 5 only when the lower pixel's alpha
+ *    is non-zero, alpha = (top_a * c' + bottom_a * (32 - c')) >> 5 always.
+ *  - Output: the top-layer colour buffer is already r6 | g6 << 8 | b6 << 16 | a5 << 24, the
+ *    dsgx_frame pixel format.
+ * melonDS runs these per line, one line behind the rasterizer; each step reads only depth and
+ * attributes that no later step or line changes, so whole-frame passes give identical pixels.
+ * Verified against the reference frames edge_marking_8, f_edge_fog and antialias.
+ */
+#include "gx/regs.h"
+#include "raster/postpass_internal.h"
+
+/* True when neighbour @p n hides pixel (id, z)'s edge from the background: another opaque
+ * polygon ID, and farther away. */
+static bool edge_against(const raster_engine *r, uint32_t n, uint32_t id, uint32_t z)
+{
+    return (r->attr[n] >> RASTER_ATTR_OPAQUE_ID_SHIFT) != id && z < r->depth[n];
+}
+
+void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs)
+{
+    uint32_t edge6[8];
+    for (int i = 0; i < 8; i++) edge6[i] = raster_color6_from_rgb15(regs->edge_color[i]);
+
+    for (int y = 0; y < DSGX_FRAME_H; y++) {
+        for (int x = 0; x < DSGX_FRAME_W; x++) {
+            uint32_t i = raster_addr(x, y);
+            uint32_t attr = r->attr[i];
+            if (!(attr & RASTER_ATTR_EDGE_MASK)) continue;
+            uint32_t id = attr >> RASTER_ATTR_OPAQUE_ID_SHIFT;
+            uint32_t z = r->depth[i];
+            if (edge_against(r, i - 1, id, z) || edge_against(r, i + 1, id, z) ||
+                edge_against(r, i - RASTER_SCANLINE_W, id, z) ||
+                edge_against(r, i + RASTER_SCANLINE_W, id, z)) {
+                r->color[i] = edge6[(id >> 3) & 7u] | (r->color[i] & 0xFF000000u);
+                r->attr[i] = (attr & ~RASTER_ATTR_COV_MASK) | (0x10u << RASTER_ATTR_COV_SHIFT);
+            }
+        }
+    }
+}
+
+static uint32_t mix5(uint32_t top, uint32_t bottom, uint32_t cov)
+{
+    return (top * cov + bottom * (32u - cov)) >> 5;
+}
+
+uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage)
+{
+    uint32_t cov = coverage + 1u;
+    uint32_t r = dsgx_pixel_r(top), g = dsgx_pixel_g(top), b = dsgx_pixel_b(top);
+    uint32_t ba = dsgx_pixel_a(bottom);
+    if (ba > 0) {
+        r = mix5(r, dsgx_pixel_r(bottom), cov);
+        g = mix5(g, dsgx_pixel_g(bottom), cov);
+        b = mix5(b, dsgx_pixel_b(bottom), cov);
+    }
+    return dsgx_pixel(r, g, b, mix5(dsgx_pixel_a(top), ba, cov));
+}
+
+void raster_antialias_pass(raster_engine *r)
+{
+    for (int y = 0; y < DSGX_FRAME_H; y++) {
+        for (int x = 0; x < DSGX_FRAME_W; x++) {
+            uint32_t i = raster_addr(x, y);
+            uint32_t attr = r->attr[i];
+            if (!(attr & RASTER_ATTR_EDGE_MASK)) continue;
+            uint32_t cov = (attr & RASTER_ATTR_COV_MASK) >> RASTER_ATTR_COV_SHIFT;
+            if (cov == 31) continue;
+            if (cov == 0)
+                r->color[i] = r->color[i + RASTER_BUF_SIZE];
+            else
+                r->color[i] = raster_aa_blend(r->color[i], r->color[i + RASTER_BUF_SIZE], cov);
+        }
+    }
+}
+
+void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *out)
+{
+    uint32_t cnt = in->regs.disp3dcnt;
+
+    if (disp3dcnt_edge_marking(cnt)) raster_edge_mark_pass(r, &in->regs);
+    if (disp3dcnt_fog(cnt)) {
+        raster_fog fog;
+        raster_fog_setup(&fog, &in->regs);
+        raster_fog_pass(r, &fog);
+    }
+    if (disp3dcnt_antialias(cnt)) raster_antialias_pass(r);
+
+    if (!out) return;
+    for (int y = 0; y < DSGX_FRAME_H; y++) {
+        const uint32_t *line = &r->color[raster_addr(0, y)];
+        for (int x = 0; x < DSGX_FRAME_W; x++)
+            out->px[y * DSGX_FRAME_W + x] = line[x] & 0x1F3F3F3Fu;
+    }
+}

@@ -1,0 +1,171 @@
+/*
+ * setup.c - the render list of a frame: which polygons are drawn, in which order, and the
+ * per-polygon set-up (edges at the top line, depth test, attribute word, pixel stage).
+ *
+ * Hardware notes:
+ *  - Order (GBATEK "DS 3D Polygon Attributes"/"SWAP_BUFFERS"; melonDS GPU3D.cpp VBlank): opaque
+ *    polygons first, then translucent ones; each group stable-sorted by the Y-sort key (bottom
+ *    Y, then top Y: gx_polygon.sort_key); with SWAP_BUFFERS bit 0 (manual sort) the
+ *    translucent group keeps its submission order. Verified by the reference frames.
+ *  - Skipped (melonDS GPU3D.cpp SubmitPolygon "Degenerate"): polygons with a vertex whose W is
+ *    0, and polygons whose bottom Y is below 192. Line polygons (zero area) are drawn.
+ *  - Edge walking (melonDS GPU3D_Soft.cpp SetupPolygon/SetupPolygonLeftEdge): from the top
+ *    vertex the left edge walks forward through the vertex list for front-facing polygons and
+ *    backward for back-facing ones (the right edge the other way), skipping edges that end
+ *    above the current line. A polygon with all vertices on one line uses the leftmost and
+ *    rightmost of vertices 0, 1 and n-1 as flat edges.
+ *  - Depth test per polygon: POLYGON_ATTR bit 14 equal test (tolerance by buffer mode), else
+ *    less-than, with less-or-equal for front-facing pixels over opaque back-facing ones.
+ */
+#include <stdlib.h>
+
+#include "gx/regs.h"
+#include "raster/raster_internal.h"
+
+static const gx_vertex *poly_vtx(const raster_poly *rp, unsigned i)
+{
+    return &rp->verts[rp->poly->vtx[i]];
+}
+
+static uint8_t next_vtx(const raster_poly *rp, uint8_t cur, bool forward)
+{
+    unsigned n = rp->poly->nverts;
+    if (forward) return (uint8_t)(cur + 1u >= n ? 0u : cur + 1u);
+    return (uint8_t)(cur == 0 ? n - 1u : cur - 1u);
+}
+
+void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
+{
+    const gx_polygon *p = rp->poly;
+    bool fwd = p->facing_front;
+    while (y >= poly_vtx(rp, rp->next_l)->sy && rp->cur_l != p->vbottom) {
+        rp->cur_l = rp->next_l;
+        rp->next_l = next_vtx(rp, rp->cur_l, fwd);
+    }
+    const gx_vertex *a = poly_vtx(rp, rp->cur_l), *b = poly_vtx(rp, rp->next_l);
+    rp->xl = raster_slope_setup(&rp->left, RASTER_SIDE_LEFT, !r->melonds_gaps, a->sx, b->sx,
+                                a->sy, b->sy, p->w[rp->cur_l], p->w[rp->next_l], y);
+}
+
+void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
+{
+    const gx_polygon *p = rp->poly;
+    bool fwd = !p->facing_front;
+    while (y >= poly_vtx(rp, rp->next_r)->sy && rp->cur_r != p->vbottom) {
+        rp->cur_r = rp->next_r;
+        rp->next_r = next_vtx(rp, rp->cur_r, fwd);
+    }
+    const gx_vertex *a = poly_vtx(rp, rp->cur_r), *b = poly_vtx(rp, rp->next_r);
+    rp->xr = raster_slope_setup(&rp->right, RASTER_SIDE_RIGHT, !r->melonds_gaps, a->sx, b->sx,
+                                a->sy, b->sy, p->w[rp->cur_r], p->w[rp->next_r], y);
+}
+
+static void setup_edges(raster_engine *r, raster_poly *rp)
+{
+    const gx_polygon *p = rp->poly;
+    uint8_t vtop = p->vtop;
+    rp->cur_l = vtop;
+    rp->cur_r = vtop;
+    rp->next_l = next_vtx(rp, vtop, p->facing_front);
+    rp->next_r = next_vtx(rp, vtop, !p->facing_front);
+
+    if (p->ytop == p->ybottom) {
+        /* One-line polygon: leftmost and rightmost of vertices 0, 1 and n-1 (melonDS). */
+        uint8_t vl = 0, vr = 0;
+        uint8_t cand[2] = {1, (uint8_t)(p->nverts - 1u)};
+        for (int k = 0; k < 2; k++) {
+            uint8_t i = cand[k];
+            if (poly_vtx(rp, i)->sx < poly_vtx(rp, vl)->sx) vl = i;
+            if (poly_vtx(rp, i)->sx > poly_vtx(rp, vr)->sx) vr = i;
+        }
+        rp->cur_l = rp->next_l = vl;
+        rp->cur_r = rp->next_r = vr;
+        rp->flat = true;
+        rp->xl = raster_slope_setup_flat(&rp->left, RASTER_SIDE_LEFT, poly_vtx(rp, vl)->sx);
+        rp->xr = raster_slope_setup_flat(&rp->right, RASTER_SIDE_RIGHT, poly_vtx(rp, vr)->sx);
+    } else {
+        rp->flat = false;
+        raster_poly_setup_left(r, rp, p->ytop);
+        raster_poly_setup_right(r, rp, p->ytop);
+    }
+}
+
+static uint8_t choose_depth_test(const gx_polygon *p)
+{
+    if (polyattr_depth_equal(p->attr))
+        return p->wbuffer ? RASTER_DEPTH_EQUAL_W : RASTER_DEPTH_EQUAL_Z;
+    return p->facing_front ? RASTER_DEPTH_LESS_FRONT : RASTER_DEPTH_LESS;
+}
+
+static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp,
+                       const gx_polygon *p)
+{
+    rp->poly = p;
+    rp->verts = in->verts;
+    rp->alpha = (uint8_t)polyattr_alpha(p->attr);
+    rp->wireframe = rp->alpha == 0;
+    /* Opaque attribute word: polygon ID (24-29), fog (15), back-facing (4) (melonDS). */
+    rp->polyattr = (polyattr_id(p->attr) << RASTER_ATTR_OPAQUE_ID_SHIFT) |
+                   (polyattr_fog(p->attr) ? RASTER_ATTR_FOG : 0u) |
+                   (p->facing_front ? 0u : RASTER_ATTR_BACKFACE);
+    rp->depth_test = choose_depth_test(p);
+    /* melonDS GPU3D.cpp: IsShadowMask = mode 3 with ID 0; IsShadow = mode 3 otherwise. */
+    bool mode3 = polyattr_mode(p->attr) == POLYMODE_SHADOW;
+    rp->is_mask = mode3 && polyattr_id(p->attr) == 0;
+    rp->is_shadow = mode3 && !rp->is_mask;
+    rp->span_flags = raster_span_flags(r, rp);
+    raster_shader_setup(&rp->shader, &r->pixel, p->attr, p->teximage, p->pltt_base,
+                        in->tex_vram, in->pal_vram);
+    setup_edges(r, rp);
+}
+
+/** Drawn at all (melonDS's Degenerate flag: a vertex with W = 0, or bottom below 192). */
+static bool poly_drawable(const gx_frame *in, const gx_polygon *p)
+{
+    if (p->nverts < 1 || p->nverts > GX_MAX_POLY_VERTS || p->ybottom > 192) return false;
+    for (unsigned i = 0; i < p->nverts; i++) {
+        if (p->vtx[i] >= GX_MAX_VERTICES || in->verts[p->vtx[i]].clip[3] == 0) return false;
+    }
+    return true;
+}
+
+/* Sort entries: key << 11 | polygon-RAM index, so equal keys keep their order (stable). */
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void raster_setup_frame(raster_engine *r, const gx_frame *in)
+{
+    uint32_t order[GX_MAX_POLYGONS];
+    uint32_t n = in->npolys > GX_MAX_POLYGONS ? GX_MAX_POLYGONS : in->npolys;
+    bool manual = swap_manual_sort(in->regs.swap_param) != 0;
+
+    /* Opaque group first, then translucent (bit 28 of the entry); manual sort drops the Y key
+     * of translucent polygons so their submission order stays. */
+    for (uint32_t i = 0; i < n; i++) {
+        const gx_polygon *p = &in->polys[i];
+        /* Y-sort key as melonDS GPU3D.cpp SubmitPolygon builds it: bottom Y << 8 | top Y. */
+        uint32_t key = ((uint32_t)p->ybottom & 0xFFu) << 8 | ((uint32_t)p->ytop & 0xFFu);
+        if (p->translucent && manual) key = 0;
+        order[i] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | i;
+    }
+    qsort(order, n, sizeof order[0], cmp_u32);
+
+    r->npolys = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const gx_polygon *p = &in->polys[order[k] & 0x7FFu];
+        if (!poly_drawable(in, p)) continue;
+        setup_poly(r, in, &r->polys[r->npolys++], p);
+    }
+
+    /* lists of polygons by top line, for the scanline loop's active list */
+    for (int y = 0; y < 256; y++) r->start_first[y] = 0xFFFF;
+    for (uint32_t i = r->npolys; i-- > 0;) {
+        uint32_t ytop = (uint32_t)r->polys[i].poly->ytop & 0xFFu;
+        r->start_next[i] = r->start_first[ytop];
+        r->start_first[ytop] = (uint16_t)i;
+    }
+    r->nactive = 0;
+}

@@ -1,0 +1,483 @@
+/*
+ * span.c - the scanline loop of the rendering engine: per polygon and line, the span between
+ * the left and right edges, the fill rules of its edge runs, the depth test, shadow stencil,
+ * alpha test, and the opaque / translucent writes into the two-layer buffers.
+ *
+ * Hardware notes (facts from melonDS GPU3D_Soft.cpp RenderPolygonScanline /
+ * RenderShadowMaskScanline / PlotTranslucentPixel / DepthTest_*, the reference of our frames;
+ * behaviours melonDS marks as verified on hardware are noted there, the rest is its model):
+ *  - A line's span is split into the left edge's run (edge flag 1), the inside, and the right
+ *    edge's run (edge flag 2); the first and last line add flags 4 and 8. Right vertical edges
+ *    are pushed 1 pixel left (unless the span is a single pixel on a vertical left edge, or at
+ *    x = 0). Crossed (swapped) edges are drawn from the right edge to the left one with the
+ *    edge runs forced to 1 pixel.
+ *  - Fill rules of opaque edge runs: left runs are drawn when the slope is <= 1 or negative,
+ *    right runs when the slope is > 1 or vertical, the bottom pixel of X-major edges next to a
+ *    flat bottom, and identical fully overlapping edges; every edge is drawn with
+ *    anti-aliasing or edge marking, for translucent polygons with blending on, and for
+ *    wireframe polygons (which draw only edges, plus their top and bottom lines).
+ *  - Depth test less-than; less-or-equal for a front-facing pixel over an opaque back-facing
+ *    one; POLYGON_ATTR bit 14 equal test with tolerance 0x200 (Z-buffer) / 0xFF (W-buffer). A
+ *    failed test against an edge pixel is retried against the pixel underneath.
+ *  - Alpha test: pixels with alpha <= ALPHA_TEST_REF (0 when the test is off) are dropped.
+ *  - Opaque pixels (alpha 31) replace colour, depth and attributes; with anti-aliasing, edge
+ *    pixels push the old pixel to the lower layer and store their coverage.
+ *  - Translucent pixels are not drawn over a pixel with the same translucent polygon ID (shadow
+ *    polygons: nor over an opaque pixel with their own ID), keep the fog flag only if the pixel
+ *    under them had it, blend with DISP3DCNT bit 3 (raster_pixel_blend), write depth only with
+ *    POLYGON_ATTR bit 11, and are also blended into the lower layer of edge pixels.
+ *  - Shadow masks (mode 3, ID 0) draw nothing: they set stencil bits where their depth test
+ *    FAILS; shadow polygons (ID != 0) draw only where a stencil bit is set.
+ *  - Guess (melonDS's own TODOs): wireframe equal-Z rules, edge fill of swapped shadow masks.
+ *
+ * Performance: everything polygon-constant (shadow or not, depth test, buffer mode,
+ * anti-aliasing) selects one of the specialised span functions once per polygon line
+ * (span_fns[]); the pixel loops below contain no dispatch on it.
+ */
+#include "gx/regs.h"
+#include "raster/raster_internal.h"
+
+#if defined(__GNUC__)
+#define SPAN_INLINE static inline __attribute__((always_inline))
+#else
+#define SPAN_INLINE static inline
+#endif
+
+enum { PART_LEFT, PART_INSIDE, PART_RIGHT };
+
+/* Specialisation flags of a span function. */
+enum {
+    SPAN_DEPTH_MASK = 3,  /* RASTER_DEPTH_* */
+    SPAN_WBUFFER = 4,
+    SPAN_SHADOW = 8,      /* shadow polygon: stencil-gated */
+    SPAN_AA = 16,         /* anti-aliasing on */
+    SPAN_VARIANTS = 32
+};
+
+/** Everything constant over one polygon's line. */
+typedef struct span_line {
+    raster_engine *r;
+    raster_poly *rp;
+    uint32_t line;       /* buffer address of (0, y) */
+    uint8_t *stencil;    /* this line's stencil row */
+    raster_interp ix;    /* along the span */
+    int32_t zl, zr;
+    int32_t cl[3], cr[3]; /* vertex colour at the left / right end */
+    int32_t sl, tl, sr, tr;
+    int32_t l_cov, r_cov; /* edge coverage words */
+    int32_t xcov;         /* running X-major coverage */
+    int32_t xstart, xend;
+    int32_t l_len, r_len;
+    bool l_fill, r_fill;
+    uint32_t yedge;
+} span_line;
+
+SPAN_INLINE bool depth_pass(int dt, int32_t dstz, int32_t z, uint32_t dstattr)
+{
+    switch (dt) {
+    case RASTER_DEPTH_EQUAL_Z: return (uint32_t)(dstz - z + 0x200) <= 0x400u;
+    case RASTER_DEPTH_EQUAL_W: return (uint32_t)(dstz - z + 0xFF) <= 0x1FEu;
+    case RASTER_DEPTH_LESS_FRONT:
+        /* over an opaque back-facing pixel: less-or-equal */
+        if ((dstattr & (RASTER_ATTR_TRANSLUCENT | RASTER_ATTR_BACKFACE)) == RASTER_ATTR_BACKFACE)
+            return z <= dstz;
+        return z < dstz;
+    default: return z < dstz;
+    }
+}
+
+/* melonDS PlotTranslucentPixel. */
+static void plot_translucent(raster_engine *r, uint32_t addr, uint32_t color, int32_t z,
+                             bool write_z, uint32_t polyattr, bool shadow)
+{
+    uint32_t dstattr = r->attr[addr];
+    uint32_t attr = (polyattr & (RASTER_ATTR_BACKFACE | RASTER_ATTR_FOG)) |
+                    ((polyattr >> 8) & RASTER_ATTR_TRANS_ID_MASK) | RASTER_ATTR_TRANSLUCENT |
+                    (dstattr & (RASTER_ATTR_OPAQUE_ID_MASK | RASTER_ATTR_COV_MASK |
+                                RASTER_ATTR_EDGE_MASK));
+    if (shadow && !(dstattr & RASTER_ATTR_TRANSLUCENT)) {
+        /* shadows are not drawn over opaque pixels of their own polygon ID either */
+        if ((dstattr & RASTER_ATTR_OPAQUE_ID_MASK) == (polyattr & RASTER_ATTR_OPAQUE_ID_MASK))
+            return;
+    } else if ((dstattr & RASTER_ATTR_TRANS_KEY) == (attr & RASTER_ATTR_TRANS_KEY)) {
+        return; /* same translucent polygon ID */
+    }
+    if (!(dstattr & RASTER_ATTR_FOG)) attr &= ~RASTER_ATTR_FOG;
+    r->color[addr] = raster_pixel_blend(color, r->color[addr], r->pixel.blending);
+    if (write_z) r->depth[addr] = (uint32_t)z;
+    r->attr[addr] = attr;
+}
+
+/* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). */
+SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags)
+{
+    raster_engine *r = c->r;
+    const raster_poly *rp = c->rp;
+    const int dt = flags & SPAN_DEPTH_MASK;
+    const bool wbuf = (flags & SPAN_WBUFFER) != 0;
+    uint32_t addr = c->line + (uint32_t)x;
+    uint32_t dstattr = r->attr[addr];
+
+    if (flags & SPAN_SHADOW) {
+        uint8_t st = c->stencil[x];
+        if (!st) return;
+        if (!(st & 1)) addr += RASTER_BUF_SIZE;
+        if (!(st & 2)) dstattr &= ~RASTER_ATTR_EDGE_MASK; /* not under AA edges */
+    }
+
+    raster_interp_set_pos(&c->ix, x);
+    if (wbuf) raster_interp_update_factor(&c->ix);
+    int32_t z = raster_interp_z(&c->ix, c->zl, c->zr, wbuf);
+
+    if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) {
+        /* retry against the pixel under an edge pixel */
+        if (!(dstattr & RASTER_ATTR_EDGE_MASK) || addr >= RASTER_BUF_SIZE) return;
+        addr += RASTER_BUF_SIZE;
+        dstattr = r->attr[addr];
+        if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) return;
+    }
+    if (!wbuf) raster_interp_update_factor(&c->ix);
+
+    uint32_t vr = (uint32_t)raster_interp_attr(&c->ix, c->cl[0], c->cr[0]);
+    uint32_t vg = (uint32_t)raster_interp_attr(&c->ix, c->cl[1], c->cr[1]);
+    uint32_t vb = (uint32_t)raster_interp_attr(&c->ix, c->cl[2], c->cr[2]);
+    int32_t s = raster_interp_attr(&c->ix, c->sl, c->sr);
+    int32_t t = raster_interp_attr(&c->ix, c->tl, c->tr);
+    uint32_t color = raster_shade(&rp->shader, vr, vg, vb, s, t);
+    uint32_t alpha = color >> 24;
+
+    if (alpha <= r->alpha_ref) return;
+
+    if (alpha == 31) {
+        uint32_t attr = rp->polyattr | edge;
+        if ((flags & SPAN_AA) && (part != PART_INSIDE || (attr & RASTER_ATTR_EDGE_MASK))) {
+            int32_t cov = 31;
+            if (part == PART_LEFT) {
+                cov = c->l_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = c->xcov >> 5;
+                    if (cov > 31) cov = 31;
+                    c->xcov += c->l_cov & 0x3FF;
+                }
+            } else if (part == PART_RIGHT) {
+                cov = c->r_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = 31 - (c->xcov >> 5);
+                    if (cov < 0) cov = 0;
+                    c->xcov += c->r_cov & 0x3FF;
+                }
+            }
+            attr |= (uint32_t)cov << RASTER_ATTR_COV_SHIFT;
+            if (addr < RASTER_BUF_SIZE) {
+                /* push the old pixel to the lower layer */
+                r->color[addr + RASTER_BUF_SIZE] = r->color[addr];
+                r->depth[addr + RASTER_BUF_SIZE] = r->depth[addr];
+                r->attr[addr + RASTER_BUF_SIZE] = r->attr[addr];
+            }
+        }
+        r->depth[addr] = (uint32_t)z;
+        r->color[addr] = color;
+        r->attr[addr] = attr;
+        return;
+    }
+
+    bool write_z = polyattr_trans_depth(rp->poly->attr) != 0;
+    bool shadow = (flags & SPAN_SHADOW) != 0;
+    plot_translucent(r, addr, color, z, write_z, rp->polyattr, shadow);
+    if ((dstattr & RASTER_ATTR_EDGE_MASK) && addr < RASTER_BUF_SIZE)
+        plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
+}
+
+static int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
+
+/* The three runs of one line (melonDS RenderPolygonScanline, parts 1-3). @p xcut: the
+ * timing model's limit (pixels x < xcut only). */
+SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
+{
+    const bool wire = c->rp->wireframe;
+    int32_t x = c->xstart < 0 ? 0 : c->xstart;
+    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    int32_t xlimit;
+
+    /* left edge */
+    xlimit = min32(c->xstart + c->l_len, end1);
+    if ((uint32_t)c->l_cov & RASTER_COV_XMAJOR) {
+        c->xcov = (c->l_cov >> 12) & 0x3FF;
+        if (c->xcov == 0x3FF) c->xcov = 0;
+    }
+    if (!c->l_fill) {
+        x = xlimit < 0 ? 0 : xlimit;
+    } else {
+        for (; x < xlimit; x++) plot(c, x, c->yedge | RASTER_ATTR_EDGE_LEFT, PART_LEFT, flags);
+    }
+
+    /* inside (wireframe: only the first and last line) */
+    xlimit = min32(c->xend - c->r_len + 1, end1);
+    if (wire && !c->yedge) {
+        if (x < xlimit) x = xlimit;
+    } else {
+        for (; x < xlimit; x++) plot(c, x, c->yedge, PART_INSIDE, flags);
+    }
+
+    /* right edge */
+    if ((uint32_t)c->r_cov & RASTER_COV_XMAJOR) {
+        c->xcov = (c->r_cov >> 12) & 0x3FF;
+        if (c->xcov == 0x3FF) c->xcov = 0;
+    }
+    if (c->r_fill) {
+        for (; x < end1; x++) plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags);
+    }
+}
+
+#define SPAN_FN(n)                                                                                 \
+    static void span_fn_##n(span_line *c, int32_t xcut) { draw_line(c, xcut, n); }
+#define SPAN_FN8(b)                                                                                \
+    SPAN_FN(b##0) SPAN_FN(b##1) SPAN_FN(b##2) SPAN_FN(b##3)                                        \
+    SPAN_FN(b##4) SPAN_FN(b##5) SPAN_FN(b##6) SPAN_FN(b##7)
+/* octal-free spelling: variants 0..31 as 0x00..0x1F */
+SPAN_FN8(0x0)
+SPAN_FN8(0x1)
+#define SPAN_FN8B(b)                                                                               \
+    SPAN_FN(b##8) SPAN_FN(b##9) SPAN_FN(b##A) SPAN_FN(b##B)                                        \
+    SPAN_FN(b##C) SPAN_FN(b##D) SPAN_FN(b##E) SPAN_FN(b##F)
+SPAN_FN8B(0x0)
+SPAN_FN8B(0x1)
+
+typedef void (*span_fn)(span_line *c, int32_t xcut);
+static const span_fn span_fns[SPAN_VARIANTS] = {
+    span_fn_0x00, span_fn_0x01, span_fn_0x02, span_fn_0x03, span_fn_0x04, span_fn_0x05,
+    span_fn_0x06, span_fn_0x07, span_fn_0x08, span_fn_0x09, span_fn_0x0A, span_fn_0x0B,
+    span_fn_0x0C, span_fn_0x0D, span_fn_0x0E, span_fn_0x0F, span_fn_0x10, span_fn_0x11,
+    span_fn_0x12, span_fn_0x13, span_fn_0x14, span_fn_0x15, span_fn_0x16, span_fn_0x17,
+    span_fn_0x18, span_fn_0x19, span_fn_0x1A, span_fn_0x1B, span_fn_0x1C, span_fn_0x1D,
+    span_fn_0x1E, span_fn_0x1F,
+};
+
+/* ---- shadow masks (melonDS RenderShadowMaskScanline) ---- */
+
+SPAN_INLINE void mask_pixel(span_line *c, int32_t x, int dt, bool wbuf)
+{
+    raster_engine *r = c->r;
+    uint32_t addr = c->line + (uint32_t)x;
+    raster_interp_set_pos(&c->ix, x);
+    if (wbuf) raster_interp_update_factor(&c->ix);
+    int32_t z = raster_interp_z(&c->ix, c->zl, c->zr, wbuf);
+    uint32_t dstattr = r->attr[addr];
+    if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) c->stencil[x] = 1;
+    if (dstattr & RASTER_ATTR_EDGE_MASK) {
+        addr += RASTER_BUF_SIZE;
+        if (!depth_pass(dt, (int32_t)r->depth[addr], z, r->attr[addr])) c->stencil[x] |= 2;
+    }
+}
+
+static void draw_mask_line(span_line *c, int32_t xcut, int dt, bool wbuf)
+{
+    const bool wire = c->rp->wireframe;
+    int32_t x = c->xstart < 0 ? 0 : c->xstart;
+    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    int32_t xlimit = min32(c->xstart + c->l_len, end1);
+    if (!c->l_fill) {
+        x = xlimit < 0 ? 0 : xlimit;
+    } else {
+        for (; x < xlimit; x++) mask_pixel(c, x, dt, wbuf);
+    }
+    xlimit = min32(c->xend - c->r_len + 1, end1);
+    if (wire && !c->yedge) {
+        if (x < xlimit) x = xlimit;
+    } else {
+        for (; x < xlimit; x++) mask_pixel(c, x, dt, wbuf);
+    }
+    if (c->r_fill) {
+        for (; x < end1; x++) mask_pixel(c, x, dt, wbuf);
+    }
+}
+
+/* ---- per polygon line ---- */
+
+static const gx_vertex *pv(const raster_poly *rp, unsigned i)
+{
+    return &rp->verts[rp->poly->vtx[i]];
+}
+
+/* Edges, span ends, fill rules and edge runs of a polygon on line y (the part of melonDS's
+ * scanline functions before the pixel loops). */
+static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
+{
+    const gx_polygon *p = rp->poly;
+    raster_slope *L = &rp->left, *R = &rp->right;
+
+    if (!rp->flat) {
+        if (y >= pv(rp, rp->next_l)->sy && rp->cur_l != p->vbottom)
+            raster_poly_setup_left(r, rp, y);
+        if (y >= pv(rp, rp->next_r)->sy && rp->cur_r != p->vbottom)
+            raster_poly_setup_right(r, rp, y);
+    }
+
+    int32_t xstart = rp->xl, xend = rp->xr;
+    int32_t wl = raster_interp_attr(&L->interp, p->w[rp->cur_l], p->w[rp->next_l]);
+    int32_t wr = raster_interp_attr(&R->interp, p->w[rp->cur_r], p->w[rp->next_r]);
+    c->zl = raster_interp_z(&L->interp, p->z[rp->cur_l], p->z[rp->next_l], p->wbuffer);
+    c->zr = raster_interp_z(&R->interp, p->z[rp->cur_r], p->z[rp->next_r], p->wbuffer);
+
+    /* right vertical edges are pushed 1 pixel left (melonDS) */
+    if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
+
+    bool fill_all = r->fill_all_edges || (rp->alpha < 31 && r->pixel.blending) || rp->wireframe;
+    bool bottom = y == p->ybottom - 1;
+    const raster_interp *istart, *iend;
+    unsigned vlc, vln, vrc, vrn; /* vertex slots of the span's left / right edge */
+
+    if (xstart > xend) {
+        /* crossed edges: draw from the right edge to the left one */
+        vlc = rp->cur_r, vln = rp->next_r, vrc = rp->cur_l, vrn = rp->next_l;
+        istart = &R->interp, iend = &L->interp;
+        raster_slope_edge_params(R, true, &c->l_len, &c->l_cov);
+        raster_slope_edge_params(L, true, &c->r_len, &c->r_cov);
+        int32_t tx = xstart;
+        xstart = xend, xend = tx;
+        int32_t tw = wl;
+        wl = wr, wr = tw;
+        int32_t tz = c->zl;
+        c->zl = c->zr, c->zr = tz;
+        bool flatb = bottom && pv(rp, vln)->sx != pv(rp, vrn)->sx;
+        if (fill_all) {
+            c->l_fill = c->r_fill = true;
+        } else {
+            c->l_fill = R->negative || !R->xmajor || (flatb && R->xmajor);
+            c->r_fill = (!L->negative && L->xmajor) ||
+                        (!(L->negative && L->xmajor) && R->inc == 0) || (flatb && L->xmajor);
+        }
+    } else {
+        vlc = rp->cur_l, vln = rp->next_l, vrc = rp->cur_r, vrn = rp->next_r;
+        istart = &L->interp, iend = &R->interp;
+        raster_slope_edge_params(L, false, &c->l_len, &c->l_cov);
+        raster_slope_edge_params(R, false, &c->r_len, &c->r_cov);
+        bool flatb = bottom && pv(rp, vln)->sx != pv(rp, vrn)->sx;
+        if (fill_all) {
+            c->l_fill = c->r_fill = true;
+        } else {
+            c->l_fill = L->negative || !L->xmajor || (flatb && L->xmajor) ||
+                        (L->inc == R->inc && xstart + c->l_len == xend + 1);
+            c->r_fill = (!R->negative && R->xmajor) || R->inc == 0 || (flatb && R->xmajor);
+        }
+    }
+
+    /* attributes along the edges */
+    const gx_vertex *a = pv(rp, vlc), *b = pv(rp, vln), *d = pv(rp, vrc), *e = pv(rp, vrn);
+    for (int k = 0; k < 3; k++) {
+        c->cl[k] = raster_interp_attr(istart, a->color[k], b->color[k]);
+        c->cr[k] = raster_interp_attr(iend, d->color[k], e->color[k]);
+    }
+    c->sl = raster_interp_attr(istart, a->texcoord[0], b->texcoord[0]);
+    c->tl = raster_interp_attr(istart, a->texcoord[1], b->texcoord[1]);
+    c->sr = raster_interp_attr(iend, d->texcoord[0], e->texcoord[0]);
+    c->tr = raster_interp_attr(iend, d->texcoord[1], e->texcoord[1]);
+
+    c->yedge = y == p->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->xstart = xstart;
+    c->xend = xend;
+    c->xcov = 0;
+    c->r = r;
+    c->rp = rp;
+    c->line = raster_addr(0, y);
+    c->stencil = &r->stencil[(y & 1) * 256];
+    raster_interp_setup(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr);
+}
+
+uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
+{
+    return (uint8_t)(rp->depth_test | (rp->poly->wbuffer ? SPAN_WBUFFER : 0) |
+                     (rp->is_shadow ? SPAN_SHADOW : 0) |
+                     (disp3dcnt_antialias(r->disp3dcnt) ? SPAN_AA : 0));
+}
+
+static void step_edges(raster_poly *rp)
+{
+    rp->xl = raster_slope_step(&rp->left);
+    rp->xr = raster_slope_step(&rp->right);
+}
+
+static void mask_line(raster_engine *r, raster_poly *rp, int32_t y)
+{
+    span_line c;
+    if (!r->prev_shadow_mask) {
+        for (int i = 0; i < 256; i++) r->stencil[(y & 1) * 256 + i] = 0;
+    }
+    r->prev_shadow_mask = true;
+    line_setup(r, rp, y, &c);
+
+    /* the whole mask has one alpha (shadows use decal); alpha-tested up front, and the edges
+     * are then not stepped (melonDS returns early) */
+    uint32_t alpha = rp->wireframe ? 31u : rp->alpha;
+    if (raster_timing_line_aborted(&r->timing, y)) {
+        step_edges(rp);
+        return;
+    }
+    if (alpha <= r->alpha_ref) {
+        (void)raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, false);
+        return;
+    }
+    int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
+    if (xcut >= 0) draw_mask_line(&c, xcut, rp->depth_test, rp->poly->wbuffer);
+    step_edges(rp);
+}
+
+static void poly_line(raster_engine *r, raster_poly *rp, int32_t y)
+{
+    span_line c;
+    r->prev_shadow_mask = false;
+    line_setup(r, rp, y, &c);
+    if (!raster_timing_line_aborted(&r->timing, y)) {
+        int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
+        if (xcut >= 0) {
+            span_fns[rp->span_flags](&c, xcut);
+        }
+    }
+    step_edges(rp);
+}
+
+/* The polygons on line y, in render-list order: those still on it from the line above, merged
+ * with those whose top line is y. Same set as testing ytop <= y <= ybottom for every polygon. */
+static void update_active(raster_engine *r, int32_t y)
+{
+    uint32_t n = 0, k = 0;
+    uint16_t next = y < 256 ? r->start_first[y] : 0xFFFF;
+    for (;;) {
+        uint16_t a = 0xFFFF;
+        while (k < r->nactive) {
+            a = r->active[k];
+            if (r->polys[a].poly->ybottom >= y) break;
+            a = 0xFFFF, k++;
+        }
+        if (a == 0xFFFF && next == 0xFFFF) break;
+        if (next < a) {
+            r->active_tmp[n++] = next;
+            next = r->start_next[next];
+        } else {
+            r->active_tmp[n++] = a;
+            k++;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) r->active[i] = r->active_tmp[i];
+    r->nactive = n;
+}
+
+void raster_draw_scanline(raster_engine *r, int32_t y)
+{
+    if (y == 0) r->nactive = 0;
+    update_active(r, y);
+    raster_timing_line_begin(&r->timing, y);
+    for (uint32_t i = 0; i < r->nactive; i++) {
+        raster_poly *rp = &r->polys[r->active[i]];
+        const gx_polygon *p = rp->poly;
+        if (y == p->ybottom && p->ytop != p->ybottom) {
+            raster_timing_poly_bottom(&r->timing, y);
+            continue;
+        }
+        if (rp->is_mask)
+            mask_line(r, rp, y);
+        else
+            poly_line(r, rp, y);
+    }
+    raster_timing_line_end(&r->timing, y);
+}

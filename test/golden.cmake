@@ -1,0 +1,24 @@
+# Golden-image tests: `dsgx golden check` over each corpus (label: golden).
+#   golden.ref                 melonDS reference traces (dsgx_xxh3 where we deliberately differ)
+#   golden.ref.melonds_gaps    the same with melonDS's edge-gap rule: every frame == melonDS
+#   golden.rdlines             the rendering-timing reference (RDLINES_COUNT, underflow bit)
+#   golden.scenes              our own corpus
+#   golden.ntrfd               the real NTRFD dumps replay to their melonDS frames
+set(DSGX_GOLDEN_OUT ${CMAKE_BINARY_DIR}/golden-out)
+add_test(NAME golden.ref
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ref
+                 -o ${DSGX_GOLDEN_OUT}/ref)
+add_test(NAME golden.ref.melonds_gaps
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ref --melonds-gaps
+                 -o ${DSGX_GOLDEN_OUT}/ref_melonds_gaps)
+add_test(NAME golden.rdlines
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/rdlines
+                 -o ${DSGX_GOLDEN_OUT}/rdlines)
+add_test(NAME golden.scenes
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes
+                 -o ${DSGX_GOLDEN_OUT}/scenes)
+add_test(NAME golden.ntrfd
+         COMMAND $<TARGET_FILE:dsgx> golden check ${CMAKE_CURRENT_SOURCE_DIR}/data/ntrfd
+                 --melonds-gaps -o ${DSGX_GOLDEN_OUT}/ntrfd)
+set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.ntrfd
+                     PROPERTIES LABELS golden)

@@ -1,0 +1,188 @@
+/*
+ * ntrfd_writer.c - write an NTRFD dump of a trace's first frame (dsgx_ntrfd_from_trace).
+ *
+ * What is recorded, as melonDS's frame-dump writer records it (src/FrameDump.cpp, framedump
+ * branch): the geometry commands the engine executed for the frame, in order, through its
+ * command hook (so packed GXFIFO words arrive unpacked), without NOPs, END_VTXS and the other
+ * parameterless commands except MTX_PUSH and MTX_IDENTITY, and without BOX_TEST and VEC_TEST;
+ * DISP_1DOT_DEPTH writes as command 0xFF; the rendering registers latched at the frame's
+ * VBlank; VRAMCNT A..G and the banks mapped to texture image or palette when the frame is
+ * rendered. The initial state is the state after reset (dsgx_ntrfd_init_reset), which is why
+ * only a first frame can be dumped: the engine does not expose its matrix stacks and material
+ * state, so a later frame's starting state cannot be captured faithfully.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/core/ntrfd.h"
+#include "tools/core/system.h"
+
+#define REG_VRAMCNT_A 0x04000240u
+#define REG_1DOT_DEPTH 0x04000610u
+#define VRAM_LCDC 0x06800000u
+#define VRAM_LCDC_END 0x06898000u /* end of bank G in the LCDC window */
+
+typedef struct capture {
+    uint8_t *cmds;
+    uint32_t *params;
+    uint32_t ncmds, nparams, cap_cmds, cap_params;
+    uint8_t vramcnt[NTRFD_NBANKS];
+    uint8_t *bank[NTRFD_NBANKS];
+    bool oom;
+} capture;
+
+static void add_cmd(capture *c, uint8_t id, const uint32_t *p, unsigned n)
+{
+    if (c->oom) return;
+    if (c->ncmds + 1 > c->cap_cmds) {
+        uint32_t nc = c->cap_cmds ? c->cap_cmds * 2 : 1024;
+        uint8_t *q = realloc(c->cmds, nc);
+        if (!q) goto oom;
+        c->cmds = q;
+        c->cap_cmds = nc;
+    }
+    if (c->nparams + n > c->cap_params) {
+        uint32_t nc = c->cap_params ? c->cap_params : 1024;
+        while (nc < c->nparams + n) nc *= 2;
+        uint32_t *q = realloc(c->params, (size_t)nc * 4);
+        if (!q) goto oom;
+        c->params = q;
+        c->cap_params = nc;
+    }
+    c->cmds[c->ncmds++] = id;
+    memcpy(c->params + c->nparams, p, (size_t)n * 4);
+    c->nparams += n;
+    return;
+oom:
+    c->oom = true;
+}
+
+static void on_command(void *user, gx_engine *gx, const gx_cmd_event *ev)
+{
+    (void)gx;
+    capture *c = user;
+    int np = dsgx_ntrfd_cmd_params(ev->opcode);
+    if (np < 0 || ev->opcode == 0x70 || ev->opcode == 0x72) return; /* tests, unknown ids */
+    if (np == 0 && ev->opcode != 0x11 && ev->opcode != 0x15) return; /* NOP, END_VTXS */
+    if ((unsigned)np > ev->nparams) return;
+    add_cmd(c, ev->opcode, ev->params, (unsigned)np);
+}
+
+/* Bank b occupies [start, start + size) in the LCDC window when mapped there (MST 0). */
+static uint32_t lcdc_start(unsigned b)
+{
+    static const uint32_t off[NTRFD_NBANKS] = {0x00000, 0x20000, 0x40000, 0x60000,
+                                               0x80000, 0x90000, 0x94000};
+    return VRAM_LCDC + off[b];
+}
+
+static void vram_byte(capture *c, uint32_t addr, uint8_t v)
+{
+    if (addr < VRAM_LCDC || addr >= VRAM_LCDC_END) return;
+    for (unsigned b = 0; b < NTRFD_NBANKS; b++) {
+        uint32_t s = lcdc_start(b);
+        uint8_t mst = c->vramcnt[b] & (b < 2 ? 3u : 7u); /* A/B: 2-bit MST */
+        bool lcdc = (c->vramcnt[b] & 0x80) && mst == 0;
+        if (lcdc && addr >= s && addr - s < dsgx_ntrfd_bank_size(b)) c->bank[b][addr - s] = v;
+    }
+}
+
+/** Follow the bus writes that matter to the dump but are not geometry commands. */
+static void observe(capture *c, const dsgx_trace *t, const dsgx_trace_item *it)
+{
+    unsigned width = it->op == TRACE_W32 ? 4 : it->op == TRACE_W16 ? 2 : it->op == TRACE_W8 ? 1 : 0;
+    if (it->op == TRACE_DATA) {
+        for (uint32_t k = 0; k < it->data_len; k++) vram_byte(c, it->addr + k, t->data[it->data_off + k]);
+        return;
+    }
+    if (!width) return;
+    for (unsigned k = 0; k < width; k++) {
+        uint32_t a = (it->addr & ~(uint32_t)(width - 1)) + k;
+        uint8_t v = (uint8_t)(it->value >> (8 * k));
+        if (a >= REG_VRAMCNT_A && a < REG_VRAMCNT_A + NTRFD_NBANKS) c->vramcnt[a - REG_VRAMCNT_A] = v;
+        vram_byte(c, a, v);
+    }
+    if ((it->addr & ~3u) == REG_1DOT_DEPTH && width >= 2) {
+        uint32_t p = it->value & 0xFFFFu;
+        add_cmd(c, NTRFD_CMD_1DOT_DEPTH, &p, 1);
+    }
+}
+
+static void fill_registers(dsgx_ntrfd *fd, const gx_render_regs *r)
+{
+    fd->disp3dcnt = r->disp3dcnt;
+    memcpy(fd->edge_color, r->edge_color, sizeof fd->edge_color);
+    fd->alpha_ref = r->alpha_ref;
+    fd->clear_color = r->clear_color;
+    fd->clear_depth = (uint32_t)r->clear_depth | (uint32_t)r->clear_offset << 16;
+    fd->fog_color = r->fog_color;
+    fd->fog_offset = r->fog_offset;
+    memcpy(fd->fog_table, r->fog_table, sizeof fd->fog_table);
+    memcpy(fd->toon_table, r->toon_table, sizeof fd->toon_table);
+}
+
+int dsgx_ntrfd_from_trace(dsgx_ntrfd *fd, const dsgx_trace *t, unsigned frame, char *err,
+                          size_t errlen)
+{
+    dsgx_ntrfd_init_reset(fd);
+    if (frame != 0) {
+        snprintf(err, errlen, "only frame 0 can be dumped (a dump's initial state must be "
+                              "captured, and only the state after reset is known)");
+        return -1;
+    }
+    capture c = {0};
+    for (unsigned b = 0; b < NTRFD_NBANKS; b++) {
+        c.bank[b] = calloc(1, dsgx_ntrfd_bank_size(b));
+        c.oom |= !c.bank[b];
+    }
+    dsgx_system *s = c.oom ? NULL : dsgx_system_create();
+    int r = -1;
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    gx_hooks hooks = {.user = &c, .command = on_command};
+    gx_set_hooks(s->gx, &hooks);
+    gx_hooks none = {0};
+    bool framed = false;
+    for (size_t i = 0; i < t->n && !framed; i++) {
+        const dsgx_trace_item *it = &t->items[i];
+        if (it->op == TRACE_FRAME) {
+            gx_set_hooks(s->gx, &none); /* what runs after VBlank is the next frame */
+            dsgx_system_frame(s);
+            framed = true;
+            continue;
+        }
+        observe(&c, t, it);
+        dsgx_system_exec(s, t, it);
+    }
+    if (!framed) {
+        snprintf(err, errlen, "the trace has no frame");
+        goto done;
+    }
+    if (c.oom) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    fill_registers(fd, &gx_render_frame(s->gx)->regs);
+    memcpy(fd->vramcnt, c.vramcnt, sizeof fd->vramcnt);
+    for (unsigned b = 0; b < NTRFD_NBANKS; b++) {
+        if (!dsgx_ntrfd_bank_saved(b, c.vramcnt[b])) continue;
+        fd->vram[b] = c.bank[b];
+        c.bank[b] = NULL;
+    }
+    fd->cmds = c.cmds;
+    fd->params = c.params;
+    fd->ncmds = c.ncmds;
+    fd->nparams = c.nparams;
+    c.cmds = NULL;
+    c.params = NULL;
+    r = 0;
+done:
+    dsgx_system_destroy(s);
+    for (unsigned b = 0; b < NTRFD_NBANKS; b++) free(c.bank[b]);
+    free(c.cmds);
+    free(c.params);
+    return r;
+}
