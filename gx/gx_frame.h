@@ -52,7 +52,8 @@ typedef struct gx_polygon {
     bool translucent;                /**< drawn in the translucent pass */
     bool shadow_mask;                /**< shadow polygon (mode 3) with polygon ID 0 */
     bool shadow;                     /**< shadow polygon (mode 3) with polygon ID != 0 */
-    bool degenerate;                 /**< line polygon (zero area on screen) */
+    bool degenerate;                 /**< not drawable: a vertex with W = 0 or bottom Y > 192 (the
+                                          rasterizer skips it; line polygons are drawn) */
     uint8_t vtop, vbottom;           /**< index (0..nverts-1) of the top and bottom vertex */
     int32_t ytop, ybottom;           /**< screen Y of the top and bottom vertex */
     int32_t xtop, xbottom;           /**< screen X of those vertices */

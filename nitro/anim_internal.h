@@ -41,6 +41,10 @@ bool nan_curve_samples(nitro_cursor *cur, nitro_curve *c, uint32_t base, uint32_
 /** Sample i of a curve (clamped to the available samples), field 0 or 1 of a pair. */
 int32_t nan_sample(const uint8_t *d, const nitro_curve *c, uint32_t i, unsigned field);
 
+/** Fractional-frame sample positions of a rotation curve (getRotDataEx_). */
+void nan_rot_ex_position(const nitro_anim *a, const nitro_curve *c, fx32 F, uint32_t *i0,
+                         uint32_t *i1, int32_t *mul, int32_t *frac, bool *single);
+
 /** Read the dictionary of an animation at `at` (inside c's window). */
 bool nan_dict(nitro_cursor *c, size_t at, unsigned min_entry, nitro_dict *d);
 

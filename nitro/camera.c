@@ -89,6 +89,18 @@ void nitro_glb_set_camera(nitro_glb *g, const fx32 cam[12])
 
 /* ---- vector helpers ---- */
 
+fx32 nitro_fx_div(fx32 numer, fx32 denom)
+{
+    int64_t q;
+    if (denom == 0)
+        q = numer >= 0 ? -1 : 1;
+    else if (denom == -1 && numer == INT32_MIN)
+        q = INT64_MIN; /* the one overflowing quotient: the divider returns it wrapped */
+    else
+        q = dsgx_shl64(numer, 32) / denom;
+    return dsgx_wrap32(dsgx_asr64((int64_t)((uint64_t)q + 0x80000u), 20));
+}
+
 static uint64_t isqrt64(uint64_t v)
 {
     uint64_t r = 0, bit = (uint64_t)1 << 62;

@@ -18,7 +18,8 @@
 
 void nitro_status_format(const nitro_status *st, const char *file, char *buf, size_t buf_size)
 {
-    if (st->ok) snprintf(buf, buf_size, "%s: ok", file ? file : "(buffer)");
+    if (st->ok)
+        snprintf(buf, buf_size, "%s: ok", file ? file : "(buffer)");
     else
         snprintf(buf, buf_size, "%s: %s at offset 0x%zX: %s", file ? file : "(buffer)",
                  st->structure, st->offset, st->reason);
@@ -35,8 +36,8 @@ static const struct {
 
 static bool is_anim_stamp(const char *s)
 {
-    return !strcmp(s, "JNT0") || !strcmp(s, "PAT0") || !strcmp(s, "SRT0") ||
-           !strcmp(s, "MAT0") || !strcmp(s, "VIS0");
+    return !strcmp(s, "JNT0") || !strcmp(s, "PAT0") || !strcmp(s, "SRT0") || !strcmp(s, "MAT0") ||
+           !strcmp(s, "VIS0");
 }
 
 static void printable_stamp(char out[5], const uint8_t in[4])
@@ -80,8 +81,7 @@ static bool parse_sections(nitro_cursor *c, nitro_file *f)
         if (!strcmp(s->stamp, "MDL0")) {
             if (f->kind != NITRO_KIND_BMD0)
                 return nitro_cur_fail(c, s->offset, "MDL0 in a %s file", f->stamp);
-            if (f->models)
-                return nitro_cur_fail(c, s->offset, "second MDL0 section");
+            if (f->models) return nitro_cur_fail(c, s->offset, "second MDL0 section");
             nitro_cursor m = nitro_cur_sub(c, s->offset, s->size, "MDL0");
             if (!nitro_mdl0_parse(&m, f)) return false;
         } else if (!strcmp(s->stamp, "TEX0")) {
@@ -142,8 +142,8 @@ nitro_status nitro_parse(const uint8_t *data, size_t size, nitro_file *out)
         return st;
     }
     if (out->file_size > size || out->file_size < 16u) {
-        nitro_cur_fail(&c, fs_at, "file size 0x%X but the buffer holds 0x%zX bytes",
-                       out->file_size, size);
+        nitro_cur_fail(&c, fs_at, "file size 0x%X but the buffer holds 0x%zX bytes", out->file_size,
+                       size);
         return st;
     }
     if (out->header_size != 16) {
@@ -154,7 +154,7 @@ nitro_status nitro_parse(const uint8_t *data, size_t size, nitro_file *out)
     if (!nitro_cur_need(&c, 4ull * n)) return st;
     out->sections = nitro_calloc(&c, n, sizeof *out->sections);
     out->anim_sets = nitro_calloc(&c, n, sizeof *out->anim_sets);
-    if (!nitro_cur_ok(&c)) return st;
+    if (!nitro_cur_ok(&c)) goto done;
     out->num_sections = n;
     c.what = "section directory";
     for (unsigned i = 0; i < n; i++) {
@@ -163,7 +163,7 @@ nitro_status nitro_parse(const uint8_t *data, size_t size, nitro_file *out)
         nitro_cursor s = nitro_cur_sub(&c, ofs, 8, "section directory");
         if (!nitro_cur_ok(&c)) {
             st.offset = at;
-            return st;
+            goto done;
         }
         uint8_t sstamp[4];
         nitro_cur_bytes(&s, sstamp, 4);
@@ -176,9 +176,11 @@ nitro_status nitro_parse(const uint8_t *data, size_t size, nitro_file *out)
         nitro_cur_range(&c, size_at, ofs, 0, ssize, "section end");
         if (ssize < 8) nitro_cur_fail(&c, size_at, "section size %u < 8", ssize);
         c.what = "section directory";
-        if (!nitro_cur_ok(&c)) return st;
+        if (!nitro_cur_ok(&c)) goto done;
     }
-    if (!parse_sections(&c, out)) nitro_file_free(out);
+    parse_sections(&c, out);
+done:
+    if (!st.ok) nitro_file_free(out);
     return st;
 }
 

@@ -22,13 +22,16 @@
 typedef struct nitro_cursor {
     const uint8_t *data; /**< the whole buffer */
     size_t size;
-    size_t lo, hi;       /**< readable window, absolute */
-    size_t pos;          /**< absolute read position */
-    const char *what;    /**< structure being read, for error messages */
-    nitro_status *st;    /**< shared status (sticky failure) */
+    size_t lo, hi;    /**< readable window, absolute */
+    size_t pos;       /**< absolute read position */
+    const char *what; /**< structure being read, for error messages */
+    nitro_status *st; /**< shared status (sticky failure) */
 } nitro_cursor;
 
-static inline bool nitro_cur_ok(const nitro_cursor *c) { return c->st->ok; }
+static inline bool nitro_cur_ok(const nitro_cursor *c)
+{
+    return c->st->ok;
+}
 
 /** Record a failure at absolute offset `at` (only the first failure is kept). */
 static inline bool nitro_cur_fail(nitro_cursor *c, size_t at, const char *fmt, ...)
@@ -89,8 +92,8 @@ static inline bool nitro_cur_need(nitro_cursor *c, uint64_t n)
     if (!c->st->ok) return false;
     if (c->pos > c->hi || n > c->hi - c->pos)
         return nitro_cur_fail(c, c->pos <= c->hi ? c->pos : c->hi,
-                              "truncated: need %llu bytes, %zu left",
-                              (unsigned long long)n, c->pos <= c->hi ? c->hi - c->pos : 0);
+                              "truncated: need %llu bytes, %zu left", (unsigned long long)n,
+                              c->pos <= c->hi ? c->hi - c->pos : 0);
     return true;
 }
 
@@ -120,12 +123,17 @@ static inline uint32_t nitro_cur_u32(nitro_cursor *c)
     if (!nitro_cur_need(c, 4)) return 0;
     const uint8_t *p = c->data + c->pos;
     c->pos += 4;
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-static inline int16_t nitro_cur_s16(nitro_cursor *c) { return (int16_t)nitro_cur_u16(c); }
-static inline int32_t nitro_cur_s32(nitro_cursor *c) { return (int32_t)nitro_cur_u32(c); }
+static inline int16_t nitro_cur_s16(nitro_cursor *c)
+{
+    return (int16_t)nitro_cur_u16(c);
+}
+static inline int32_t nitro_cur_s32(nitro_cursor *c)
+{
+    return (int32_t)nitro_cur_u32(c);
+}
 
 /** Copy n bytes (n small, fixed) into dst; zero-fills dst on failure. */
 static inline bool nitro_cur_bytes(nitro_cursor *c, void *dst, size_t n)

@@ -47,9 +47,12 @@ static void sb_json_str(sbuf *b, const char *s)
     sb_printf(b, "\"");
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') sb_printf(b, "\\%c", ch);
-        else if (ch < 0x20 || ch >= 0x7f) sb_printf(b, "\\u%04x", ch);
-        else sb_printf(b, "%c", ch);
+        if (ch == '"' || ch == '\\')
+            sb_printf(b, "\\%c", ch);
+        else if (ch < 0x20 || ch >= 0x7f)
+            sb_printf(b, "\\u%04x", ch);
+        else
+            sb_printf(b, "%c", ch);
     }
     sb_printf(b, "\"");
 }
@@ -62,13 +65,15 @@ static const char *kind_name(enum nitro_kind k)
 
 static void text_model(sbuf *b, const nitro_model *m)
 {
-    sb_printf(b, "model \"%s\": %u nodes, %u materials, %u meshes, %u envelopes, %u render "
-                 "commands (%u bytes), %u vertices, %u polygons (%u tris, %u quads)\n",
+    sb_printf(b,
+              "model \"%s\": %u nodes, %u materials, %u meshes, %u envelopes, %u render "
+              "commands (%u bytes), %u vertices, %u polygons (%u tris, %u quads)\n",
               m->name.s, m->num_nodes, m->num_materials, m->num_meshes, m->num_envelopes,
               m->num_cmds, m->sbc.size, m->info.num_vertices, m->info.num_polygons,
               m->info.num_triangles, m->info.num_quads);
-    sb_printf(b, "  scaling rule %u, texture matrix mode %u, pos scale 0x%X, box (%d %d %d) "
-                 "size (%d %d %d)\n",
+    sb_printf(b,
+              "  scaling rule %u, texture matrix mode %u, pos scale 0x%X, box (%d %d %d) "
+              "size (%d %d %d)\n",
               m->info.scaling_rule, m->info.texmtx_mode, (unsigned)m->info.pos_scale,
               m->info.box[0], m->info.box[1], m->info.box[2], m->info.box[3], m->info.box[4],
               m->info.box[5]);
@@ -119,12 +124,13 @@ static void json_model(sbuf *b, const nitro_model *m)
 {
     sb_printf(b, "{\"name\":");
     sb_json_str(b, m->name.s);
-    sb_printf(b, ",\"vertices\":%u,\"polygons\":%u,\"triangles\":%u,\"quads\":%u,"
-                 "\"render_commands\":%u,\"render_command_bytes\":%u,\"envelopes\":%u,"
-                 "\"scaling_rule\":%u,\"texmtx_mode\":%u,\"nodes\":[",
-              m->info.num_vertices, m->info.num_polygons, m->info.num_triangles,
-              m->info.num_quads, m->num_cmds, m->sbc.size, m->num_envelopes,
-              m->info.scaling_rule, m->info.texmtx_mode);
+    sb_printf(b,
+              ",\"vertices\":%u,\"polygons\":%u,\"triangles\":%u,\"quads\":%u,"
+              "\"render_commands\":%u,\"render_command_bytes\":%u,\"envelopes\":%u,"
+              "\"scaling_rule\":%u,\"texmtx_mode\":%u,\"nodes\":[",
+              m->info.num_vertices, m->info.num_polygons, m->info.num_triangles, m->info.num_quads,
+              m->num_cmds, m->sbc.size, m->num_envelopes, m->info.scaling_rule,
+              m->info.texmtx_mode);
     for (unsigned i = 0; i < m->num_nodes; i++) {
         sb_printf(b, "%s{\"name\":", i ? "," : "");
         sb_json_str(b, m->nodes[i].name.s);
@@ -136,11 +142,15 @@ static void json_model(sbuf *b, const nitro_model *m)
         sb_printf(b, "%s{\"name\":", i ? "," : "");
         sb_json_str(b, x->name.s);
         sb_printf(b, ",\"texture\":");
-        if (x->has_texture) sb_json_str(b, x->texture_name.s);
-        else sb_printf(b, "null");
+        if (x->has_texture)
+            sb_json_str(b, x->texture_name.s);
+        else
+            sb_printf(b, "null");
         sb_printf(b, ",\"palette\":");
-        if (x->has_palette) sb_json_str(b, x->palette_name.s);
-        else sb_printf(b, "null");
+        if (x->has_palette)
+            sb_json_str(b, x->palette_name.s);
+        else
+            sb_printf(b, "null");
         sb_printf(b, ",\"flags\":%u}", x->flags);
     }
     sb_printf(b, "],\"meshes\":[");
@@ -204,8 +214,10 @@ static void describe_json(sbuf *b, const nitro_file *f)
 char *nitro_describe(const nitro_file *f, bool json)
 {
     sbuf b = {0};
-    if (json) describe_json(&b, f);
-    else describe_text(&b, f);
+    if (json)
+        describe_json(&b, f);
+    else
+        describe_text(&b, f);
     if (b.oom) {
         free(b.s);
         return NULL;

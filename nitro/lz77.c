@@ -32,8 +32,7 @@ static bool copy_ref(nitro_cursor *c, uint8_t *out, size_t *pos, size_t total, s
                      size_t len, size_t at)
 {
     if (dist > *pos)
-        return nitro_cur_fail(c, at, "back-reference %zu bytes before output byte %zu", dist,
-                              *pos);
+        return nitro_cur_fail(c, at, "back-reference %zu bytes before output byte %zu", dist, *pos);
     for (size_t k = 0; k < len && *pos < total; k++, (*pos)++) out[*pos] = out[*pos - dist];
     return true;
 }
@@ -59,8 +58,8 @@ static bool read_ref(nitro_cursor *c, unsigned type, size_t *len, size_t *dist)
     return nitro_cur_ok(c);
 }
 
-nitro_status nitro_lz77_decompress(const uint8_t *data, size_t size, size_t max_out,
-                                   uint8_t **out, size_t *out_size)
+nitro_status nitro_lz77_decompress(const uint8_t *data, size_t size, size_t max_out, uint8_t **out,
+                                   size_t *out_size)
 {
     nitro_status st = {.ok = true};
     *out = NULL;

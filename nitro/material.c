@@ -10,8 +10,17 @@
  *   Material cache: opcode 0x44 fills the cache entry, 0x24/0x44 use it once filled.
  * - Texture matrices: pret/pokeplatinum lib/NitroSystem/src/g3d/cgtool/si3d.c, 3dsmax.c, xsi.c
  *   (verified formulas: the per-flag variants there are the general formula with the flagged
- *   values set to 1/0, which is what is computed here). Maya: the formula of MarioKartToolbox
- *   CGTool/Maya.cs put in fixed point by us: a GUESS at the runtime's rounding.
+ *   values set to 1/0, which is what is computed here). Maya: pret/pokeplatinum
+ *   lib/NitroSystem/asm/g3d/maya.s texmtxCalc_flag_ (and its S/R/T variants, which are the
+ *   general formula with the flagged values at 1/0): the exact 32-bit arithmetic is followed
+ *   (products of the rotation terms with the size ratio are 32-bit `mul` then asr 12; the
+ *   translation products are (scale * trans) >> 8 in 64 bits, then times the size).
+ *   Ratios are FX_Div: the hardware divider on (a << 32) / b, rounded with + 0x80000 >> 20
+ *   (pret/pokeplatinum FX_GetDivResult).
+ * - Magnification: NNS_G3dBindMdlTex (bindMdlTex_Internal_, pret NitroSystem kernel asm)
+ *   sets the material's magW = FX_Div(texture original width << 12, material origWidth << 12)
+ *   when they differ (else 1.0), magH likewise; nitro_bind_textures computes it (texupload.c)
+ *   and the bound value replaces the material's stored one here.
  * - Joint SRT: cgtool/basic.c and si3d.c (verified); Maya from MarioKartToolbox CGTool/Maya.cs.
  */
 #include <string.h>
@@ -66,8 +75,8 @@ static void compute(nitro_runtime *rt, unsigned idx, nitro_mat_result *r)
     if (r->flag & (NITRO_MATRES_TEXMTX_SET | NITRO_MATRES_TEXMTX_MULT)) {
         r->orig_w = m->orig_width;
         r->orig_h = m->orig_height;
-        r->mag_w = m->mag_w;
-        r->mag_h = m->mag_h;
+        r->mag_w = b->has_mag ? b->mag_w : m->mag_w;
+        r->mag_h = b->has_mag ? b->mag_h : m->mag_h;
     }
 }
 
@@ -125,10 +134,11 @@ static texv tex_values(const nitro_mat_result *r)
     return v;
 }
 
-/* FX_Div(a << 12, b << 12) on the hardware divider: (a << 12) / b, truncated toward zero. */
+/* FX_Div(a << 12, b << 12): the divider's 64/32 mode on ((a << 12) << 32) / (b << 12), then
+ * FX_GetDivResult's (q + 0x80000) >> 20 (pret/pokeplatinum FX_GetDivResult). */
 static fx32 ratio(int32_t a, int32_t b)
 {
-    return b ? (fx32)(dsgx_shl64(a, 12) / b) : 0;
+    return nitro_fx_div(dsgx_shl32(a, 12), dsgx_shl32(b, 12));
 }
 
 static void apply_mag(fx32 m[16], const texv *v)
@@ -179,22 +189,28 @@ static void calc_xsi(const texv *v, fx32 m[16])
     m[4] = (fx32)(dsgx_mul64(-sss, ratio(v->w, v->h)) >> 12);
 }
 
-/* Maya (MarioKartToolbox CGTool/Maya.cs CalculateTextureMatrix, in fixed point). */
+/* Maya (pret/pokeplatinum maya.s texmtxCalc_flag_). 32-bit products wrap as ARM `mul` does. */
+static fx32 mul32_asr12(fx32 a, fx32 b)
+{
+    return dsgx_wrap32((int64_t)dsgx_wrap32(dsgx_mul64(a, b))) >> 12;
+}
+
 static void calc_maya(const texv *v, fx32 m[16])
 {
     fx32 ssc = nrt_mul(v->ss, v->cos), sss = nrt_mul(v->ss, v->sin);
     fx32 stc = nrt_mul(v->st, v->cos), sts = nrt_mul(v->st, v->sin);
     m[0] = ssc;
     m[5] = stc;
-    m[1] = (fx32)(dsgx_mul64(-sts, ratio(v->h, v->w)) >> 12);
-    m[4] = (fx32)(dsgx_mul64(sss, ratio(v->w, v->h)) >> 12);
-    /* _30 = ((-ss_sin - ss_cos + ss) * w * 8 - ss * ts * w * 16) / 16, in 1.19.12 texels*16 */
-    int64_t a = (int64_t)(-sss - ssc + v->ss) * v->w * 8;
-    int64_t b = (dsgx_mul64(v->ss, v->ts) >> 12) * v->w * 16;
-    m[12] = dsgx_wrap32(a - b);
-    int64_t c = (int64_t)(sts - stc - v->st + 2 * FX32_ONE) * v->h * 8;
-    int64_t d = (dsgx_mul64(v->st, v->tt) >> 12) * v->h * 16;
-    m[13] = dsgx_wrap32(c + d);
+    m[1] = mul32_asr12(-sts, ratio(v->h, v->w));
+    m[4] = mul32_asr12(sss, ratio(v->w, v->h));
+    /* _30 = ((ss - sss - ssc) * w) << 3  -  w * ((ss * ts) >> 8) */
+    fx32 a = dsgx_wrap32(dsgx_mul64(v->w, v->ss - (sss + ssc)));
+    fx32 b = dsgx_wrap32(dsgx_mul64(v->w, dsgx_wrap32(dsgx_mul64(v->ss, v->ts) >> 8)));
+    m[12] = dsgx_wrap32((int64_t)dsgx_shl32(a, 3) - b);
+    /* _31 = ((sts - stc - st + 2.0) * h) << 3  +  h * ((st * tt) >> 8) */
+    fx32 c = dsgx_wrap32(dsgx_mul64(v->h, sts - stc - v->st + 2 * FX32_ONE));
+    fx32 d = dsgx_wrap32(dsgx_mul64(v->h, dsgx_wrap32(dsgx_mul64(v->st, v->tt) >> 8)));
+    m[13] = dsgx_wrap32((int64_t)dsgx_shl32(c, 3) + d);
 }
 
 void nrt_send_tex_srt(nitro_runtime *rt, const nitro_mat_result *r)

@@ -42,8 +42,10 @@ void nitro_pivot_to_mtx33(unsigned index, bool neg, bool rev_c, bool rev_d, int1
     const fx32 vals[4] = {a, b, rev_c ? -(fx32)b : b, rev_d ? -(fx32)a : a};
     unsigned k = 0;
     for (unsigned i = 0; i < 9; i++) {
-        if (i == index) out[i] = neg ? -FX32_ONE : FX32_ONE;
-        else if (i / 3 != index / 3 && i % 3 != index % 3) out[i] = vals[k++];
+        if (i == index)
+            out[i] = neg ? -FX32_ONE : FX32_ONE;
+        else if (i / 3 != index / 3 && i % 3 != index % 3)
+            out[i] = vals[k++];
     }
 }
 
@@ -75,8 +77,7 @@ static bool parse_node(nitro_cursor *c, size_t at, nitro_node *n)
         memset(n->rotation, 0, sizeof n->rotation);
         n->rotation[0] = n->rotation[4] = n->rotation[8] = FX32_ONE;
     } else if (pivot) {
-        if (n->pivot_index > 8)
-            return nitro_cur_fail(c, at, "pivot index %u > 8", n->pivot_index);
+        if (n->pivot_index > 8) return nitro_cur_fail(c, at, "pivot index %u > 8", n->pivot_index);
         nitro_pivot_to_mtx33(n->pivot_index, n->flags & NITRO_NODE_PIVOT_NEG,
                              n->flags & NITRO_NODE_PIVOT_REV_C, n->flags & NITRO_NODE_PIVOT_REV_D,
                              n->pivot_a, n->pivot_b, n->rotation);
@@ -151,8 +152,8 @@ static bool parse_pairings(nitro_cursor *c, nitro_model *mdl, size_t block, size
         p[i].list_offset = (uint16_t)(d.entries[i].value & 0xFFFF);
         p[i].count = (uint8_t)(d.entries[i].value >> 16);
         p[i].flag = (uint8_t)(d.entries[i].value >> 24);
-        size_t list = nitro_cur_range(c, at, block, p[i].list_offset, p[i].count,
-                                      "material index list");
+        size_t list =
+            nitro_cur_range(c, at, block, p[i].list_offset, p[i].count, "material index list");
         p[i].materials = nitro_calloc(c, p[i].count, 1);
         if (!nitro_cur_ok(c)) break;
         memcpy(p[i].materials, c->data + list, p[i].count);
@@ -189,8 +190,8 @@ static bool parse_materials(nitro_cursor *c, nitro_model *mdl, size_t block)
     mdl->materials = nitro_calloc(c, d.count, sizeof *mdl->materials);
     if (mdl->materials) mdl->num_materials = d.count;
     for (unsigned i = 0; i < d.count && nitro_cur_ok(c); i++) {
-        size_t at = nitro_cur_range(c, d.data + (size_t)d.entry_size * i, block,
-                                    d.entries[i].value, 0x2C, "material offset");
+        size_t at = nitro_cur_range(c, d.data + (size_t)d.entry_size * i, block, d.entries[i].value,
+                                    0x2C, "material offset");
         if (!nitro_cur_ok(c)) break;
         mdl->materials[i].name = d.entries[i].name;
         parse_material(c, at, &mdl->materials[i]);
@@ -210,8 +211,8 @@ static bool parse_meshes(nitro_cursor *c, nitro_model *mdl, size_t block)
     if (mdl->meshes) mdl->num_meshes = d.count;
     for (unsigned i = 0; i < d.count && nitro_cur_ok(c); i++) {
         nitro_mesh *m = &mdl->meshes[i];
-        size_t at = nitro_cur_range(c, d.data + (size_t)d.entry_size * i, block,
-                                    d.entries[i].value, 16, "mesh offset");
+        size_t at = nitro_cur_range(c, d.data + (size_t)d.entry_size * i, block, d.entries[i].value,
+                                    16, "mesh offset");
         if (!nitro_cur_ok(c)) break;
         c->what = "mesh";
         c->pos = at;
@@ -296,8 +297,8 @@ static bool parse_model(nitro_cursor *mdl0, size_t at, nitro_model *m)
     for (int i = 0; i < 4; i++) {
         const uint32_t ofs[4] = {m->ofs_sbc, m->ofs_mat, m->ofs_shp, m->ofs_evp};
         if (ofs[i] > m->size)
-            return nitro_cur_fail(&c, at + 4 + 4u * i, "offset 0x%X beyond model size 0x%X",
-                                  ofs[i], m->size);
+            return nitro_cur_fail(&c, at + 4 + 4u * i, "offset 0x%X beyond model size 0x%X", ofs[i],
+                                  m->size);
     }
     /* Nodes. */
     nitro_dict d;
@@ -322,8 +323,8 @@ static bool parse_model(nitro_cursor *mdl0, size_t at, nitro_model *m)
     /* Render commands: from their offset to the material block when that follows them. */
     size_t sbc_end = at + m->size;
     if (m->ofs_mat > m->ofs_sbc) sbc_end = at + m->ofs_mat;
-    nitro_cursor s = nitro_cur_sub(&c, at + m->ofs_sbc, sbc_end - (at + m->ofs_sbc),
-                                   "render commands");
+    nitro_cursor s =
+        nitro_cur_sub(&c, at + m->ofs_sbc, sbc_end - (at + m->ofs_sbc), "render commands");
     return nitro_sbc_decode(&s, m);
 }
 
@@ -337,8 +338,8 @@ bool nitro_mdl0_parse(nitro_cursor *c, nitro_file *f)
     if (f->models) f->num_models = d.count;
     for (unsigned i = 0; i < d.count && nitro_cur_ok(c); i++) {
         c->what = "MDL0 model dict";
-        size_t at = nitro_cur_range(c, d.data + (size_t)d.entry_size * i, base,
-                                    d.entries[i].value, 4, "model offset");
+        size_t at = nitro_cur_range(c, d.data + (size_t)d.entry_size * i, base, d.entries[i].value,
+                                    4, "model offset");
         if (!nitro_cur_ok(c)) break;
         f->models[i].name = d.entries[i].name;
         parse_model(c, at, &f->models[i]);

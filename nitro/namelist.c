@@ -43,8 +43,8 @@ bool nitro_dict_read(nitro_cursor *c, size_t at, unsigned min_entry_size, nitro_
     if (!nitro_cur_ok(&h)) return false;
     /* The tree (count + 1 nodes) lies between the header and the entries. */
     if (ofs_entry < 8u + 4u * (count + 1u))
-        return nitro_cur_fail(&h, ofs_at, "entry offset 0x%x overlaps the %u-node tree",
-                              ofs_entry, count + 1);
+        return nitro_cur_fail(&h, ofs_at, "entry offset 0x%x overlaps the %u-node tree", ofs_entry,
+                              count + 1);
     if (!nitro_cur_seek(&h, (uint64_t)at + ofs_entry)) return false;
     size_t entry_at = h.pos;
     unsigned entry_size = nitro_cur_u16(&h);
@@ -54,8 +54,8 @@ bool nitro_dict_read(nitro_cursor *c, size_t at, unsigned min_entry_size, nitro_
     if (entry_size < min_entry_size)
         return nitro_cur_fail(&h, entry_at, "entry size %u, need at least %u", entry_size,
                               min_entry_size);
-    size_t data = nitro_cur_range(&h, entry_at, entry_at, 4, (uint64_t)entry_size * count,
-                                  "entry data");
+    size_t data =
+        nitro_cur_range(&h, entry_at, entry_at, 4, (uint64_t)entry_size * count, "entry data");
     size_t names = nitro_cur_range(&h, names_ofs_at, entry_at, names_ofs, 16ull * count, "names");
     if (!nitro_cur_ok(&h)) return false;
     if (count && names_ofs < 4u + entry_size * count)
@@ -66,9 +66,12 @@ bool nitro_dict_read(nitro_cursor *c, size_t at, unsigned min_entry_size, nitro_
         h.pos = names + 16u * i;
         nitro_cur_name(&h, &d->entries[i].name);
         h.pos = data + (size_t)entry_size * i;
-        if (entry_size >= 4) d->entries[i].value = nitro_cur_u32(&h);
-        else if (entry_size >= 2) d->entries[i].value = nitro_cur_u16(&h);
-        else if (entry_size >= 1) d->entries[i].value = nitro_cur_u8(&h);
+        if (entry_size >= 4)
+            d->entries[i].value = nitro_cur_u32(&h);
+        else if (entry_size >= 2)
+            d->entries[i].value = nitro_cur_u16(&h);
+        else if (entry_size >= 1)
+            d->entries[i].value = nitro_cur_u8(&h);
     }
     d->count = count;
     d->entry_size = entry_size;

@@ -23,7 +23,7 @@
 
 typedef struct narc_walk {
     nitro_cursor *c;
-    size_t fnt;         /* absolute start of BTNF data */
+    size_t fnt; /* absolute start of BTNF data */
     size_t fnt_end;
     unsigned num_dirs;
     uint8_t *visited;
@@ -44,7 +44,8 @@ static bool set_name(narc_walk *w, unsigned id, const char *path, size_t at)
 static bool walk_dir(narc_walk *w, unsigned dir, const char *prefix, unsigned depth)
 {
     nitro_cursor *c = w->c;
-    if (dir >= w->num_dirs) return nitro_cur_fail(c, c->pos, "directory %u >= %u", dir, w->num_dirs);
+    if (dir >= w->num_dirs)
+        return nitro_cur_fail(c, c->pos, "directory %u >= %u", dir, w->num_dirs);
     if (w->visited[dir]) return nitro_cur_fail(c, c->pos, "directory %u reached twice", dir);
     w->visited[dir] = 1;
     c->pos = w->fnt + 8u * dir;
@@ -63,8 +64,7 @@ static bool walk_dir(narc_walk *w, unsigned dir, const char *prefix, unsigned de
         nitro_cur_bytes(c, name, len);
         name[len] = 0;
         if (!nitro_cur_ok(c)) break;
-        if (strlen(prefix) + len + 2 > sizeof path)
-            return nitro_cur_fail(c, at, "path too long");
+        if (strlen(prefix) + len + 2 > sizeof path) return nitro_cur_fail(c, at, "path too long");
         size_t pl = strlen(prefix);
         memcpy(path, prefix, pl);
         if (pl) path[pl++] = '/';

@@ -39,9 +39,9 @@ extern "C" {
 /** Result of a parse. ok == false: the first problem found, nothing else is valid. */
 typedef struct nitro_status {
     bool ok;
-    size_t offset;       /**< absolute byte offset in the parsed buffer of the bad field */
-    char structure[40];  /**< e.g. "MDL0 model dict", "material", "TEX0 header" */
-    char reason[96];     /**< e.g. "offset 0x1234 beyond end of file (0x400)" */
+    size_t offset;      /**< absolute byte offset in the parsed buffer of the bad field */
+    char structure[40]; /**< e.g. "MDL0 model dict", "material", "TEX0 header" */
+    char reason[96];    /**< e.g. "offset 0x1234 beyond end of file (0x400)" */
 } nitro_status;
 
 /** Format "FILE: STRUCTURE at offset 0xNN: reason" (no newline) into buf. */
@@ -77,45 +77,45 @@ typedef struct nitro_dict_entry {
 
 /** Node (bone) flag bits (MarioKartToolbox G3dNodeData; GBATEK BoneMatrix flags). */
 enum {
-    NITRO_NODE_TRANS_ZERO = 0x0001, /**< no translation stored: (0,0,0) */
-    NITRO_NODE_ROT_ZERO = 0x0002,   /**< no rotation stored: identity */
-    NITRO_NODE_SCALE_ONE = 0x0004,  /**< no scale stored: (1,1,1) */
-    NITRO_NODE_PIVOT = 0x0008,      /**< rotation given as a pivot (index, signs, A, B) */
+    NITRO_NODE_TRANS_ZERO = 0x0001,   /**< no translation stored: (0,0,0) */
+    NITRO_NODE_ROT_ZERO = 0x0002,     /**< no rotation stored: identity */
+    NITRO_NODE_SCALE_ONE = 0x0004,    /**< no scale stored: (1,1,1) */
+    NITRO_NODE_PIVOT = 0x0008,        /**< rotation given as a pivot (index, signs, A, B) */
     NITRO_NODE_PIVOT_INDEX_SHIFT = 4, /**< bits 4-7: pivot index 0..8 */
-    NITRO_NODE_PIVOT_NEG = 0x0100,  /**< the pivot entry is -1 instead of +1 */
-    NITRO_NODE_PIVOT_REV_C = 0x0200, /**< C = -B instead of +B */
-    NITRO_NODE_PIVOT_REV_D = 0x0400, /**< D = -A instead of +A */
+    NITRO_NODE_PIVOT_NEG = 0x0100,    /**< the pivot entry is -1 instead of +1 */
+    NITRO_NODE_PIVOT_REV_C = 0x0200,  /**< C = -B instead of +B */
+    NITRO_NODE_PIVOT_REV_D = 0x0400,  /**< D = -A instead of +A */
 };
 
 /** One node (NNSG3dResNodeData): the local transform used by render command NODEDESC. */
 typedef struct nitro_node {
     nitro_name name;
-    uint32_t offset;       /**< absolute offset of the node record */
-    uint16_t flags;        /**< NITRO_NODE_* bits as stored */
-    fx32 translation[3];   /**< 1.19.12; zero when TRANS_ZERO */
+    uint32_t offset;     /**< absolute offset of the node record */
+    uint16_t flags;      /**< NITRO_NODE_* bits as stored */
+    fx32 translation[3]; /**< 1.19.12; zero when TRANS_ZERO */
     /** Raw 1.3.12 rotation as stored (_00 always present; _01.._22 only for a stored 3x3),
      *  row-major _00,_01,_02,_10,.. */
     int16_t rot_raw[9];
-    unsigned pivot_index;  /**< 0..8, only meaningful with NITRO_NODE_PIVOT */
+    unsigned pivot_index;     /**< 0..8, only meaningful with NITRO_NODE_PIVOT */
     int16_t pivot_a, pivot_b; /**< 1.3.12 pivot values, only with NITRO_NODE_PIVOT */
     /** The rotation as a 3x3 of 1.19.12, row-major _00,_01,_02,_10,.. (the MTX_MULT_3x3
      *  parameter order); identity when ROT_ZERO; decoded with nitro_pivot_to_mtx33 for pivots. */
     fx32 rotation[9];
-    fx32 scale[3];         /**< 1.19.12; 1.0 when SCALE_ONE */
-    fx32 inv_scale[3];     /**< 1.19.12 reciprocal scale stored beside it; 1.0 when SCALE_ONE */
+    fx32 scale[3];     /**< 1.19.12; 1.0 when SCALE_ONE */
+    fx32 inv_scale[3]; /**< 1.19.12 reciprocal scale stored beside it; 1.0 when SCALE_ONE */
 } nitro_node;
 
 /** Material flag bits (NNSG3dResMatData.flag; MarioKartToolbox G3dMaterialFlags). */
 enum {
     NITRO_MAT_TEXMTX_USE = 0x0001,
-    NITRO_MAT_TEXMTX_SCALE_ONE = 0x0002, /**< no scaleS/T stored */
-    NITRO_MAT_TEXMTX_ROT_ZERO = 0x0004,  /**< no rotation sin/cos stored */
+    NITRO_MAT_TEXMTX_SCALE_ONE = 0x0002,  /**< no scaleS/T stored */
+    NITRO_MAT_TEXMTX_ROT_ZERO = 0x0004,   /**< no rotation sin/cos stored */
     NITRO_MAT_TEXMTX_TRANS_ZERO = 0x0008, /**< no translateS/T stored */
     NITRO_MAT_ORIG_WH_SAME = 0x0010,
     NITRO_MAT_WIREFRAME = 0x0020,
-    NITRO_MAT_DIFFUSE = 0x0040,   /**< DIF_AMB diffuse comes from the material */
+    NITRO_MAT_DIFFUSE = 0x0040, /**< DIF_AMB diffuse comes from the material */
     NITRO_MAT_AMBIENT = 0x0080,
-    NITRO_MAT_VTXCOLOR = 0x0100,  /**< DIF_AMB bit 15 */
+    NITRO_MAT_VTXCOLOR = 0x0100, /**< DIF_AMB bit 15 */
     NITRO_MAT_SPECULAR = 0x0200,
     NITRO_MAT_EMISSION = 0x0400,
     NITRO_MAT_SHININESS = 0x0800, /**< SPE_EMI bit 15 */
@@ -126,37 +126,37 @@ enum {
 /** One material (NNSG3dResMatData), every field. */
 typedef struct nitro_material {
     nitro_name name;
-    uint32_t offset;             /**< absolute offset of the material record */
-    uint16_t item_tag;           /**< 0 = the standard material */
-    uint16_t size;               /**< record size in bytes as stored */
-    uint32_t dif_amb;            /**< DIF_AMB value */
-    uint32_t spe_emi;            /**< SPE_EMI value */
-    uint32_t polygon_attr;       /**< POLYGON_ATTR value ... */
-    uint32_t polygon_attr_mask;  /**< ... and which of its bits the material sets */
-    uint32_t teximage_param;     /**< TEXIMAGE_PARAM bits the material sets (repeat/flip/texgen) */
+    uint32_t offset;            /**< absolute offset of the material record */
+    uint16_t item_tag;          /**< 0 = the standard material */
+    uint16_t size;              /**< record size in bytes as stored */
+    uint32_t dif_amb;           /**< DIF_AMB value */
+    uint32_t spe_emi;           /**< SPE_EMI value */
+    uint32_t polygon_attr;      /**< POLYGON_ATTR value ... */
+    uint32_t polygon_attr_mask; /**< ... and which of its bits the material sets */
+    uint32_t teximage_param;    /**< TEXIMAGE_PARAM bits the material sets (repeat/flip/texgen) */
     uint32_t teximage_param_mask;
-    uint16_t pltt_base;          /**< PLTT_BASE value (used with NITRO_MAT_PLTT_BASE) */
-    uint16_t flags;              /**< NITRO_MAT_* */
+    uint16_t pltt_base;               /**< PLTT_BASE value (used with NITRO_MAT_PLTT_BASE) */
+    uint16_t flags;                   /**< NITRO_MAT_* */
     uint16_t orig_width, orig_height; /**< original texture size in texels */
-    fx32 mag_w, mag_h;           /**< 1.19.12 magnification of the texture size */
-    fx32 scale_s, scale_t;       /**< texture matrix scale, 1.0 when TEXMTX_SCALE_ONE */
-    int16_t rot_sin, rot_cos;    /**< 1.3.12 texture rotation, (0, 1.0) when TEXMTX_ROT_ZERO */
-    fx32 trans_s, trans_t;       /**< texture translation, 0 when TEXMTX_TRANS_ZERO */
-    fx32 effect_mtx[16];         /**< 4x4 row-major as stored, identity without EFFECT_MTX */
+    fx32 mag_w, mag_h;                /**< 1.19.12 magnification of the texture size */
+    fx32 scale_s, scale_t;            /**< texture matrix scale, 1.0 when TEXMTX_SCALE_ONE */
+    int16_t rot_sin, rot_cos;         /**< 1.3.12 texture rotation, (0, 1.0) when TEXMTX_ROT_ZERO */
+    fx32 trans_s, trans_t;            /**< texture translation, 0 when TEXMTX_TRANS_ZERO */
+    fx32 effect_mtx[16];              /**< 4x4 row-major as stored, identity without EFFECT_MTX */
     /* Pairings (from the material -> texture / palette name dictionaries). */
     bool has_texture;
-    nitro_name texture_name;     /**< the TEX0 texture this material uses, if has_texture */
+    nitro_name texture_name; /**< the TEX0 texture this material uses, if has_texture */
     bool has_palette;
-    nitro_name palette_name;     /**< the TEX0 palette this material uses, if has_palette */
+    nitro_name palette_name; /**< the TEX0 palette this material uses, if has_palette */
 } nitro_material;
 
 /** One entry of the texture -> materials or palette -> materials dictionary. */
 typedef struct nitro_pairing {
-    nitro_name name;       /**< texture or palette name */
-    uint16_t list_offset;  /**< offset of the index list from the material block (as stored) */
-    uint8_t count;         /**< number of materials */
-    uint8_t flag;          /**< as stored (a runtime "bound" flag, 0 in files) */
-    uint8_t *materials;    /**< count material indices (each < model num_materials) */
+    nitro_name name;      /**< texture or palette name */
+    uint16_t list_offset; /**< offset of the index list from the material block (as stored) */
+    uint8_t count;        /**< number of materials */
+    uint8_t flag;         /**< as stored (a runtime "bound" flag, 0 in files) */
+    uint8_t *materials;   /**< count material indices (each < model num_materials) */
 } nitro_pairing;
 
 /** One mesh (NNSG3dResShpData): a blob of packed GXFIFO commands. */
@@ -194,7 +194,7 @@ enum nitro_sbc_op {
     NITRO_SBC_ENVMAP = 0x0c,
     NITRO_SBC_PRJMAP = 0x0d,
 };
-#define NITRO_SBC_FLAG_STORE 0x20u   /* opcode bit 5 */
+#define NITRO_SBC_FLAG_STORE   0x20u /* opcode bit 5 */
 #define NITRO_SBC_FLAG_RESTORE 0x40u /* opcode bit 6 */
 
 /** One NODEMIX term: position matrix in stack slot `slot` x envelope[node] x weight/256. */
@@ -211,29 +211,50 @@ typedef struct nitro_sbc_cmd {
     uint8_t opcode;  /**< raw byte */
     uint8_t op;      /**< enum nitro_sbc_op = opcode & 0x1f */
     union {
-        struct { uint8_t node, flags; } node;                     /**< NODE; flags bit0 visible */
-        struct { uint8_t slot; } mtx;                             /**< MTX */
-        struct { uint8_t material; } mat;                         /**< MAT */
-        struct { uint8_t mesh; } shp;                             /**< SHP */
+        struct {
+            uint8_t node, flags;
+        } node; /**< NODE; flags bit0 visible */
+        struct {
+            uint8_t slot;
+        } mtx; /**< MTX */
+        struct {
+            uint8_t material;
+        } mat; /**< MAT */
+        struct {
+            uint8_t mesh;
+        } shp; /**< SHP */
         struct {
             uint8_t node, parent, flags; /**< flags: bit0 apply parent's inverse scale (Maya
                                               SSC), bit1 this node is an SSC parent */
             int16_t store, restore;      /**< stack slots or -1 */
-        } nodedesc;                                               /**< NODEDESC */
-        struct { uint8_t node; int16_t store, restore; } bb;      /**< BB, BBY */
-        struct { uint8_t dest, count; uint32_t first; } nodemix;  /**< NODEMIX: terms are
-                                              model->mix_terms[first .. first+count) */
-        struct { uint32_t rel_offset; nitro_slice dl; } calldl;   /**< CALLDL, rel to opcode */
-        struct { bool inverse; } posscale;                        /**< POSSCALE */
-        struct { uint8_t material, flags; } map;                  /**< ENVMAP, PRJMAP */
+        } nodedesc;                      /**< NODEDESC */
+        struct {
+            uint8_t node;
+            int16_t store, restore;
+        } bb; /**< BB, BBY */
+        struct {
+            uint8_t dest, count;
+            uint32_t first;
+        } nodemix; /**< NODEMIX: terms are
+model->mix_terms[first .. first+count) */
+        struct {
+            uint32_t rel_offset;
+            nitro_slice dl;
+        } calldl; /**< CALLDL, rel to opcode */
+        struct {
+            bool inverse;
+        } posscale; /**< POSSCALE */
+        struct {
+            uint8_t material, flags;
+        } map; /**< ENVMAP, PRJMAP */
     } u;
 } nitro_sbc_cmd;
 
 /** The model header (NNSG3dResMdlInfo), every field. */
 typedef struct nitro_model_info {
     uint8_t sbc_type;
-    uint8_t scaling_rule;  /**< 0 standard, 1 Maya (segment scale compensation), 2 XSI */
-    uint8_t texmtx_mode;   /**< 0 Maya, 1 Softimage, 2 3ds Max, 3 XSI */
+    uint8_t scaling_rule; /**< 0 standard, 1 Maya (segment scale compensation), 2 XSI */
+    uint8_t texmtx_mode;  /**< 0 Maya, 1 Softimage, 2 3ds Max, 3 XSI */
     uint8_t num_nodes;
     uint8_t num_materials;
     uint8_t num_meshes;
@@ -241,14 +262,14 @@ typedef struct nitro_model_info {
     uint8_t pad;
     fx32 pos_scale, inv_pos_scale; /**< 1.19.12, for POSSCALE */
     uint16_t num_vertices, num_polygons, num_triangles, num_quads;
-    int16_t box[6];                /**< 1.3.12 box x, y, z, width, height, depth (BOX_TEST) */
+    int16_t box[6]; /**< 1.3.12 box x, y, z, width, height, depth (BOX_TEST) */
     fx32 box_pos_scale, box_inv_pos_scale;
 } nitro_model_info;
 
 typedef struct nitro_model {
     nitro_name name;
-    uint32_t offset;   /**< absolute offset of the model */
-    uint32_t size;     /**< model size as stored */
+    uint32_t offset;                             /**< absolute offset of the model */
+    uint32_t size;                               /**< model size as stored */
     uint32_t ofs_sbc, ofs_mat, ofs_shp, ofs_evp; /**< raw offsets relative to the model */
     nitro_model_info info;
 
@@ -297,16 +318,16 @@ typedef struct nitro_texture {
     unsigned format;         /**< enum nitro_tex_format */
     unsigned width, height;  /**< 8 << sizeS, 8 << sizeT */
     bool color0_transparent;
-    uint32_t data_offset;    /**< offset in the TEX0 texel block ((param & 0xffff) << 3);
-                                  for 4x4 in the 4x4 texel block */
-    nitro_slice data;        /**< the texels (absolute slice, nitro_texture_size bytes) */
-    nitro_slice pidx;        /**< 4x4 only: the palette-index data (half the texel size) */
+    uint32_t data_offset; /**< offset in the TEX0 texel block ((param & 0xffff) << 3);
+                               for 4x4 in the 4x4 texel block */
+    nitro_slice data;     /**< the texels (absolute slice, nitro_texture_size bytes) */
+    nitro_slice pidx;     /**< 4x4 only: the palette-index data (half the texel size) */
 } nitro_texture;
 
 typedef struct nitro_palette {
     nitro_name name;
-    uint16_t offset_raw; /**< as stored: offset >> 3 */
-    uint16_t flags;      /**< as stored: bit 0 = 4-colour palette (PLTT_BASE in 8-byte units) */
+    uint16_t offset_raw;  /**< as stored: offset >> 3 */
+    uint16_t flags;       /**< as stored: bit 0 = 4-colour palette (PLTT_BASE in 8-byte units) */
     uint32_t data_offset; /**< byte offset in the palette block */
     nitro_slice data;     /**< from the palette's start to the end of the palette block */
 } nitro_palette;
@@ -362,7 +383,7 @@ typedef struct nitro_section {
 
 /** An animation section (JNT0/PAT0/SRT0/MAT0/VIS0): its dictionary of animations. */
 typedef struct nitro_anim_set {
-    unsigned section;      /**< index into nitro_file.sections */
+    unsigned section; /**< index into nitro_file.sections */
     unsigned num_anims;
     nitro_dict_entry *anims; /**< name + offset of each animation relative to the section */
     uint32_t *anim_offsets;  /**< absolute offsets of each animation (checked inside section) */
@@ -375,16 +396,16 @@ typedef struct nitro_file {
     size_t size;
     enum nitro_kind kind;
     char stamp[5];
-    uint16_t bom;        /**< 0xFEFF */
+    uint16_t bom; /**< 0xFEFF */
     uint16_t version;
-    uint32_t file_size;  /**< as stored (<= size) */
+    uint32_t file_size;   /**< as stored (<= size) */
     uint16_t header_size; /**< 16 */
     unsigned num_sections;
     nitro_section *sections;
 
     unsigned num_models; /**< MDL0 models (BMD0 only) */
     nitro_model *models;
-    nitro_tex0 *tex0;    /**< the TEX0 block, NULL if none */
+    nitro_tex0 *tex0; /**< the TEX0 block, NULL if none */
 
     unsigned num_anim_sets;
     nitro_anim_set *anim_sets;
@@ -424,13 +445,13 @@ bool nitro_lz77_detect(const uint8_t *data, size_t size);
  * the header's, which must be <= max_out. Truncated input or a back-reference before the start
  * is an error.
  */
-nitro_status nitro_lz77_decompress(const uint8_t *data, size_t size, size_t max_out,
-                                   uint8_t **out, size_t *out_size);
+nitro_status nitro_lz77_decompress(const uint8_t *data, size_t size, size_t max_out, uint8_t **out,
+                                   size_t *out_size);
 
 typedef struct nitro_narc_file {
     uint32_t offset; /**< absolute offset of the file's data */
     uint32_t size;
-    char *name;      /**< full path ("dir/file") when the archive has names, else NULL */
+    char *name; /**< full path ("dir/file") when the archive has names, else NULL */
 } nitro_narc_file;
 
 typedef struct nitro_narc {

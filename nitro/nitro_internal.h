@@ -10,8 +10,8 @@
 /** A dictionary as read: entry count, per-entry data size and absolute start of entry data. */
 typedef struct nitro_dict {
     unsigned count;
-    unsigned entry_size;  /**< bytes per entry's data (sizeUnit) */
-    size_t data;          /**< absolute offset of entry 0's data */
+    unsigned entry_size;       /**< bytes per entry's data (sizeUnit) */
+    size_t data;               /**< absolute offset of entry 0's data */
     nitro_dict_entry *entries; /**< count entries (name + first data word), malloc'd */
 } nitro_dict;
 
@@ -34,6 +34,5 @@ bool nitro_sbc_decode(nitro_cursor *c, nitro_model *m);
 /** Parse a TEX0 block [c->lo, c->hi). */
 bool nitro_tex0_parse(nitro_cursor *c, nitro_tex0 *t);
 void nitro_tex0_free(nitro_tex0 *t);
-
 
 #endif

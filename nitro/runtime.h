@@ -68,6 +68,11 @@ void nitro_camera_lookat(const fx32 eye[3], const fx32 up[3], const fx32 at[3], 
  *  (G3_Perspective conventions). */
 void nitro_camera_perspective(fx32 fovy_sin, fx32 fovy_cos, fx32 aspect, fx32 n, fx32 f,
                               fx32 out[16]);
+/** FX_Div as the NitroSDK computes it on the hardware divider: 64/32 mode on
+ *  (numer << 32) / denom, result (q + 0x80000) >> 20 (pret/pokeplatinum FX_GetDivResult).
+ *  denom 0 gives the divider's division-by-zero quotient (-1 for numer >= 0, +1 otherwise,
+ *  GBATEK "DS Maths - Division"). */
+fx32 nitro_fx_div(fx32 numer, fx32 denom);
 /** 4x3 inverse (fixed-point Cramer's rule); returns false for a singular matrix. */
 bool nitro_mtx43_inverse(const fx32 m[12], fx32 out[12]);
 
@@ -82,18 +87,38 @@ typedef struct nitro_tex_place {
 
 #define NITRO_MAX_TEX_SETS 8
 
-/** Texture and palette VRAM allocation (texupload.c). */
+/** One region of the frame texture VRAM manager: [lo, hi) relative to base. */
+typedef struct nitro_vram_region {
+    uint32_t lo, hi, base;
+    bool active;
+} nitro_vram_region;
+
+/** Texture and palette VRAM allocation (texupload.c): NitroSystem's default "frame" managers
+ *  (NNS_GfdInitFrmTexVramManager(4, TRUE), NNS_GfdInitFrmPlttVramManager(0x10000, TRUE)) as
+ *  NNS_G3dResDefaultSetup uses them. Region 0 = slot 0, 1/2 = the halves of slot 1 (4x4
+ *  palette-index data), 3 = slot 2, 4 = slot 3. */
 typedef struct nitro_texvram {
     unsigned nsets;
     nitro_tex_place sets[NITRO_MAX_TEX_SETS];
-    uint32_t tex_next, tex4x4_next, pltt_next; /**< next free addresses */
+    nitro_vram_region region[5];
+    uint32_t pltt_lo, pltt_hi; /**< palette frame: free space [lo, hi) */
 } nitro_texvram;
 
 void nitro_texvram_init(nitro_texvram *v);
+/** NNS_GfdAllocFrmTexVram: size rounded up to 16 (0 -> 16). 4x4: from the bottom of slot 0,
+ *  then slot 2, with size / 2 from the bottom of the matching half of slot 1. Others: from the
+ *  top of slot 3, 2, 0, upper slot 1, lower slot 1 (the order for 3-4 slots).
+ *  @return false when nothing fits (*addr untouched). */
+bool nitro_texvram_alloc_tex(nitro_texvram *v, uint32_t size, bool is4x4, uint32_t *addr);
+/** NNS_GfdAllocFrmPlttVram from the top (opt 0): size rounded up to 8, address aligned down to
+ *  16 bytes (8 for 4-colour palettes, which must also lie below 0x10000). */
+bool nitro_texvram_alloc_pltt(nitro_texvram *v, uint32_t size, bool pltt4, uint32_t *addr);
 /**
- * Allocate and upload one TEX0 block: map VRAM banks A-D and E to the LCDC, write the texel,
- * 4x4 and palette blocks through the LCDC window, map A-D to texture slots 0-3 and E to palette
- * slots 0-3. @return false when the block does not fit (nothing written).
+ * Allocate and upload one TEX0 block the way NNS_G3dResDefaultSetup does (texel block, then
+ * 4x4 block, then palettes, each only when non-empty; see nitro_texvram_alloc_*): map VRAM
+ * banks A-D and E to the LCDC, write the texel, 4x4 and palette blocks through the LCDC window
+ * (NNS_G3dTexLoad / NNS_G3dPlttLoad), map A-D to texture slots 0-3 and E to palette slots 0-3.
+ * @return false when the block does not fit (nothing written, the allocator state restored).
  */
 bool nitro_texvram_upload(nitro_texvram *v, const nitro_tex0 *tex, const uint8_t *data,
                           const nitro_gx_sink *sink);
@@ -104,6 +129,11 @@ typedef struct nitro_mat_bind {
     uint32_t teximage; /**< VRAM offset, size, format and colour-0 bits */
     bool pltt_bound;
     uint16_t pltt_base;
+    /** NNS_G3dBindMdlTex also rewrites the material's magW/magH: the texture's original size
+     *  (TEX0 extra bits 0-10 / 11-21) over the material's origWidth/origHeight, FX_Div, or 1.0
+     *  when equal. has_mag = these replace the material's stored values. */
+    bool has_mag;
+    fx32 mag_w, mag_h;
 } nitro_mat_bind;
 
 #define NITRO_MAX_MATERIALS 256

@@ -62,7 +62,8 @@ static void decode_nodemix(nitro_cursor *c, nitro_model *m, nitro_sbc_cmd *cmd, 
     size_t n_at = c->pos;
     cmd->u.nodemix.count = nitro_cur_u8(c);
     cmd->u.nodemix.first = m->num_mix_terms;
-    if (nitro_cur_ok(c) && cmd->u.nodemix.count == 0) nitro_cur_fail(c, n_at, "NODEMIX with 0 terms");
+    if (nitro_cur_ok(c) && cmd->u.nodemix.count == 0)
+        nitro_cur_fail(c, n_at, "NODEMIX with 0 terms");
     for (unsigned i = 0; i < cmd->u.nodemix.count && nitro_cur_ok(c); i++) {
         nitro_sbc_mix_term t;
         t.slot = (uint8_t)slot_or_none(c, true);

@@ -85,8 +85,10 @@ static bool parse_textures(nitro_cursor *c, nitro_tex0 *t, size_t dict_at)
         uint32_t len = nitro_texture_size(x->format, x->width, x->height);
         nitro_slice block = x->format == NITRO_TEX_4X4 ? t->tex4x4_data : t->tex_data;
         if (!inside(block, x->data_offset, len)) {
-            nitro_cur_fail(c, at, "texture \"%s\" (0x%X bytes at 0x%X) outside its 0x%X-byte "
-                           "data block", x->name.s, len, x->data_offset, block.size);
+            nitro_cur_fail(c, at,
+                           "texture \"%s\" (0x%X bytes at 0x%X) outside its 0x%X-byte "
+                           "data block",
+                           x->name.s, len, x->data_offset, block.size);
             break;
         }
         x->data.offset = block.offset + x->data_offset;

@@ -23,8 +23,8 @@ typedef struct wctx {
 
 static bool werr(wctx *w, const char *msg, const char *name)
 {
-    if (!w->failed && w->err) snprintf(w->err, w->err_size, "%s%s%s", msg, name ? ": " : "",
-                                       name ? name : "");
+    if (!w->failed && w->err)
+        snprintf(w->err, w->err_size, "%s%s%s", msg, name ? ": " : "", name ? name : "");
     w->failed = true;
     return false;
 }
@@ -36,7 +36,10 @@ typedef struct ptnode {
     int bit, entry, left, right;
 } ptnode;
 
-static int name_bit(const uint8_t *name, int bit) { return (name[bit / 8] >> (bit & 7)) & 1; }
+static int name_bit(const uint8_t *name, int bit)
+{
+    return (name[bit / 8] >> (bit & 7)) & 1;
+}
 
 /* Insert names[i] into the tree (nodes[0] is the root); n = current node count. */
 static bool pt_insert(ptnode *nodes, int n, const uint8_t *name, int entry)
@@ -61,8 +64,10 @@ static bool pt_insert(ptnode *nodes, int n, const uint8_t *name, int entry)
     x->entry = entry;
     x->left = name_bit(name, bit) ? next : n;
     x->right = name_bit(name, bit) ? n : next;
-    if (name_bit(name, nodes[cur].bit)) nodes[cur].right = n;
-    else nodes[cur].left = n;
+    if (name_bit(name, nodes[cur].bit))
+        nodes[cur].right = n;
+    else
+        nodes[cur].left = n;
     return true;
 }
 
@@ -262,8 +267,8 @@ static bool write_mesh_block(wctx *w, const nitro_wmodel *md)
         nitro_buf_u32(b, md->meshes[i].dl_size);
     }
     for (unsigned i = 0; i < md->num_meshes; i++) {
-        if (md->meshes[i].dl_size % 4) return werr(w, "display list size not a multiple of 4",
-                                                   md->meshes[i].name);
+        if (md->meshes[i].dl_size % 4)
+            return werr(w, "display list size not a multiple of 4", md->meshes[i].name);
         nitro_buf_align(b, 4);
         size_t rec = rec0 + 16u * i;
         nitro_buf_put32(b, rec + 8, (uint32_t)(b->size - rec));
@@ -461,8 +466,7 @@ bool nitro_write_wfile(const nitro_wfile *wf, nitro_buf *out, char *err, size_t 
     if (wf->kind == NITRO_KIND_BTX0)
         return nitro_write_btx0(wf->has_tex ? &wf->tex : NULL, out, err, err_size);
     wctx w = {out, err, err_size, false};
-    return write_container(&w, "BMD0", wf->models, wf->num_models,
-                           wf->has_tex ? &wf->tex : NULL);
+    return write_container(&w, "BMD0", wf->models, wf->num_models, wf->has_tex ? &wf->tex : NULL);
 }
 
 /* ---- descriptions from parsed files ---- */

@@ -115,8 +115,8 @@ typedef struct nitro_wtexture {
     const char *name;
     uint32_t teximage_param; /* size, format, colour 0 bits; the offset bits are assigned */
     uint32_t extra;
-    const uint8_t *data;     /* nitro_texture_size(...) bytes */
-    const uint8_t *pidx;     /* 4x4 only: half as many bytes */
+    const uint8_t *data; /* nitro_texture_size(...) bytes */
+    const uint8_t *pidx; /* 4x4 only: half as many bytes */
 } nitro_wtexture;
 
 typedef struct nitro_wpalette {

@@ -43,12 +43,17 @@ static bool buf_reserve(nitro_buf *b, size_t n)
 void nitro_buf_bytes(nitro_buf *b, const void *p, size_t n)
 {
     if (!n || !buf_reserve(b, n)) return;
-    if (p) memcpy(b->data + b->size, p, n);
-    else memset(b->data + b->size, 0, n);
+    if (p)
+        memcpy(b->data + b->size, p, n);
+    else
+        memset(b->data + b->size, 0, n);
     b->size += n;
 }
 
-void nitro_buf_u8(nitro_buf *b, uint8_t v) { nitro_buf_bytes(b, &v, 1); }
+void nitro_buf_u8(nitro_buf *b, uint8_t v)
+{
+    nitro_buf_bytes(b, &v, 1);
+}
 
 void nitro_buf_u16(nitro_buf *b, uint16_t v)
 {
@@ -85,19 +90,41 @@ void nitro_buf_put32(nitro_buf *b, size_t at, uint32_t v)
 int nitro_gx_param_count(uint8_t op)
 {
     switch (op) {
-    case 0x00: case 0x11: case 0x15: case 0x41: return 0;
-    case 0x10: case 0x12: case 0x13: case 0x14: return 1;
-    case 0x16: case 0x18: return 16;
-    case 0x17: case 0x19: return 12;
+    case 0x00:
+    case 0x11:
+    case 0x15:
+    case 0x41: return 0;
+    case 0x10:
+    case 0x12:
+    case 0x13:
+    case 0x14: return 1;
+    case 0x16:
+    case 0x18: return 16;
+    case 0x17:
+    case 0x19: return 12;
     case 0x1A: return 9;
-    case 0x1B: case 0x1C: return 3;
-    case 0x20: case 0x21: case 0x22: return 1;
+    case 0x1B:
+    case 0x1C: return 3;
+    case 0x20:
+    case 0x21:
+    case 0x22: return 1;
     case 0x23: return 2;
-    case 0x24: case 0x25: case 0x26: case 0x27: case 0x28: return 1;
-    case 0x29: case 0x2A: case 0x2B: return 1;
-    case 0x30: case 0x31: case 0x32: case 0x33: return 1;
+    case 0x24:
+    case 0x25:
+    case 0x26:
+    case 0x27:
+    case 0x28: return 1;
+    case 0x29:
+    case 0x2A:
+    case 0x2B: return 1;
+    case 0x30:
+    case 0x31:
+    case 0x32:
+    case 0x33: return 1;
     case 0x34: return 32;
-    case 0x40: case 0x50: case 0x60: return 1;
+    case 0x40:
+    case 0x50:
+    case 0x60: return 1;
     case 0x70: return 3;
     case 0x71: return 2;
     case 0x72: return 1;
@@ -125,12 +152,24 @@ void nitro_dl_cmd(nitro_dl *dl, uint8_t op, const uint32_t *params, unsigned n)
     if (++dl->nops == 4) dl_flush(dl);
 }
 
-void nitro_dl_finish(nitro_dl *dl) { dl_flush(dl); }
+void nitro_dl_finish(nitro_dl *dl)
+{
+    dl_flush(dl);
+}
 
-static void dl1(nitro_dl *dl, uint8_t op, uint32_t p) { nitro_dl_cmd(dl, op, &p, 1); }
+static void dl1(nitro_dl *dl, uint8_t op, uint32_t p)
+{
+    nitro_dl_cmd(dl, op, &p, 1);
+}
 
-void nitro_dl_begin(nitro_dl *dl, unsigned prim) { dl1(dl, 0x40, prim & 3u); }
-void nitro_dl_end(nitro_dl *dl) { nitro_dl_cmd(dl, 0x41, NULL, 0); }
+void nitro_dl_begin(nitro_dl *dl, unsigned prim)
+{
+    dl1(dl, 0x40, prim & 3u);
+}
+void nitro_dl_end(nitro_dl *dl)
+{
+    nitro_dl_cmd(dl, 0x41, NULL, 0);
+}
 
 void nitro_dl_vtx16(nitro_dl *dl, vtx16 x, vtx16 y, vtx16 z)
 {
@@ -140,31 +179,53 @@ void nitro_dl_vtx16(nitro_dl *dl, vtx16 x, vtx16 y, vtx16 z)
 
 void nitro_dl_vtx10(nitro_dl *dl, vtx10 x, vtx10 y, vtx10 z)
 {
-    dl1(dl, 0x24, ((uint32_t)x & 0x3FFu) | (((uint32_t)y & 0x3FFu) << 10) |
-                      (((uint32_t)z & 0x3FFu) << 20));
+    dl1(dl, 0x24,
+        ((uint32_t)x & 0x3FFu) | (((uint32_t)y & 0x3FFu) << 10) | (((uint32_t)z & 0x3FFu) << 20));
 }
 
-static uint32_t pack16x2(int16_t a, int16_t b) { return (uint16_t)a | ((uint32_t)(uint16_t)b << 16); }
+static uint32_t pack16x2(int16_t a, int16_t b)
+{
+    return (uint16_t)a | ((uint32_t)(uint16_t)b << 16);
+}
 
-void nitro_dl_vtx_xy(nitro_dl *dl, vtx16 x, vtx16 y) { dl1(dl, 0x25, pack16x2(x, y)); }
-void nitro_dl_vtx_xz(nitro_dl *dl, vtx16 x, vtx16 z) { dl1(dl, 0x26, pack16x2(x, z)); }
-void nitro_dl_vtx_yz(nitro_dl *dl, vtx16 y, vtx16 z) { dl1(dl, 0x27, pack16x2(y, z)); }
+void nitro_dl_vtx_xy(nitro_dl *dl, vtx16 x, vtx16 y)
+{
+    dl1(dl, 0x25, pack16x2(x, y));
+}
+void nitro_dl_vtx_xz(nitro_dl *dl, vtx16 x, vtx16 z)
+{
+    dl1(dl, 0x26, pack16x2(x, z));
+}
+void nitro_dl_vtx_yz(nitro_dl *dl, vtx16 y, vtx16 z)
+{
+    dl1(dl, 0x27, pack16x2(y, z));
+}
 
 void nitro_dl_vtx_diff(nitro_dl *dl, int16_t dx, int16_t dy, int16_t dz)
 {
-    dl1(dl, 0x28, ((uint32_t)dx & 0x3FFu) | (((uint32_t)dy & 0x3FFu) << 10) |
-                      (((uint32_t)dz & 0x3FFu) << 20));
+    dl1(dl, 0x28,
+        ((uint32_t)dx & 0x3FFu) | (((uint32_t)dy & 0x3FFu) << 10) |
+            (((uint32_t)dz & 0x3FFu) << 20));
 }
 
 void nitro_dl_normal(nitro_dl *dl, nrm10 x, nrm10 y, nrm10 z)
 {
-    dl1(dl, 0x21, ((uint32_t)x & 0x3FFu) | (((uint32_t)y & 0x3FFu) << 10) |
-                      (((uint32_t)z & 0x3FFu) << 20));
+    dl1(dl, 0x21,
+        ((uint32_t)x & 0x3FFu) | (((uint32_t)y & 0x3FFu) << 10) | (((uint32_t)z & 0x3FFu) << 20));
 }
 
-void nitro_dl_color(nitro_dl *dl, rgb15 c) { dl1(dl, 0x20, c & 0x7FFFu); }
-void nitro_dl_texcoord(nitro_dl *dl, tex16 s, tex16 t) { dl1(dl, 0x22, pack16x2(s, t)); }
-void nitro_dl_mtx_restore(nitro_dl *dl, unsigned slot) { dl1(dl, 0x14, slot & 0x1Fu); }
+void nitro_dl_color(nitro_dl *dl, rgb15 c)
+{
+    dl1(dl, 0x20, c & 0x7FFFu);
+}
+void nitro_dl_texcoord(nitro_dl *dl, tex16 s, tex16 t)
+{
+    dl1(dl, 0x22, pack16x2(s, t));
+}
+void nitro_dl_mtx_restore(nitro_dl *dl, unsigned slot)
+{
+    dl1(dl, 0x14, slot & 0x1Fu);
+}
 
 void nitro_dl_mtx_scale(nitro_dl *dl, fx32 x, fx32 y, fx32 z)
 {
@@ -174,8 +235,14 @@ void nitro_dl_mtx_scale(nitro_dl *dl, fx32 x, fx32 y, fx32 z)
 
 /* ---- render commands ---- */
 
-void nitro_sbc_nop(nitro_buf *b) { nitro_buf_u8(b, NITRO_SBC_NOP); }
-void nitro_sbc_ret(nitro_buf *b) { nitro_buf_u8(b, NITRO_SBC_RET); }
+void nitro_sbc_nop(nitro_buf *b)
+{
+    nitro_buf_u8(b, NITRO_SBC_NOP);
+}
+void nitro_sbc_ret(nitro_buf *b)
+{
+    nitro_buf_u8(b, NITRO_SBC_RET);
+}
 
 void nitro_sbc_node(nitro_buf *b, uint8_t node, bool visible)
 {

@@ -8,8 +8,7 @@
  */
 #include "raster/interp.h"
 
-void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int32_t w0,
-                         int32_t w1)
+void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int32_t w0, int32_t w1)
 {
     ip->x0 = x0;
     ip->xdiff = x1 - x0;
@@ -23,8 +22,9 @@ void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int
      * (melonDS Interpolator::Setup). */
     int32_t mask = dir == RASTER_INTERP_Y ? 0x7E : 0x7F;
     ip->linear = w0 == w1 && !(w0 & mask);
-    ip->lin_recip =
-        ip->linear && ip->xdiff > 0 ? (((uint64_t)1 << 35) / (uint64_t)ip->xdiff) + 1u : 0;
+    ip->lin_recip = ip->linear && ip->xdiff > 0 && ip->xdiff <= 1024
+                        ? (((uint64_t)1 << 35) / (uint64_t)ip->xdiff) + 1u
+                        : 0; /* 0: raster_interp_lindiv divides */
 
     if (dir == RASTER_INTERP_Y) {
         /* Along Y: an odd W0 with an even W1 is corrected by one each way; otherwise bit 0 of

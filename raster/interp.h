@@ -35,16 +35,16 @@
 enum { RASTER_INTERP_X = 0, RASTER_INTERP_Y = 1 };
 
 typedef struct raster_interp {
-    int32_t x0;       /**< position of the first end point */
-    int32_t xdiff;    /**< distance between the end points */
-    int32_t x;        /**< current position relative to x0 */
-    int32_t xrecip_z; /**< (1 << 22) / xdiff for Z-buffer depth, 0 when xdiff is 0 */
+    int32_t x0;            /**< position of the first end point */
+    int32_t xdiff;         /**< distance between the end points */
+    int32_t x;             /**< current position relative to x0 */
+    int32_t xrecip_z;      /**< (1 << 22) / xdiff for Z-buffer depth, 0 when xdiff is 0 */
     int32_t w0n, w0d, w1d; /**< W values in the factor's numerator / denominator */
-    uint32_t factor;  /**< perspective factor, 'shift' fraction bits (wraps like melonDS's u32) */
+    uint32_t factor;    /**< perspective factor, 'shift' fraction bits (wraps like melonDS's u32) */
     uint64_t lin_recip; /**< linear mode: floor(2^35 / xdiff) + 1, exact division (see below) */
-    uint8_t shift;    /**< 9 along Y, 8 along X */
-    uint8_t dir;      /**< RASTER_INTERP_X or RASTER_INTERP_Y */
-    bool linear;      /**< equal W: exact linear interpolation */
+    uint8_t shift;      /**< 9 along Y, 8 along X */
+    uint8_t dir;        /**< RASTER_INTERP_X or RASTER_INTERP_Y */
+    bool linear;        /**< equal W: exact linear interpolation */
 } raster_interp;
 
 /** Set up between positions @p x0 and @p x1 with W values @p w0, @p w1 (16-bit normalized). */
@@ -52,7 +52,10 @@ void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int
                          int32_t w1);
 
 /** Move to position @p x only (no factor): enough for Z-buffer depth and linear mode. */
-RASTER_HOT void raster_interp_set_pos(raster_interp *ip, int32_t x) { ip->x = x - ip->x0; }
+RASTER_HOT void raster_interp_set_pos(raster_interp *ip, int32_t x)
+{
+    ip->x = x - ip->x0;
+}
 
 /** Compute the perspective factor at the current position (after raster_interp_set_pos). */
 RASTER_HOT void raster_interp_update_factor(raster_interp *ip)
@@ -81,8 +84,8 @@ RASTER_HOT void raster_interp_set(raster_interp *ip, int32_t x)
  * (Granlund & Montgomery 1994, theorem 4.2); larger products take the division. */
 RASTER_HOT int32_t raster_interp_lindiv(const raster_interp *ip, uint32_t d, int32_t x)
 {
-    uint64_t n = (uint64_t)d * (uint32_t)x;
-    if (x < 0 || (n >> 25) != 0 || ip->xdiff > 1024)
+    uint64_t n = (uint64_t)d * (uint32_t)x; /* x < 0 makes n large unless d = 0 */
+    if ((n >> 25) != 0 || ip->lin_recip == 0)
         return (int32_t)(dsgx_mul64((int32_t)d, x) / ip->xdiff);
     return (int32_t)((n * ip->lin_recip) >> 35);
 }
@@ -102,17 +105,49 @@ RASTER_HOT int32_t raster_interp_attr(const raster_interp *ip, int32_t a0, int32
     return a1 + raster_interp_lindiv(ip, (uint32_t)(a0 - a1), ip->xdiff - ip->x);
 }
 
+/**
+ * An attribute prepared for many positions of one interpolator (the span loop): the smaller
+ * end, the absolute difference and which end is smaller, so that per pixel the value is
+ * base + ((d * f[sel]) >> shift) (perspective, f = {factor, 2^shift - factor}) or
+ * base + d * x[sel] / xdiff (linear, x = {x, xdiff - x}): the same results as
+ * raster_interp_attr().
+ */
+typedef struct raster_attr_prep {
+    uint32_t base, d;
+    uint32_t sel;
+} raster_attr_prep;
+
+RASTER_HOT void raster_attr_prepare(raster_attr_prep *ap, int32_t a0, int32_t a1)
+{
+    ap->sel = a0 < a1 ? 0u : 1u;
+    ap->base = (uint32_t)(a0 < a1 ? a0 : a1);
+    ap->d = a0 < a1 ? (uint32_t)(a1 - a0) : (uint32_t)(a0 - a1);
+}
+
+/** Perspective value: @p f = {factor, (1 << shift) - factor}. */
+RASTER_HOT int32_t raster_attr_persp(const raster_attr_prep *ap, const uint32_t f[2],
+                                     unsigned shift)
+{
+    return (int32_t)(ap->base + ((ap->d * f[ap->sel]) >> shift));
+}
+
+/** Linear value: @p xs = {x, xdiff - x} relative to the interpolator's start. */
+RASTER_HOT int32_t raster_attr_linear(const raster_interp *ip, const raster_attr_prep *ap,
+                                      const int32_t xs[2])
+{
+    return (int32_t)ap->base + raster_interp_lindiv(ip, ap->d, xs[ap->sel]);
+}
+
 /** Interpolate a depth value: W-buffer (perspective factor) or Z-buffer (linear, reduced). */
-RASTER_HOT int32_t raster_interp_z(const raster_interp *ip, int32_t z0, int32_t z1,
-                                      bool wbuffer)
+RASTER_HOT int32_t raster_interp_z(const raster_interp *ip, int32_t z0, int32_t z1, bool wbuffer)
 {
     if (ip->xdiff == 0 || z0 == z1) return z0;
     if (wbuffer) {
         /* melonDS InterpolateZ, W-buffering: 64-bit product with the (u32) factor. */
         /* The complement (1 << shift) - factor is unsigned 32-bit there too. */
         if (z0 < z1)
-            return dsgx_wrap32(z0 + dsgx_asr64((int64_t)(z1 - z0) * (int64_t)ip->factor,
-                                               ip->shift));
+            return dsgx_wrap32(z0 +
+                               dsgx_asr64((int64_t)(z1 - z0) * (int64_t)ip->factor, ip->shift));
         uint32_t rest = (1u << ip->shift) - ip->factor;
         return dsgx_wrap32(z1 + dsgx_asr64((int64_t)(z0 - z1) * (int64_t)rest, ip->shift));
     }
@@ -125,7 +160,10 @@ RASTER_HOT int32_t raster_interp_z(const raster_interp *ip, int32_t z0, int32_t 
     if (ip->dir == RASTER_INTERP_Y) {
         /* Along Y the difference is reduced to 10 bits first, then shifted back. */
         unsigned sh = 0;
-        while (disp > 0x3FF) disp >>= 1, sh++;
+        if (disp > 0x3FF) { /* = shifting right until disp <= 0x3FF */
+            sh = 22u - (unsigned)__builtin_clz((uint32_t)disp);
+            disp >>= sh;
+        }
         int64_t v = dsgx_asr64((int64_t)disp * factor * ip->xrecip_z, 22);
         return dsgx_wrap32(base + dsgx_shl64(v, sh));
     }

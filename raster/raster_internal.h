@@ -54,9 +54,9 @@
 #include "raster/raster.h"
 #include "raster/timing.h"
 
-#define RASTER_SCANLINE_W 258
-#define RASTER_NUM_LINES 194
-#define RASTER_BUF_SIZE (RASTER_SCANLINE_W * RASTER_NUM_LINES)
+#define RASTER_SCANLINE_W  258
+#define RASTER_NUM_LINES   194
+#define RASTER_BUF_SIZE    (RASTER_SCANLINE_W * RASTER_NUM_LINES)
 #define RASTER_FIRST_PIXEL (RASTER_SCANLINE_W + 1)
 
 /** Address (layer 0) of screen pixel (x, y). */
@@ -66,38 +66,38 @@ static inline uint32_t raster_addr(int x, int y)
 }
 
 /* attr[] bits (melonDS GPU3D_Soft.h "attribute buffer"). */
-#define RASTER_ATTR_EDGE_LEFT 0x1u
-#define RASTER_ATTR_EDGE_RIGHT 0x2u
-#define RASTER_ATTR_EDGE_TOP 0x4u
-#define RASTER_ATTR_EDGE_BOTTOM 0x8u
-#define RASTER_ATTR_EDGE_MASK 0xFu
-#define RASTER_ATTR_BACKFACE 0x10u
-#define RASTER_ATTR_COV_SHIFT 8
-#define RASTER_ATTR_COV_MASK 0x1F00u
-#define RASTER_ATTR_FOG 0x8000u
-#define RASTER_ATTR_TRANS_ID_SHIFT 16
-#define RASTER_ATTR_TRANS_ID_MASK 0x3F0000u
-#define RASTER_ATTR_TRANSLUCENT 0x400000u
-#define RASTER_ATTR_TRANS_KEY 0x7F0000u /* translucent ID + flag: the translucent-ID rule */
+#define RASTER_ATTR_EDGE_LEFT       0x1u
+#define RASTER_ATTR_EDGE_RIGHT      0x2u
+#define RASTER_ATTR_EDGE_TOP        0x4u
+#define RASTER_ATTR_EDGE_BOTTOM     0x8u
+#define RASTER_ATTR_EDGE_MASK       0xFu
+#define RASTER_ATTR_BACKFACE        0x10u
+#define RASTER_ATTR_COV_SHIFT       8
+#define RASTER_ATTR_COV_MASK        0x1F00u
+#define RASTER_ATTR_FOG             0x8000u
+#define RASTER_ATTR_TRANS_ID_SHIFT  16
+#define RASTER_ATTR_TRANS_ID_MASK   0x3F0000u
+#define RASTER_ATTR_TRANSLUCENT     0x400000u
+#define RASTER_ATTR_TRANS_KEY       0x7F0000u /* translucent ID + flag: the translucent-ID rule */
 #define RASTER_ATTR_OPAQUE_ID_SHIFT 24
-#define RASTER_ATTR_OPAQUE_ID_MASK 0x3F000000u
+#define RASTER_ATTR_OPAQUE_ID_MASK  0x3F000000u
 
 /** Rendering state of one polygon (set up once per frame, stepped per scanline). */
 typedef struct raster_poly {
     const gx_polygon *poly;
     const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
     raster_slope left, right;
-    int32_t xl, xr;                 /**< span ends of the current line */
+    int32_t xl, xr;                       /**< span ends of the current line */
     uint8_t cur_l, next_l, cur_r, next_r; /**< 0..nverts-1: current edges' vertex slots */
-    bool flat;                      /**< ytop == ybottom (one-line polygon) */
-    uint32_t polyattr;              /**< opaque attr word: opaque ID, fog, back-facing bit */
-    uint8_t alpha;                  /**< POLYGON_ATTR alpha (0: wireframe) */
+    bool flat;                            /**< ytop == ybottom (one-line polygon) */
+    uint32_t polyattr;                    /**< opaque attr word: opaque ID, fog, back-facing bit */
+    uint8_t alpha;                        /**< POLYGON_ATTR alpha (0: wireframe) */
     bool wireframe;
-    uint8_t depth_test;             /**< RASTER_DEPTH_* chosen once per polygon */
-    uint8_t span_flags;             /**< selects the specialised span function (span.c) */
-    bool is_mask;                   /**< shadow mask: mode 3, polygon ID 0 */
-    bool is_shadow;                 /**< shadow polygon: mode 3, polygon ID != 0 */
-    raster_shader shader;           /**< pixel stage (H4), set up once per polygon */
+    uint8_t depth_test;   /**< RASTER_DEPTH_* chosen once per polygon */
+    uint8_t span_flags;   /**< selects the specialised span function (span.c) */
+    bool is_mask;         /**< shadow mask: mode 3, polygon ID 0 */
+    bool is_shadow;       /**< shadow polygon: mode 3, polygon ID != 0 */
+    raster_shader shader; /**< pixel stage (H4), set up once per polygon */
 } raster_poly;
 
 enum {

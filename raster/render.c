@@ -23,9 +23,15 @@ raster_engine *raster_create(void)
     return r;
 }
 
-void raster_destroy(raster_engine *r) { free(r); }
+void raster_destroy(raster_engine *r)
+{
+    free(r);
+}
 
-void raster_set_melonds_gaps(raster_engine *r, bool on) { r->melonds_gaps = on; }
+void raster_set_melonds_gaps(raster_engine *r, bool on)
+{
+    r->melonds_gaps = on;
+}
 
 static void latch_frame_state(raster_engine *r, const gx_frame *in)
 {

@@ -43,8 +43,8 @@ void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
         rp->next_l = next_vtx(rp, rp->cur_l, fwd);
     }
     const gx_vertex *a = poly_vtx(rp, rp->cur_l), *b = poly_vtx(rp, rp->next_l);
-    rp->xl = raster_slope_setup(&rp->left, RASTER_SIDE_LEFT, !r->melonds_gaps, a->sx, b->sx,
-                                a->sy, b->sy, p->w[rp->cur_l], p->w[rp->next_l], y);
+    rp->xl = raster_slope_setup(&rp->left, RASTER_SIDE_LEFT, !r->melonds_gaps, a->sx, b->sx, a->sy,
+                                b->sy, p->w[rp->cur_l], p->w[rp->next_l], y);
 }
 
 void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
@@ -97,8 +97,7 @@ static uint8_t choose_depth_test(const gx_polygon *p)
     return p->facing_front ? RASTER_DEPTH_LESS_FRONT : RASTER_DEPTH_LESS;
 }
 
-static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp,
-                       const gx_polygon *p)
+static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p)
 {
     rp->poly = p;
     rp->verts = in->verts;
@@ -114,8 +113,8 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp,
     rp->is_mask = mode3 && polyattr_id(p->attr) == 0;
     rp->is_shadow = mode3 && !rp->is_mask;
     rp->span_flags = raster_span_flags(r, rp);
-    raster_shader_setup(&rp->shader, &r->pixel, p->attr, p->teximage, p->pltt_base,
-                        in->tex_vram, in->pal_vram);
+    raster_shader_setup(&rp->shader, &r->pixel, p->attr, p->teximage, p->pltt_base, in->tex_vram,
+                        in->pal_vram);
     setup_edges(r, rp);
 }
 

@@ -47,10 +47,10 @@ enum { PART_LEFT, PART_INSIDE, PART_RIGHT };
 
 /* Specialisation flags of a span function. */
 enum {
-    SPAN_DEPTH_MASK = 3,  /* RASTER_DEPTH_* */
+    SPAN_DEPTH_MASK = 3, /* RASTER_DEPTH_* */
     SPAN_WBUFFER = 4,
-    SPAN_SHADOW = 8,      /* shadow polygon: stencil-gated */
-    SPAN_AA = 16,         /* anti-aliasing on */
+    SPAN_SHADOW = 8, /* shadow polygon: stencil-gated */
+    SPAN_AA = 16,    /* anti-aliasing on */
     SPAN_VARIANTS = 32
 };
 
@@ -58,11 +58,17 @@ enum {
 typedef struct span_line {
     raster_engine *r;
     raster_poly *rp;
-    uint32_t line;       /* buffer address of (0, y) */
-    uint8_t *stencil;    /* this line's stencil row */
-    raster_interp ix;    /* along the span */
+    uint32_t line;    /* buffer address of (0, y) */
+    uint8_t *stencil; /* this line's stencil row */
+    raster_interp ix; /* along the span */
     int32_t zl, zr;
-    int32_t cl[3], cr[3]; /* vertex colour at the left / right end */
+    int64_t zbase, zk;          /* depth along the span: base + (zk * k) >> 13 (Z) or >> 8 (W) */
+    uint32_t zsel;              /* which end is the smaller depth */
+    int32_t den_base, den_step; /* factor denominator: xr * den_step + den_base */
+    raster_attr_prep ap[5];     /* r, g, b, s, t along the span */
+    uint64_t lin_dr[5];         /* linear spans: d * lin_recip per attribute */
+    bool lin_fast;              /* linear span whose products all stay below 2^25 */
+    int32_t cl[3], cr[3];       /* vertex colour at the left / right end */
     int32_t sl, tl, sr, tr;
     int32_t l_cov, r_cov; /* edge coverage words */
     int32_t xcov;         /* running X-major coverage */
@@ -91,10 +97,10 @@ static void plot_translucent(raster_engine *r, uint32_t addr, uint32_t color, in
                              bool write_z, uint32_t polyattr, bool shadow)
 {
     uint32_t dstattr = r->attr[addr];
-    uint32_t attr = (polyattr & (RASTER_ATTR_BACKFACE | RASTER_ATTR_FOG)) |
-                    ((polyattr >> 8) & RASTER_ATTR_TRANS_ID_MASK) | RASTER_ATTR_TRANSLUCENT |
-                    (dstattr & (RASTER_ATTR_OPAQUE_ID_MASK | RASTER_ATTR_COV_MASK |
-                                RASTER_ATTR_EDGE_MASK));
+    uint32_t attr =
+        (polyattr & (RASTER_ATTR_BACKFACE | RASTER_ATTR_FOG)) |
+        ((polyattr >> 8) & RASTER_ATTR_TRANS_ID_MASK) | RASTER_ATTR_TRANSLUCENT |
+        (dstattr & (RASTER_ATTR_OPAQUE_ID_MASK | RASTER_ATTR_COV_MASK | RASTER_ATTR_EDGE_MASK));
     if (shadow && !(dstattr & RASTER_ATTR_TRANSLUCENT)) {
         /* shadows are not drawn over opaque pixels of their own polygon ID either */
         if ((dstattr & RASTER_ATTR_OPAQUE_ID_MASK) == (polyattr & RASTER_ATTR_OPAQUE_ID_MASK))
@@ -106,6 +112,37 @@ static void plot_translucent(raster_engine *r, uint32_t addr, uint32_t color, in
     r->color[addr] = raster_pixel_blend(color, r->color[addr], r->pixel.blending);
     if (write_z) r->depth[addr] = (uint32_t)z;
     r->attr[addr] = attr;
+}
+
+/* The span's perspective factor at relative position xr (raster_interp_update_factor with the
+ * span's constants): f[0] = factor, f[1] = 256 - factor. Linear spans leave it unused. */
+SPAN_INLINE void span_factor(const span_line *c, int32_t xr, uint32_t f[2])
+{
+    const raster_interp *ix = &c->ix;
+    uint32_t q = 0;
+    if (!ix->linear) {
+        int64_t num = dsgx_shl64(dsgx_mul64(xr, ix->w0n), 8);
+        int32_t den = dsgx_wrap32(dsgx_mul64(xr, c->den_step) + c->den_base);
+        if (den > 0 && num >= 0 && num <= (int64_t)UINT32_MAX)
+            q = (uint32_t)num / (uint32_t)den;
+        else
+            q = den == 0 ? 0u : (uint32_t)(int32_t)(num / den);
+    }
+    f[0] = q;
+    f[1] = 256u - q;
+}
+
+/* Z-buffer depth along the span (raster_interp_z, X direction, with the span's constants). */
+SPAN_INLINE int32_t span_zz(const span_line *c, int32_t xr)
+{
+    int32_t k = c->zsel ? c->ix.xdiff - xr : xr;
+    return dsgx_wrap32(c->zbase + dsgx_asr64(c->zk * k, 13));
+}
+
+/* W-buffer depth along the span. */
+SPAN_INLINE int32_t span_wz(const span_line *c, const uint32_t f[2])
+{
+    return dsgx_wrap32(c->zbase + dsgx_asr64(c->zk * (int64_t)f[c->zsel], 8));
 }
 
 /* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). */
@@ -125,9 +162,16 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         if (!(st & 2)) dstattr &= ~RASTER_ATTR_EDGE_MASK; /* not under AA edges */
     }
 
-    raster_interp_set_pos(&c->ix, x);
-    if (wbuf) raster_interp_update_factor(&c->ix);
-    int32_t z = raster_interp_z(&c->ix, c->zl, c->zr, wbuf);
+    const raster_interp *ix = &c->ix;
+    int32_t xr = x - ix->x0;
+    uint32_t f[2];
+    int32_t z;
+    if (wbuf) {
+        span_factor(c, xr, f);
+        z = span_wz(c, f);
+    } else {
+        z = span_zz(c, xr);
+    }
 
     if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) {
         /* retry against the pixel under an edge pixel */
@@ -136,13 +180,32 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         dstattr = r->attr[addr];
         if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) return;
     }
-    if (!wbuf) raster_interp_update_factor(&c->ix);
 
-    uint32_t vr = (uint32_t)raster_interp_attr(&c->ix, c->cl[0], c->cr[0]);
-    uint32_t vg = (uint32_t)raster_interp_attr(&c->ix, c->cl[1], c->cr[1]);
-    uint32_t vb = (uint32_t)raster_interp_attr(&c->ix, c->cl[2], c->cr[2]);
-    int32_t s = raster_interp_attr(&c->ix, c->sl, c->sr);
-    int32_t t = raster_interp_attr(&c->ix, c->tl, c->tr);
+    uint32_t vr, vg, vb;
+    int32_t s, t;
+    if (!ix->linear) {
+        if (!wbuf) span_factor(c, xr, f);
+        vr = (uint32_t)raster_attr_persp(&c->ap[0], f, 8);
+        vg = (uint32_t)raster_attr_persp(&c->ap[1], f, 8);
+        vb = (uint32_t)raster_attr_persp(&c->ap[2], f, 8);
+        s = raster_attr_persp(&c->ap[3], f, 8);
+        t = raster_attr_persp(&c->ap[4], f, 8);
+    } else if (c->lin_fast) {
+        /* linear, every d * x < 2^25: one multiply by d * lin_recip (see interp.h) */
+        const uint64_t xs[2] = {(uint64_t)xr, (uint64_t)(ix->xdiff - xr)};
+        vr = c->ap[0].base + (uint32_t)((c->lin_dr[0] * xs[c->ap[0].sel]) >> 35);
+        vg = c->ap[1].base + (uint32_t)((c->lin_dr[1] * xs[c->ap[1].sel]) >> 35);
+        vb = c->ap[2].base + (uint32_t)((c->lin_dr[2] * xs[c->ap[2].sel]) >> 35);
+        s = (int32_t)(c->ap[3].base + (uint32_t)((c->lin_dr[3] * xs[c->ap[3].sel]) >> 35));
+        t = (int32_t)(c->ap[4].base + (uint32_t)((c->lin_dr[4] * xs[c->ap[4].sel]) >> 35));
+    } else {
+        const int32_t xs[2] = {xr, ix->xdiff - xr};
+        vr = (uint32_t)raster_attr_linear(ix, &c->ap[0], xs);
+        vg = (uint32_t)raster_attr_linear(ix, &c->ap[1], xs);
+        vb = (uint32_t)raster_attr_linear(ix, &c->ap[2], xs);
+        s = raster_attr_linear(ix, &c->ap[3], xs);
+        t = raster_attr_linear(ix, &c->ap[4], xs);
+    }
     uint32_t color = raster_shade(&rp->shader, vr, vg, vb, s, t);
     uint32_t alpha = color >> 24;
 
@@ -188,7 +251,10 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
 }
 
-static int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
+static int32_t min32(int32_t a, int32_t b)
+{
+    return a < b ? a : b;
+}
 
 /* The three runs of one line (melonDS RenderPolygonScanline, parts 1-3). @p xcut: the
  * timing model's limit (pixels x < xcut only). */
@@ -230,16 +296,21 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 }
 
 #define SPAN_FN(n)                                                                                 \
-    static void span_fn_##n(span_line *c, int32_t xcut) { draw_line(c, xcut, n); }
+    static void span_fn_##n(span_line *c, int32_t xcut)                                            \
+    {                                                                                              \
+        draw_line(c, xcut, n);                                                                     \
+    }
 #define SPAN_FN8(b)                                                                                \
-    SPAN_FN(b##0) SPAN_FN(b##1) SPAN_FN(b##2) SPAN_FN(b##3)                                        \
-    SPAN_FN(b##4) SPAN_FN(b##5) SPAN_FN(b##6) SPAN_FN(b##7)
+    SPAN_FN(b##0)                                                                                  \
+    SPAN_FN(b##1) SPAN_FN(b##2) SPAN_FN(b##3) SPAN_FN(b##4) SPAN_FN(b##5) SPAN_FN(b##6)            \
+        SPAN_FN(b##7)
 /* octal-free spelling: variants 0..31 as 0x00..0x1F */
 SPAN_FN8(0x0)
 SPAN_FN8(0x1)
 #define SPAN_FN8B(b)                                                                               \
-    SPAN_FN(b##8) SPAN_FN(b##9) SPAN_FN(b##A) SPAN_FN(b##B)                                        \
-    SPAN_FN(b##C) SPAN_FN(b##D) SPAN_FN(b##E) SPAN_FN(b##F)
+    SPAN_FN(b##8)                                                                                  \
+    SPAN_FN(b##9) SPAN_FN(b##A) SPAN_FN(b##B) SPAN_FN(b##C) SPAN_FN(b##D) SPAN_FN(b##E)            \
+        SPAN_FN(b##F)
 SPAN_FN8B(0x0)
 SPAN_FN8B(0x1)
 
@@ -293,6 +364,39 @@ static void draw_mask_line(span_line *c, int32_t xcut, int dt, bool wbuf)
 }
 
 /* ---- per polygon line ---- */
+
+/* Span constants for the pixel loops: the same arithmetic as raster_interp_attr/_z along X,
+ * with everything that does not depend on the pixel computed once. */
+static void span_prepare(span_line *c, bool wbuffer)
+{
+    const raster_interp *ix = &c->ix;
+    c->den_step = ix->w0d - ix->w1d;
+    c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
+    for (int k = 0; k < 3; k++) raster_attr_prepare(&c->ap[k], c->cl[k], c->cr[k]);
+    raster_attr_prepare(&c->ap[3], c->sl, c->sr);
+    raster_attr_prepare(&c->ap[4], c->tl, c->tr);
+    c->lin_fast = false;
+    if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
+        /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
+        uint32_t dmax = 0;
+        for (int k = 0; k < 5; k++) dmax = c->ap[k].d > dmax ? c->ap[k].d : dmax;
+        c->lin_fast = ((uint64_t)dmax * (uint64_t)ix->xdiff) >> 25 == 0;
+        for (int k = 0; k < 5; k++) c->lin_dr[k] = (uint64_t)c->ap[k].d * ix->lin_recip;
+    }
+
+    int32_t z0 = c->zl, z1 = c->zr;
+    c->zsel = z0 < z1 ? 0u : 1u;
+    c->zbase = z0 < z1 ? z0 : z1;
+    int32_t disp = z0 < z1 ? z1 - z0 : z0 - z1;
+    if (ix->xdiff == 0 || z0 == z1) {
+        c->zbase = z0;
+        c->zk = 0;
+    } else if (wbuffer) {
+        c->zk = disp; /* base + (disp * f) >> 8 */
+    } else {
+        c->zk = (int64_t)(disp >> 9) * ix->xrecip_z; /* base + (disp >> 9) * k * recip >> 13 */
+    }
+}
 
 static const gx_vertex *pv(const raster_poly *rp, unsigned i)
 {
@@ -382,6 +486,7 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     c->line = raster_addr(0, y);
     c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr);
+    span_prepare(c, p->wbuffer);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)

@@ -61,8 +61,10 @@ static int to_dump(const char *in, const char *out, unsigned frame)
         dsgx_system *s = dsgx_system_create();
         r = !s || dsgx_ntrfd_to_trace(&fd, &dt);
         if (!r) dsgx_system_replay(s, &dt, NULL, NULL);
-        if (!r) r = dsgx_ntrfd_write_png(&fd, &s->frame, out, err, sizeof err);
-        else snprintf(err, sizeof err, "out of memory");
+        if (!r)
+            r = dsgx_ntrfd_write_png(&fd, &s->frame, out, err, sizeof err);
+        else
+            snprintf(err, sizeof err, "out of memory");
         dsgx_system_destroy(s);
         dsgx_trace_free(&dt);
     } else if (!r) {
@@ -84,11 +86,12 @@ int cmd_convert(int argc, char **argv)
         else if (!strcmp(argv[i], "--frame") && i + 1 < argc)
             frame = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--help")) {
-            printf("usage: dsgx convert FILE.ntrfd|FILE.png -o FILE.trace\n"
-                   "       dsgx convert FILE.trace -o FILE.ntrfd|FILE.ntrfd.png [--frame 0]\n"
-                   "  a frame dump (NTRFD version 0, raw or in a PNG ndSf chunk) becomes the GX\n"
-                   "  trace that replays it (-o - writes to stdout); a trace becomes an NTRFD dump\n"
-                   "  of its first frame (the only frame whose initial state is known: reset)\n");
+            printf(
+                "usage: dsgx convert FILE.ntrfd|FILE.png -o FILE.trace\n"
+                "       dsgx convert FILE.trace -o FILE.ntrfd|FILE.ntrfd.png [--frame 0]\n"
+                "  a frame dump (NTRFD version 0, raw or in a PNG ndSf chunk) becomes the GX\n"
+                "  trace that replays it (-o - writes to stdout); a trace becomes an NTRFD dump\n"
+                "  of its first frame (the only frame whose initial state is known: reset)\n");
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "dsgx convert: unknown option %s\n", argv[i]);

@@ -10,6 +10,7 @@
  *   frame N geometry_cycles C commands K polygons P vertices V [fits_60hz yes|no]
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,38 @@ typedef struct explain_ctx {
     unsigned cmd_index;
     unsigned poly_index;
     unsigned mtx_mode;
+    /* vertex and polygon lines happen while a command executes; they are printed after the
+     * command's own line so the output reads in order */
+    char *pending;
+    size_t pending_len, pending_cap;
 } explain_ctx;
+
+static void pend(explain_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pend(explain_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (c->pending_len + (size_t)n + 1 > c->pending_cap) {
+        size_t cap = (c->pending_len + (size_t)n + 1) * 2;
+        char *p = realloc(c->pending, cap);
+        if (!p) return;
+        c->pending = p;
+        c->pending_cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(c->pending + c->pending_len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    c->pending_len += (size_t)n;
+}
+
+static void flush_pending(explain_ctx *c)
+{
+    if (c->pending_len) fputs(c->pending, stdout);
+    c->pending_len = 0;
+}
 
 static bool verbose(const explain_ctx *c)
 {
@@ -68,6 +100,7 @@ static void on_cmd(void *user, gx_engine *gx, const gx_cmd_event *ev)
     if (!name) printf("(%02X)", ev->opcode);
     for (unsigned i = 0; i < ev->nparams; i++) printf(" %08X", ev->params[i]);
     printf(" cycles %u\n", ev->cycles);
+    flush_pending(c);
     if (ev->opcode >= 0x11 && ev->opcode <= 0x1C) {
         static const char *names[] = {"proj", "pos", "vec", "tex"};
         int which = c->mtx_mode == 0 ? 0 : c->mtx_mode == 3 ? 3 : 1;
@@ -91,7 +124,7 @@ static void on_vertex(void *user, gx_engine *gx, const int32_t clip[4], const in
     if (!verbose(c)) return;
     char b[4][32];
     for (int i = 0; i < 4; i++) fx_str(clip[i], b[i], sizeof b[i]);
-    printf("vtx   clip %s %s %s %s color %d %d %d tex %d %d\n", b[0], b[1], b[2], b[3],
+    pend(c, "vtx   clip %s %s %s %s color %d %d %d tex %d %d\n", b[0], b[1], b[2], b[3],
            (int)(color5[0] >> 12), (int)(color5[1] >> 12), (int)(color5[2] >> 12), texcoord[0],
            texcoord[1]);
 }
@@ -105,10 +138,10 @@ static void on_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, const 
     if (fate == GX_POLY_STORED) c->poly_index++;
     if (!verbose(c)) return;
     if (fate != GX_POLY_STORED || !p) {
-        printf("poly  - %s\n", fate_name(fate));
+        pend(c, "poly  - %s\n", fate_name(fate));
         return;
     }
-    printf("poly  %u stored verts %u attr %08X teximage %08X pltt %04X %s%s%s%s%s%s depth %s "
+    pend(c, "poly  %u stored verts %u attr %08X teximage %08X pltt %04X %s%s%s%s%s%s depth %s "
            "y %d..%d\n",
            idx, p->nverts, p->attr, p->teximage, p->pltt_base,
            p->facing_front ? "front" : "back", p->translucent ? " translucent" : "",
@@ -117,7 +150,7 @@ static void on_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, const 
            p->wbuffer ? "w" : "z", p->ytop, p->ybottom);
     for (unsigned k = 0; k < p->nverts; k++) {
         const gx_vertex *v = &verts[p->vtx[k]];
-        printf("pv    %u.%u screen %d %d z %d w %d color %u %u %u tex %d %d%s\n", idx, k, v->sx,
+        pend(c, "pv    %u.%u screen %d %d z %d w %d color %u %u %u tex %d %d%s\n", idx, k, v->sx,
                v->sy, p->z[k], p->w[k], v->color[0], v->color[1], v->color[2], v->texcoord[0],
                v->texcoord[1], v->clipped ? " clipped" : "");
     }
@@ -175,6 +208,7 @@ int cmd_explain(int argc, char **argv)
     dsgx_system_replay(s, &t, on_frame, &c);
     dsgx_system_destroy(s);
     dsgx_trace_free(&t);
+    free(c.pending);
     if (bad) {
         fprintf(stderr, "dsgx explain: %s\n", err);
         return 1;

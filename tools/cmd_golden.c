@@ -138,8 +138,10 @@ static enum verdict check_row(const options *opt, const golden_manifest *m, size
     }
     if (*xfail) {
         if (match) {
-            sb_printf(out, "    frame %03ld: XPASS: matches but is marked xfail (%s): remove "
-                           "the mark\n", f, xfail);
+            sb_printf(out,
+                      "    frame %03ld: XPASS: matches but is marked xfail (%s): remove "
+                      "the mark\n",
+                      f, xfail);
             return V_XPASS;
         }
         sb_printf(out, "    frame %03ld: xfail (%s): %s\n", f, xfail, why);
@@ -305,7 +307,8 @@ static int golden_check(const options *opt)
     for (size_t i = 0; i < c.njobs; i++) n[c.jobs[i].verdict]++;
     if (n[V_XFAIL] || n[V_XPASS])
         printf("%u xfail (known deviations), %u XPASS (marked xfail but matching: counted as "
-               "failed)\n", n[V_XFAIL], n[V_XPASS]);
+               "failed)\n",
+               n[V_XFAIL], n[V_XPASS]);
     printf("%u passed, %u failed\n", n[V_PASS], n[V_FAIL] + n[V_XPASS]);
     if (n[V_FAIL] + n[V_XPASS]) {
         printf("actual and diff images of failing frames: %s/\n", opt->outdir);
@@ -435,12 +438,13 @@ static int update_scene(const options *opt, golden_manifest *m, const char *scen
                 if (golden_set_cell(m, r, m->c_dsgx_xxh3, "") ||
                     golden_set_cell(m, r, m->c_dsgx_note, ""))
                     goto oom;
-                printf("%s frame %03ld: %s -> %s (matches the reference again)\n", scene, fn,
-                       old, g->hash);
+                printf("%s frame %03ld: %s -> %s (matches the reference again)\n", scene, fn, old,
+                       g->hash);
             } else if (!same && strcmp(old, g->hash)) {
                 if (!opt->note) {
                     printf("%s frame %03ld: %s -> %s differs from the reference (%u pixels): "
-                           "needs --note\n", scene, fn, golden_cell(m, r, m->c_xxh3), g->hash, px);
+                           "needs --note\n",
+                           scene, fn, golden_cell(m, r, m->c_xxh3), g->hash, px);
                     *need_note = true;
                     continue;
                 }
@@ -449,7 +453,8 @@ static int update_scene(const options *opt, golden_manifest *m, const char *scen
                     golden_set_cell(m, r, cn, opt->note))
                     goto oom;
                 printf("%s frame %03ld: dsgx_xxh3 %s -> %s (%u pixels differ from the "
-                       "reference)\n", scene, fn, *old ? old : "-", g->hash, px);
+                       "reference)\n",
+                       scene, fn, *old ? old : "-", g->hash, px);
             } else {
                 printf("%s frame %03ld: unchanged %s\n", scene, fn, g->hash);
             }
@@ -524,8 +529,9 @@ static int update_dir(const options *opt, const char *dir)
         free(name);
     }
     if (need_note) {
-        fprintf(stderr, "dsgx golden: %s is a reference directory: its xxh3 is never rewritten; "
-                        "record our deviation with --note \"why\" (writes dsgx_xxh3, dsgx_note)\n",
+        fprintf(stderr,
+                "dsgx golden: %s is a reference directory: its xxh3 is never rewritten; "
+                "record our deviation with --note \"why\" (writes dsgx_xxh3, dsgx_note)\n",
                 dir);
         status = 1;
     }
@@ -546,20 +552,19 @@ static int golden_update(const options *opt)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: dsgx golden check [DIR...] [--melonds-gaps] [-o OUTDIR] [-j N] [SCENE...]\n"
-            "       dsgx golden update [DIR...] [SCENE...] [--note TEXT]\n"
-            "  DIR             scene directory with manifest.tsv (default: golden/scenes)\n"
-            "  SCENE           only these scenes (default: all)\n"
-            "  --melonds-gaps  render with melonDS's edge-gap rule and compare the reference\n"
-            "                  column xxh3 only (ignores dsgx_xxh3)\n"
-            "  -o OUTDIR       where actual/diff PNGs of failures go (default: golden-out)\n"
-            "  -j N            worker threads (default: all cores)\n"
-            "  --note TEXT     update of a reference directory: why dsgx differs (dsgx_note)\n"
-            "check prints one line per scene and ends with 'N passed, M failed'; it exits 1 on\n"
-            "any failure (an xfail scene that matches is a failure). update rewrites our\n"
-            "manifests and expected PNGs; in a reference directory (REFERENCE-README.md) it\n"
-            "records dsgx_xxh3 + dsgx_note and never touches xxh3 or the reference PNGs.\n");
+    fprintf(f, "usage: dsgx golden check [DIR...] [--melonds-gaps] [-o OUTDIR] [-j N] [SCENE...]\n"
+               "       dsgx golden update [DIR...] [SCENE...] [--note TEXT]\n"
+               "  DIR             scene directory with manifest.tsv (default: golden/scenes)\n"
+               "  SCENE           only these scenes (default: all)\n"
+               "  --melonds-gaps  render with melonDS's edge-gap rule and compare the reference\n"
+               "                  column xxh3 only (ignores dsgx_xxh3)\n"
+               "  -o OUTDIR       where actual/diff PNGs of failures go (default: golden-out)\n"
+               "  -j N            worker threads (default: all cores)\n"
+               "  --note TEXT     update of a reference directory: why dsgx differs (dsgx_note)\n"
+               "check prints one line per scene and ends with 'N passed, M failed'; it exits 1 on\n"
+               "any failure (an xfail scene that matches is a failure). update rewrites our\n"
+               "manifests and expected PNGs; in a reference directory (REFERENCE-README.md) it\n"
+               "records dsgx_xxh3 + dsgx_note and never touches xxh3 or the reference PNGs.\n");
 }
 
 int cmd_golden(int argc, char **argv)

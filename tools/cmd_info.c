@@ -38,7 +38,10 @@ static uint8_t *load(const char *path, size_t *size)
     return buf;
 }
 
-static bool is_narc(const uint8_t *d, size_t n) { return n >= 4 && !memcmp(d, "NARC", 4); }
+static bool is_narc(const uint8_t *d, size_t n)
+{
+    return n >= 4 && !memcmp(d, "NARC", 4);
+}
 
 static bool is_nitro(const uint8_t *d, size_t n)
 {
@@ -78,21 +81,25 @@ static int report(const char *name, const nitro_status *st)
 
 static int list_narc(const char *name, const nitro_narc *n, bool json)
 {
-    if (json) printf("{\"archive\":\"NARC\",\"files\":[");
-    else printf("%s: NARC, %u files\n", name, n->num_files);
+    if (json)
+        printf("{\"archive\":\"NARC\",\"files\":[");
+    else
+        printf("%s: NARC, %u files\n", name, n->num_files);
     for (unsigned i = 0; i < n->num_files; i++) {
         const char *nm = n->files[i].name ? n->files[i].name : "";
-        if (json) printf("%s{\"index\":%u,\"name\":\"%s\",\"size\":%u}", i ? "," : "", i, nm,
-                         n->files[i].size);
-        else printf("  %u %s %u bytes\n", i, nm, n->files[i].size);
+        if (json)
+            printf("%s{\"index\":%u,\"name\":\"%s\",\"size\":%u}", i ? "," : "", i, nm,
+                   n->files[i].size);
+        else
+            printf("  %u %s %u bytes\n", i, nm, n->files[i].size);
     }
     if (json) printf("]}\n");
     return 0;
 }
 
 /* Select a member of an archive; on success data and size become a copy of it. */
-static int select_member(const char *arg, const char *sel, uint8_t **data, size_t *size,
-                         bool json, bool *listed)
+static int select_member(const char *arg, const char *sel, uint8_t **data, size_t *size, bool json,
+                         bool *listed)
 {
     nitro_narc n;
     nitro_status st = nitro_narc_parse(*data, *size, &n);
@@ -129,9 +136,12 @@ int cmd_info(int argc, char **argv)
     const char *arg = NULL;
     bool json = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) json = true;
-        else if (!arg) arg = argv[i];
-        else arg = NULL, i = argc; /* two files: usage */
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (!arg)
+            arg = argv[i];
+        else
+            arg = NULL, i = argc; /* two files: usage */
     }
     if (!arg) {
         fprintf(stderr, "usage: dsgx info FILE[.narc:INDEX|NAME] [--json]\n");
@@ -156,7 +166,8 @@ int cmd_info(int argc, char **argv)
     }
     int rc = 0;
     bool listed = false;
-    if (!maybe_decompress(arg, &data, &size)) rc = 1;
+    if (!maybe_decompress(arg, &data, &size))
+        rc = 1;
     else if (is_narc(data, size)) {
         rc = select_member(arg, sel, &data, &size, json, &listed);
         if (!rc && !listed && !maybe_decompress(arg, &data, &size)) rc = 1;
@@ -167,11 +178,14 @@ int cmd_info(int argc, char **argv)
     if (!rc && !listed) {
         nitro_file f;
         nitro_status st = nitro_parse(data, size, &f);
-        if (!st.ok) rc = report(arg, &st);
+        if (!st.ok)
+            rc = report(arg, &st);
         else {
             char *text = nitro_describe(&f, json);
-            if (text) fputs(text, stdout);
-            else rc = 1;
+            if (text)
+                fputs(text, stdout);
+            else
+                rc = 1;
             free(text);
             nitro_file_free(&f);
         }

@@ -41,7 +41,8 @@ static void truncate_everywhere(const nitro_buf *file)
         nitro_file f;
         nitro_status st = nitro_parse(buf, len, &f);
         if (st.ok) fail_msg("truncation at %zu of %zu parsed", len, file->size);
-        if (st.offset > len) fail_msg("len %zu: %s at 0x%zx: %s", len, st.structure, st.offset, st.reason);
+        if (st.offset > len)
+            fail_msg("len %zu: %s at 0x%zx: %s", len, st.structure, st.offset, st.reason);
         assert_true(st.structure[0] != 0 && st.reason[0] != 0);
     }
     free(buf);

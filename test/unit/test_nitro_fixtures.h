@@ -101,10 +101,11 @@ static void fixture_build_sbc(fixture *fx)
 /* Fill texel data with a recognisable pattern per texture. */
 static void fixture_build_textures(fixture *fx, nitro_wtexture tex[7], nitro_wpalette pal[2])
 {
-    static const char *const names[7] = {"t_a3i5", "t_pal4",  "t_pal16", "t_pal256",
-                                         "t_4x4",  "t_a5i3",  "t_direct"};
+    static const char *const names[7] = {"t_a3i5", "t_pal4", "t_pal16", "t_pal256",
+                                         "t_4x4",  "t_a5i3", "t_direct"};
     for (unsigned f = 0; f < 7; f++) {
-        for (unsigned i = 0; i < sizeof fx->texels[f]; i++) fx->texels[f][i] = (uint8_t)(f * 37 + i);
+        for (unsigned i = 0; i < sizeof fx->texels[f]; i++)
+            fx->texels[f][i] = (uint8_t)(f * 37 + i);
         memset(&tex[f], 0, sizeof tex[f]);
         tex[f].name = names[f];
         /* 8x8 except 256-colour 16x8 and direct 8x16 (sizeS 1 / sizeT 1) */
@@ -138,9 +139,10 @@ static bool fixture_bmd0(fixture *fx, bool with_tex)
     memcpy(nodes[1].rot_raw, rot, sizeof rot);
     nodes[1].scale[0] = nodes[1].scale[1] = nodes[1].scale[2] = 0x2000;
     nodes[1].inv_scale[0] = nodes[1].inv_scale[1] = nodes[1].inv_scale[2] = 0x0800;
-    fx_node(&nodes[2], "hand", NITRO_NODE_TRANS_ZERO | NITRO_NODE_SCALE_ONE | NITRO_NODE_PIVOT |
-                                   (4u << NITRO_NODE_PIVOT_INDEX_SHIFT) | NITRO_NODE_PIVOT_NEG |
-                                   NITRO_NODE_PIVOT_REV_C);
+    fx_node(&nodes[2], "hand",
+            NITRO_NODE_TRANS_ZERO | NITRO_NODE_SCALE_ONE | NITRO_NODE_PIVOT |
+                (4u << NITRO_NODE_PIVOT_INDEX_SHIFT) | NITRO_NODE_PIVOT_NEG |
+                NITRO_NODE_PIVOT_REV_C);
     nodes[2].pivot_a = 0x0B50;
     nodes[2].pivot_b = 0x0B50;
     nitro_material mats[2];
@@ -169,8 +171,8 @@ static bool fixture_bmd0(fixture *fx, bool with_tex)
     mats[1].teximage_param = 0x400F0000u;
     mats[1].teximage_param_mask = 0xFFFFFFFFu;
     mats[1].pltt_base = 0x0012;
-    mats[1].flags = NITRO_MAT_TEXMTX_USE | NITRO_MAT_EFFECT_MTX | NITRO_MAT_WIREFRAME |
-                    NITRO_MAT_PLTT_BASE;
+    mats[1].flags =
+        NITRO_MAT_TEXMTX_USE | NITRO_MAT_EFFECT_MTX | NITRO_MAT_WIREFRAME | NITRO_MAT_PLTT_BASE;
     mats[1].orig_width = 8;
     mats[1].orig_height = 16;
     mats[1].mag_w = 0x1000;

@@ -15,7 +15,7 @@
 #include "raster_scene.h"
 
 static const int SQ[] = {0, 0, 0, 8, 8, 8, 8, 0};
-#define RED dsgx_pixel(63, 0, 0, 31)
+#define RED   dsgx_pixel(63, 0, 0, 31)
 #define GREEN dsgx_pixel(0, 63, 0, 31)
 
 /* Two opaque squares, the second drawn later (same Y-sort key keeps submission order). */

@@ -111,9 +111,9 @@ static void test_wbuffer(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_linear_equal_w), cmocka_unit_test(test_perspective_x),
+        cmocka_unit_test(test_linear_equal_w),    cmocka_unit_test(test_perspective_x),
         cmocka_unit_test(test_perspective_y_odd), cmocka_unit_test(test_zbuffer_x),
-        cmocka_unit_test(test_zbuffer_y),      cmocka_unit_test(test_wbuffer),
+        cmocka_unit_test(test_zbuffer_y),         cmocka_unit_test(test_wbuffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,13 +109,12 @@ static void test_wireframe(void **state)
     scene_free(&s);
 }
 
-/* Fill rules: an opaque triangle whose right edge is X-major with negative slope (< -1)
- * is not drawn on that edge's run (only slopes > 1 or vertical fill on the right); with
- * edge marking on (DISP3DCNT bit 5) every edge is filled. Triangle (0,0), (40,10), (0,10):
- * walking from the top vertex... the long edge (0,0)-(40,10) is the right edge, positive
- * X-major: filled. Mirror (40,0), (0,10), (40,10): the long edge is the left edge, negative
- * X-major: filled too. A left positive X-major edge is NOT filled: triangle (0,0), (40,10),
- * (40,0) - its left edge (0,0)-(40,10) run is skipped when no mode forces edges. */
+/* Fill rules: triangle (0,0), (40,0), (40,10), back-facing so its left edge is the long edge
+ * (0,0)-(40,10) (positive X-major: slope 40 * (262144 / 10) = 1048560) and its right edge is
+ * vertical at 40 (pushed to 39). A left edge that is X-major and positive is NOT filled when
+ * nothing forces edges: on row 5 its run starts at (0x20000 + 5 * 1048560) >> 18 = 20 and is
+ * 4 pixels long (20..23), so the first pixel drawn is 24. With edge marking (DISP3DCNT bit 5)
+ * every edge is filled: first pixel 20. */
 static void test_fill_rule_left_xmajor(void **state)
 {
     (void)state;
@@ -159,7 +158,7 @@ static void test_order_opaque_first(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gap_69x49_hardware), cmocka_unit_test(test_gap_69x49_melonds),
+        cmocka_unit_test(test_gap_69x49_hardware),    cmocka_unit_test(test_gap_69x49_melonds),
         cmocka_unit_test(test_rect_right_edge_shift), cmocka_unit_test(test_wireframe),
         cmocka_unit_test(test_fill_rule_left_xmajor), cmocka_unit_test(test_order_opaque_first),
     };

@@ -64,8 +64,8 @@ static void index_columns(golden_manifest *m)
 }
 
 /* Split the text into lines and cells. Rows shorter than the header get empty cells. */
-static int parse_rows(golden_manifest *m, const char *path, const char *text, size_t len,
-                      char *err, size_t errlen)
+static int parse_rows(golden_manifest *m, const char *path, const char *text, size_t len, char *err,
+                      size_t errlen)
 {
     size_t pos = 0, line = 0, cap = 0, rows = 0;
     while (pos < len) {
@@ -137,8 +137,7 @@ int golden_manifest_load(golden_manifest *m, const char *dir, char *err, size_t 
     index_columns(m);
     if ((m->c_name < 0 && m->c_file < 0) || m->c_frame < 0 || m->c_xxh3 < 0) {
         snprintf(err, errlen,
-                 "%s:1: header needs a scene column (name/trace/scene/file), frame and xxh3",
-                 path);
+                 "%s:1: header needs a scene column (name/trace/scene/file), frame and xxh3", path);
         goto bad;
     }
     return 0;

@@ -33,8 +33,8 @@ static bool need(cursor *c, size_t n, const char *what)
     if (n <= c->size - c->pos) return true;
     c->bad = true;
     c->e->offset = c->pos;
-    snprintf(c->e->reason, sizeof c->e->reason,
-             "truncated: %s needs %zu bytes, %zu left", what, n, c->size - c->pos);
+    snprintf(c->e->reason, sizeof c->e->reason, "truncated: %s needs %zu bytes, %zu left", what, n,
+             c->size - c->pos);
     return false;
 }
 
@@ -93,21 +93,45 @@ int dsgx_ntrfd_cmd_params(uint8_t cmd)
 {
     /* GBATEK "DS 3D Geometry Commands" parameter counts; plus the dump's 1-dot-depth ids */
     switch (cmd) {
-    case 0x00: case 0x11: case 0x15: case 0x41: return 0;
-    case 0x10: case 0x12: case 0x13: case 0x14: return 1;
-    case 0x16: case 0x18: return 16;
-    case 0x17: case 0x19: return 12;
+    case 0x00:
+    case 0x11:
+    case 0x15:
+    case 0x41: return 0;
+    case 0x10:
+    case 0x12:
+    case 0x13:
+    case 0x14: return 1;
+    case 0x16:
+    case 0x18: return 16;
+    case 0x17:
+    case 0x19: return 12;
     case 0x1A: return 9;
-    case 0x1B: case 0x1C: return 3;
+    case 0x1B:
+    case 0x1C: return 3;
     case 0x23: return 2;
-    case 0x20: case 0x21: case 0x22: case 0x24: case 0x25: case 0x26: case 0x27: case 0x28:
-    case 0x29: case 0x2A: case 0x2B: return 1;
-    case 0x30: case 0x31: case 0x32: case 0x33: return 1;
+    case 0x20:
+    case 0x21:
+    case 0x22:
+    case 0x24:
+    case 0x25:
+    case 0x26:
+    case 0x27:
+    case 0x28:
+    case 0x29:
+    case 0x2A:
+    case 0x2B: return 1;
+    case 0x30:
+    case 0x31:
+    case 0x32:
+    case 0x33: return 1;
     case 0x34: return 32;
-    case 0x40: case 0x50: case 0x60: return 1;
+    case 0x40:
+    case 0x50:
+    case 0x60: return 1;
     case 0x70: return 3;
     case 0x71: return 2;
-    case NTRFD_CMD_1DOT_DEPTH_ALT: case NTRFD_CMD_1DOT_DEPTH: return 1;
+    case NTRFD_CMD_1DOT_DEPTH_ALT:
+    case NTRFD_CMD_1DOT_DEPTH: return 1;
     default: return -1;
     }
 }
@@ -240,8 +264,7 @@ int dsgx_ntrfd_parse(dsgx_ntrfd *fd, const uint8_t *data, size_t size, dsgx_ntrf
     }
     if (fd->compression != 0) {
         char msg[96];
-        snprintf(msg, sizeof msg, "compression type %u is not supported (only 0)",
-                 fd->compression);
+        snprintf(msg, sizeof msg, "compression type %u is not supported (only 0)", fd->compression);
         return fail_at(e, 7, msg);
     }
     read_state(&c, fd);
@@ -302,7 +325,8 @@ int dsgx_ntrfd_load_buffer(dsgx_ntrfd *fd, const char *name, const uint8_t *data
     dsgx_ntrfd_error e = {0};
     size_t base = 0, len = size;
     int r = 0;
-    if (size >= 4 && !memcmp(data, "\x89PNG", 4)) r = dsgx_ntrfd_png_chunk(data, size, &base, &len, &e);
+    if (size >= 4 && !memcmp(data, "\x89PNG", 4))
+        r = dsgx_ntrfd_png_chunk(data, size, &base, &len, &e);
     if (!r) {
         r = dsgx_ntrfd_parse(fd, data + base, len, &e);
         e.offset += base; /* offsets are reported in the file */
@@ -348,7 +372,10 @@ static void put(outbuf *o, const void *src, size_t n)
     o->n += n;
 }
 
-static void put8(outbuf *o, uint8_t v) { put(o, &v, 1); }
+static void put8(outbuf *o, uint8_t v)
+{
+    put(o, &v, 1);
+}
 static void put16(outbuf *o, uint16_t v)
 {
     uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
@@ -463,8 +490,8 @@ static uint32_t crc32_png(const uint8_t *b, size_t n, uint32_t crc)
     return crc;
 }
 
-int dsgx_ntrfd_write_png(const dsgx_ntrfd *fd, const dsgx_frame *frame, const char *path,
-                         char *err, size_t errlen)
+int dsgx_ntrfd_write_png(const dsgx_ntrfd *fd, const dsgx_frame *frame, const char *path, char *err,
+                         size_t errlen)
 {
     /* write the image, read it back, and insert the ndSf chunk after IHDR (offset 33) */
     if (dsgx_frame_write_png(frame, path, err, errlen)) return -1;
@@ -479,8 +506,14 @@ int dsgx_ntrfd_write_png(const dsgx_ntrfd *fd, const dsgx_frame *frame, const ch
     }
     outbuf o = {0};
     put(&o, png, 33);
-    uint8_t head[8] = {(uint8_t)(ndump >> 24), (uint8_t)(ndump >> 16), (uint8_t)(ndump >> 8),
-                       (uint8_t)ndump,         'n', 'd', 'S', 'f'};
+    uint8_t head[8] = {(uint8_t)(ndump >> 24),
+                       (uint8_t)(ndump >> 16),
+                       (uint8_t)(ndump >> 8),
+                       (uint8_t)ndump,
+                       'n',
+                       'd',
+                       'S',
+                       'f'};
     put(&o, head, 8);
     put(&o, dump, ndump);
     uint32_t crc = ~crc32_png(dump, ndump, crc32_png(head + 4, 4, 0xFFFFFFFFu));

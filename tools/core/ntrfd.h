@@ -24,12 +24,12 @@
 #include "raster/frame.h"
 #include "tools/core/trace.h"
 
-#define NTRFD_VERSION 0u
-#define NTRFD_CMD_1DOT_DEPTH 0xFFu     /**< DISP_1DOT_DEPTH write, as melonDS writes it */
+#define NTRFD_VERSION            0u
+#define NTRFD_CMD_1DOT_DEPTH     0xFFu /**< DISP_1DOT_DEPTH write, as melonDS writes it */
 #define NTRFD_CMD_1DOT_DEPTH_ALT 0x72u /**< the same, as the format text defines it */
-#define NTRFD_NBANKS 7                 /**< VRAM banks A..G */
-#define NTRFD_HEADER_SIZE 8u
-#define NTRFD_STATE_SIZE (129u + 4696u + 7u) /**< registers + geometry state + VRAMCNT */
+#define NTRFD_NBANKS             7     /**< VRAM banks A..G */
+#define NTRFD_HEADER_SIZE        8u
+#define NTRFD_STATE_SIZE         (129u + 4696u + 7u) /**< registers + geometry state + VRAMCNT */
 
 typedef struct dsgx_ntrfd {
     uint16_t version;
@@ -113,8 +113,8 @@ int dsgx_ntrfd_serialize(const dsgx_ntrfd *fd, uint8_t **out, size_t *len);
 int dsgx_ntrfd_write(const dsgx_ntrfd *fd, const char *path, char *err, size_t errlen);
 /** Write a PNG of @p frame carrying the dump in an `ndSf` chunk right after IHDR (where
  *  melonDS puts it; we do write a correct CRC). @return 0, or -1 with a message. */
-int dsgx_ntrfd_write_png(const dsgx_ntrfd *fd, const dsgx_frame *frame, const char *path,
-                         char *err, size_t errlen);
+int dsgx_ntrfd_write_png(const dsgx_ntrfd *fd, const dsgx_frame *frame, const char *path, char *err,
+                         size_t errlen);
 
 /** Append the bus writes that replay the dump to @p t: rendering registers, VRAM uploads through
  *  the LCDC window, the initial state through geometry commands, the command stream through the

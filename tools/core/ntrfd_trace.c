@@ -31,31 +31,46 @@
 #include "tools/core/ntrfd.h"
 #include "tools/core/system.h"
 
-#define REG_DISPCNT 0x04000000u
-#define REG_DISP3DCNT 0x04000060u
-#define REG_VRAMCNT_A 0x04000240u
-#define REG_POWCNT1 0x04000304u
-#define REG_EDGE_COLOR 0x04000330u
+#define REG_DISPCNT        0x04000000u
+#define REG_DISP3DCNT      0x04000060u
+#define REG_VRAMCNT_A      0x04000240u
+#define REG_POWCNT1        0x04000304u
+#define REG_EDGE_COLOR     0x04000330u
 #define REG_ALPHA_TEST_REF 0x04000340u
-#define REG_CLEAR_COLOR 0x04000350u
-#define REG_CLEAR_DEPTH 0x04000354u
-#define REG_FOG_COLOR 0x04000358u
-#define REG_FOG_OFFSET 0x0400035Cu
-#define REG_FOG_TABLE 0x04000360u
-#define REG_TOON_TABLE 0x04000380u
-#define REG_GXFIFO 0x04000400u
-#define REG_GXSTAT 0x04000600u
-#define REG_1DOT_DEPTH 0x04000610u
-#define VRAM_LCDC 0x06800000u
+#define REG_CLEAR_COLOR    0x04000350u
+#define REG_CLEAR_DEPTH    0x04000354u
+#define REG_FOG_COLOR      0x04000358u
+#define REG_FOG_OFFSET     0x0400035Cu
+#define REG_FOG_TABLE      0x04000360u
+#define REG_TOON_TABLE     0x04000380u
+#define REG_GXFIFO         0x04000400u
+#define REG_GXSTAT         0x04000600u
+#define REG_1DOT_DEPTH     0x04000610u
+#define VRAM_LCDC          0x06800000u
 
 #define DISP3DCNT_STATUS_BITS 0x3000u /* bits 12-13: underflow / RAM overflow, write 1 to ack */
 
 enum {
-    CMD_MTX_MODE = 0x10, CMD_MTX_STORE = 0x13, CMD_MTX_IDENTITY = 0x15, CMD_MTX_LOAD_4X4 = 0x16,
-    CMD_COLOR = 0x20, CMD_TEXCOORD = 0x22, CMD_VTX_16 = 0x23, CMD_VTX_10 = 0x24,
-    CMD_VTX_XY = 0x25, CMD_VTX_DIFF = 0x28, CMD_POLYGON_ATTR = 0x29, CMD_TEXIMAGE_PARAM = 0x2A,
-    CMD_PLTT_BASE = 0x2B, CMD_DIF_AMB = 0x30, CMD_SPE_EMI = 0x31, CMD_LIGHT_VECTOR = 0x32,
-    CMD_LIGHT_COLOR = 0x33, CMD_SHININESS = 0x34, CMD_BEGIN_VTXS = 0x40, CMD_SWAP_BUFFERS = 0x50,
+    CMD_MTX_MODE = 0x10,
+    CMD_MTX_STORE = 0x13,
+    CMD_MTX_IDENTITY = 0x15,
+    CMD_MTX_LOAD_4X4 = 0x16,
+    CMD_COLOR = 0x20,
+    CMD_TEXCOORD = 0x22,
+    CMD_VTX_16 = 0x23,
+    CMD_VTX_10 = 0x24,
+    CMD_VTX_XY = 0x25,
+    CMD_VTX_DIFF = 0x28,
+    CMD_POLYGON_ATTR = 0x29,
+    CMD_TEXIMAGE_PARAM = 0x2A,
+    CMD_PLTT_BASE = 0x2B,
+    CMD_DIF_AMB = 0x30,
+    CMD_SPE_EMI = 0x31,
+    CMD_LIGHT_VECTOR = 0x32,
+    CMD_LIGHT_COLOR = 0x33,
+    CMD_SHININESS = 0x34,
+    CMD_BEGIN_VTXS = 0x40,
+    CMD_SWAP_BUFFERS = 0x50,
     CMD_VIEWPORT = 0x60,
 };
 
@@ -91,7 +106,10 @@ static void cmd(emitter *e, uint8_t id, const uint32_t *params, unsigned n)
     if (n == 0) w32(e, port, 0);
     for (unsigned i = 0; i < n; i++) w32(e, port, params[i]);
 }
-static void cmd1(emitter *e, uint8_t id, uint32_t p) { cmd(e, id, &p, 1); }
+static void cmd1(emitter *e, uint8_t id, uint32_t p)
+{
+    cmd(e, id, &p, 1);
+}
 
 static bool all_zero(const uint32_t *m, unsigned n)
 {
@@ -156,8 +174,10 @@ static bool needs_seed_polygon(const dsgx_ntrfd *fd)
         if (c == CMD_BEGIN_VTXS) begun = true;
         if (c < CMD_VTX_16 || c > CMD_VTX_DIFF) continue;
         if (!begun) return true;
-        if (c == CMD_VTX_16 || c == CMD_VTX_10) absolute = true;
-        else if (!absolute) return true;
+        if (c == CMD_VTX_16 || c == CMD_VTX_10)
+            absolute = true;
+        else if (!absolute)
+            return true;
     }
     return false;
 }

@@ -18,10 +18,10 @@
 #include "tools/core/ntrfd.h"
 #include "tools/core/system.h"
 
-#define REG_VRAMCNT_A 0x04000240u
+#define REG_VRAMCNT_A  0x04000240u
 #define REG_1DOT_DEPTH 0x04000610u
-#define VRAM_LCDC 0x06800000u
-#define VRAM_LCDC_END 0x06898000u /* end of bank G in the LCDC window */
+#define VRAM_LCDC      0x06800000u
+#define VRAM_LCDC_END  0x06898000u /* end of bank G in the LCDC window */
 
 typedef struct capture {
     uint8_t *cmds;
@@ -63,7 +63,7 @@ static void on_command(void *user, gx_engine *gx, const gx_cmd_event *ev)
     (void)gx;
     capture *c = user;
     int np = dsgx_ntrfd_cmd_params(ev->opcode);
-    if (np < 0 || ev->opcode == 0x70 || ev->opcode == 0x72) return; /* tests, unknown ids */
+    if (np < 0 || ev->opcode == 0x70 || ev->opcode == 0x72) return;  /* tests, unknown ids */
     if (np == 0 && ev->opcode != 0x11 && ev->opcode != 0x15) return; /* NOP, END_VTXS */
     if ((unsigned)np > ev->nparams) return;
     add_cmd(c, ev->opcode, ev->params, (unsigned)np);
@@ -93,14 +93,16 @@ static void observe(capture *c, const dsgx_trace *t, const dsgx_trace_item *it)
 {
     unsigned width = it->op == TRACE_W32 ? 4 : it->op == TRACE_W16 ? 2 : it->op == TRACE_W8 ? 1 : 0;
     if (it->op == TRACE_DATA) {
-        for (uint32_t k = 0; k < it->data_len; k++) vram_byte(c, it->addr + k, t->data[it->data_off + k]);
+        for (uint32_t k = 0; k < it->data_len; k++)
+            vram_byte(c, it->addr + k, t->data[it->data_off + k]);
         return;
     }
     if (!width) return;
     for (unsigned k = 0; k < width; k++) {
         uint32_t a = (it->addr & ~(uint32_t)(width - 1)) + k;
         uint8_t v = (uint8_t)(it->value >> (8 * k));
-        if (a >= REG_VRAMCNT_A && a < REG_VRAMCNT_A + NTRFD_NBANKS) c->vramcnt[a - REG_VRAMCNT_A] = v;
+        if (a >= REG_VRAMCNT_A && a < REG_VRAMCNT_A + NTRFD_NBANKS)
+            c->vramcnt[a - REG_VRAMCNT_A] = v;
         vram_byte(c, a, v);
     }
     if ((it->addr & ~3u) == REG_1DOT_DEPTH && width >= 2) {
@@ -127,8 +129,9 @@ int dsgx_ntrfd_from_trace(dsgx_ntrfd *fd, const dsgx_trace *t, unsigned frame, c
 {
     dsgx_ntrfd_init_reset(fd);
     if (frame != 0) {
-        snprintf(err, errlen, "only frame 0 can be dumped (a dump's initial state must be "
-                              "captured, and only the state after reset is known)");
+        snprintf(err, errlen,
+                 "only frame 0 can be dumped (a dump's initial state must be "
+                 "captured, and only the state after reset is known)");
         return -1;
     }
     capture c = {0};

@@ -1,0 +1,8 @@
+# Command-line tests (label cli): the tool's own behaviour on inputs and bad inputs.
+add_test(NAME cli.explain_summary
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/explain_summary.sh $<TARGET_FILE:dsgx>
+          ${PROJECT_SOURCE_DIR}/golden/ref ${CMAKE_CURRENT_SOURCE_DIR}/data/cycles/melonds_cycles.tsv)
+add_test(NAME cli.errors
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/errors.sh $<TARGET_FILE:dsgx>
+          ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp)
+set_tests_properties(cli.explain_summary cli.errors PROPERTIES LABELS cli)

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Bad input gets a clear error naming the file and line, a non-zero exit, and no crash.
+# usage: errors.sh DSGX TMPDIR
+set -u
+dsgx=$1 tmp=$2
+mkdir -p "$tmp"
+pass=0 fail=0
+check() { # name expected-substring command...
+    name=$1 want=$2; shift 2
+    out=$("$@" 2>&1); rc=$?
+    case "$out" in
+    *"$want"*) if [ $rc -ne 0 ] && [ $rc -lt 128 ]; then pass=$((pass + 1)); return; fi ;;
+    esac
+    fail=$((fail + 1)); echo "FAIL $name (rc $rc): $out"
+}
+printf 'dsgx-trace 1\nw32 04000440 00000000\nw32 04000441 0\n' > "$tmp/misaligned.trace"
+check misaligned "misaligned.trace:3: address 04000441 is not 4-aligned" "$dsgx" replay "$tmp/misaligned.trace"
+printf 'w32 04000440 0\n' > "$tmp/noversion.trace"
+check noversion "noversion.trace:1: missing version line" "$dsgx" replay "$tmp/noversion.trace"
+check missing "nope.trace" "$dsgx" replay "$tmp/nope.trace"
+check explain "misaligned.trace:3" "$dsgx" explain "$tmp/misaligned.trace"
+check hash "neither a PNG nor a 196608-byte raw frame" "$dsgx" hash "$tmp/noversion.trace"
+check unknown_cmd "unknown command" "$dsgx" frobnicate
+# a frame before the bad line is still emitted
+printf 'dsgx-trace 1\nw32 04000540 0\nframe\nbogus\n' > "$tmp/partial.trace"
+out=$("$dsgx" replay "$tmp/partial.trace" 2>/dev/null)
+case "$out" in "frame 0 "*) pass=$((pass + 1)) ;; *) fail=$((fail + 1)); echo "FAIL partial: $out" ;; esac
+"$dsgx" help > "$tmp/help.txt" && grep -q "replay" "$tmp/help.txt" && grep -q "explain" "$tmp/help.txt" \
+    && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL help"; }
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
