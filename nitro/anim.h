@@ -46,16 +46,16 @@ enum nitro_curve_type {
 
 /** One animated channel. Constant: value (and value2, the inverse scale) hold it. */
 typedef struct nitro_curve {
-    uint8_t type;      /**< enum nitro_curve_type */
+    uint8_t type; /**< enum nitro_curve_type */
     bool constant;
-    bool fx16;         /**< 16-bit samples */
-    uint8_t step;      /**< 1, 2 or 4 */
-    uint16_t last;     /**< last interpolated frame; later frames are stored one per frame */
-    uint32_t info;     /**< the raw info word */
+    bool fx16;     /**< 16-bit samples */
+    uint8_t step;  /**< 1, 2 or 4 */
+    uint16_t last; /**< last interpolated frame; later frames are stored one per frame */
+    uint32_t info; /**< the raw info word */
     int32_t value, value2;
-    uint32_t data;     /**< absolute offset of sample 0 */
-    uint32_t count;    /**< samples available (checked to lie in the section) */
-    uint32_t info_at;  /**< absolute offset of the info word (for messages) */
+    uint32_t data;    /**< absolute offset of sample 0 */
+    uint32_t count;   /**< samples available (checked to lie in the section) */
+    uint32_t info_at; /**< absolute offset of the info word (for messages) */
 } nitro_curve;
 
 /** JNT0 track tag bits (NNSG3dJntAnmSRTTag; MarioKartToolbox G3dJointAnimationNode). */
@@ -94,14 +94,14 @@ typedef struct nitro_mat_track {
 typedef struct nitro_pat_track {
     nitro_name name;
     uint16_t num_keys, flag;
-    int16_t ratio;    /**< ratioDataFrame, 1.3.12: keys per frame, used to guess the start */
-    uint32_t keys;    /**< absolute offset of num_keys (u16 frame, u8 tex, u8 pltt) */
+    int16_t ratio; /**< ratioDataFrame, 1.3.12: keys per frame, used to guess the start */
+    uint32_t keys; /**< absolute offset of num_keys (u16 frame, u8 tex, u8 pltt) */
 } nitro_pat_track;
 
 typedef struct nitro_anim {
     enum nitro_anim_kind kind;
     nitro_name name;
-    uint32_t offset;     /**< absolute offset of the animation */
+    uint32_t offset; /**< absolute offset of the animation */
     uint16_t num_frames;
     uint32_t flag;       /**< JNT/MAT options; SRT flag byte */
     uint8_t texmtx_mode; /**< SRT0 only */
@@ -110,7 +110,7 @@ typedef struct nitro_anim {
     nitro_mat_track *mat; /**< MAT0 and SRT0 */
     nitro_pat_track *pat;
     /* JNT0 rotation tables */
-    uint32_t rot3, rot5;  /**< absolute offsets of the pivot (6-byte) and basis (10-byte) tables */
+    uint32_t rot3, rot5; /**< absolute offsets of the pivot (6-byte) and basis (10-byte) tables */
     uint32_t num_rot3, num_rot5; /**< entries available before the section end */
     /* PAT0 names */
     unsigned num_tex_names, num_pltt_names;

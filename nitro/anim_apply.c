@@ -49,7 +49,8 @@ static bool find_tex(const nitro_texvram *v, const char *name, nitro_mat_bind *b
         const nitro_texture *tx = &pl->tex->textures[k];
         uint32_t base = tx->format == NITRO_TEX_4X4 ? pl->tex4x4_base : pl->tex_base;
         b->bound = true;
-        b->teximage = (tx->teximage_param & 0x3ff00000u) | (((base + tx->data_offset) >> 3) & 0xffffu);
+        b->teximage =
+            (tx->teximage_param & 0x3ff00000u) | (((base + tx->data_offset) >> 3) & 0xffffu);
         return true;
     }
     return false;
@@ -104,8 +105,8 @@ bool nitro_anim_player_add(nitro_anim_player *p, const nitro_anim *a, const uint
     case NITRO_ANIM_VIS:
         if (a->vis_nodes != m->num_nodes) {
             snprintf(err, err_size,
-                     "visibility animation \"%s\" has %u nodes but model \"%s\" has %u",
-                     a->name.s, a->vis_nodes, m->name.s, m->num_nodes);
+                     "visibility animation \"%s\" has %u nodes but model \"%s\" has %u", a->name.s,
+                     a->vis_nodes, m->name.s, m->num_nodes);
             return false;
         }
         for (unsigned i = 0; i < m->num_nodes; i++) b->map[i] = (uint16_t)(i | NITRO_MAP_EXIST);
@@ -120,7 +121,8 @@ bool nitro_anim_player_add(nitro_anim_player *p, const nitro_anim *a, const uint
             hits++;
         }
         if (!hits) {
-            snprintf(err, err_size, "%s animation \"%s\": none of its %u materials is in model \"%s\"",
+            snprintf(err, err_size,
+                     "%s animation \"%s\": none of its %u materials is in model \"%s\"",
                      nitro_anim_kind_name(a->kind), a->name.s, a->num_tracks, m->name.s);
             return false;
         }
@@ -272,16 +274,16 @@ void nitro_anim_describe(const nitro_anims *as, FILE *out, bool json)
                     "%s{\"name\":\"%s\",\"kind\":\"%s\",\"frames\":%u,\"targets\":%u,"
                     "\"constant\":%u,\"sampled\":%u,\"step1\":%u,\"step2\":%u,\"step4\":%u,"
                     "\"fx16\":%u,\"flag\":%u}",
-                    i ? "," : "", a->name.s, nitro_anim_kind_name(a->kind), a->num_frames,
-                    targets, s.constant, s.sampled, s.step[1], s.step[2], s.step[4], s.fx16,
-                    a->flag);
+                    i ? "," : "", a->name.s, nitro_anim_kind_name(a->kind), a->num_frames, targets,
+                    s.constant, s.sampled, s.step[1], s.step[2], s.step[4], s.fx16, a->flag);
             continue;
         }
         fprintf(out, "animation %u \"%s\": %s, %u frames, %u %s\n", i, a->name.s,
                 nitro_anim_kind_name(a->kind), a->num_frames, targets,
                 a->kind == NITRO_ANIM_JNT || a->kind == NITRO_ANIM_VIS ? "nodes" : "materials");
         if (a->kind == NITRO_ANIM_JNT || a->kind == NITRO_ANIM_MAT || a->kind == NITRO_ANIM_SRT)
-            fprintf(out, "  curves: %u constant, %u sampled (step 1: %u, 2: %u, 4: %u; %u 16-bit)\n",
+            fprintf(out,
+                    "  curves: %u constant, %u sampled (step 1: %u, 2: %u, 4: %u; %u 16-bit)\n",
                     s.constant, s.sampled, s.step[1], s.step[2], s.step[4], s.fx16);
         if (a->kind == NITRO_ANIM_JNT)
             fprintf(out, "  options: %s%s; %u pivot / %u basis rotations available\n",

@@ -27,8 +27,8 @@
 #include "nitro/anim_internal.h"
 #include "nitro/runtime_internal.h"
 
-static bool read_curve(nitro_cursor *c, nitro_anim *a, nitro_curve *cv, uint8_t type,
-                       bool constant, unsigned frames)
+static bool read_curve(nitro_cursor *c, nitro_anim *a, nitro_curve *cv, uint8_t type, bool constant,
+                       unsigned frames)
 {
     memset(cv, 0, sizeof *cv);
     cv->type = type;
@@ -177,8 +177,7 @@ static void blend(const nitro_anim *a, const uint8_t *d, const nitro_curve *c, u
     fx32 b[9];
     bool cr = fetch(a, d, c, ia, m);
     cr |= fetch(a, d, c, ib, b);
-    for (unsigned k = 0; k < 9; k++)
-        m[k] = (fx32)((uint32_t)m[k] * (uint32_t)wa + (uint32_t)b[k]);
+    for (unsigned k = 0; k < 9; k++) m[k] = (fx32)((uint32_t)m[k] * (uint32_t)wa + (uint32_t)b[k]);
     nrt_vec_normalize(&m[0], &m[0]);
     nrt_vec_normalize(&m[3], &m[3]);
     if (cr)
@@ -206,8 +205,7 @@ static void rot_frame(const nitro_anim *a, const uint8_t *d, const nitro_curve *
         blend(a, d, c, lo, hi, 3, m);
 }
 
-static void rot_frac(const nitro_anim *a, const uint8_t *d, const nitro_curve *c, fx32 F,
-                     fx32 m[9])
+static void rot_frac(const nitro_anim *a, const uint8_t *d, const nitro_curve *c, fx32 F, fx32 m[9])
 {
     uint32_t i0, i1;
     int32_t mul, frac;
@@ -246,8 +244,7 @@ void nitro_jnt_rot(const nitro_anim *a, const uint8_t *d, const nitro_curve *c, 
         rot_frame(a, d, c, (unsigned)(F >> 12), m);
 }
 
-static void scalar(const nitro_anim *a, const uint8_t *d, const nitro_curve *c, fx32 F,
-                   fx32 out[2])
+static void scalar(const nitro_anim *a, const uint8_t *d, const nitro_curve *c, fx32 F, fx32 out[2])
 {
     if (!c->constant && fractional(a, F)) {
         nitro_curve_value_ex(a, d, c, F, out);
@@ -258,8 +255,8 @@ static void scalar(const nitro_anim *a, const uint8_t *d, const nitro_curve *c, 
     }
 }
 
-void nitro_jnt_eval(const nitro_anim *a, const uint8_t *d, unsigned ti, const nitro_node *n,
-                    fx32 F, nitro_jnt_result *r)
+void nitro_jnt_eval(const nitro_anim *a, const uint8_t *d, unsigned ti, const nitro_node *n, fx32 F,
+                    nitro_jnt_result *r)
 {
     memset(r, 0, sizeof *r);
     /* NNSi_G3dAnmCalcNsBca: clamp to [0, frames - 1/4096]. */

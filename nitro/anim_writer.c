@@ -166,9 +166,9 @@ static void write_matsrt(nitro_buf *b, const nitro_wanim *a, bool srt)
                 nitro_buf_put32(b, at, info);
                 nitro_buf_put32(b, at + 4, c->constant ? (uint32_t)c->value : rel);
             } else {
-                uint32_t info = c->constant ? 0x20000000u | ((uint32_t)c->value & 0xffffu)
-                                            : step_bits(c->step) | (c->last & 0x1fffu) << 16 |
-                                                  (rel & 0xffffu);
+                uint32_t info =
+                    c->constant ? 0x20000000u | ((uint32_t)c->value & 0xffffu)
+                                : step_bits(c->step) | (c->last & 0x1fffu) << 16 | (rel & 0xffffu);
                 nitro_buf_put32(b, at, info);
             }
             if (!c->constant) samples(b, c, type);

@@ -37,7 +37,7 @@ typedef struct nitro_wanim {
     unsigned num_jnt;
     const uint16_t *pivots; /**< 3 u16 per entry (info, A, B) */
     unsigned num_pivots;
-    const uint16_t *basis;  /**< 5 u16 per entry */
+    const uint16_t *basis; /**< 5 u16 per entry */
     unsigned num_basis;
     /* MAT0 / SRT0: per material 5 channels */
     const char *const *mat_names;
@@ -48,7 +48,7 @@ typedef struct nitro_wanim {
     unsigned num_tex_names;
     const char *const *pltt_names;
     unsigned num_pltt_names;
-    const unsigned *pat_num_keys;   /**< per material */
+    const unsigned *pat_num_keys;    /**< per material */
     const uint16_t *const *pat_keys; /**< per material: (frame, tex | pltt << 8) pairs */
     int16_t pat_ratio;
     /* VIS0 */

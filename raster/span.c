@@ -302,15 +302,15 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     }
 #define SPAN_FN8(b)                                                                                \
     SPAN_FN(b##0)                                                                                  \
-    SPAN_FN(b##1) SPAN_FN(b##2) SPAN_FN(b##3) SPAN_FN(b##4) SPAN_FN(b##5) SPAN_FN(b##6)            \
-        SPAN_FN(b##7)
+    SPAN_FN(b##1)                                                                                  \
+    SPAN_FN(b##2) SPAN_FN(b##3) SPAN_FN(b##4) SPAN_FN(b##5) SPAN_FN(b##6) SPAN_FN(b##7)
 /* octal-free spelling: variants 0..31 as 0x00..0x1F */
 SPAN_FN8(0x0)
 SPAN_FN8(0x1)
 #define SPAN_FN8B(b)                                                                               \
     SPAN_FN(b##8)                                                                                  \
-    SPAN_FN(b##9) SPAN_FN(b##A) SPAN_FN(b##B) SPAN_FN(b##C) SPAN_FN(b##D) SPAN_FN(b##E)            \
-        SPAN_FN(b##F)
+    SPAN_FN(b##9)                                                                                  \
+    SPAN_FN(b##A) SPAN_FN(b##B) SPAN_FN(b##C) SPAN_FN(b##D) SPAN_FN(b##E) SPAN_FN(b##F)
 SPAN_FN8B(0x0)
 SPAN_FN8B(0x1)
 

@@ -108,7 +108,7 @@ static void mark_touched_pairs(raster_timing *t, const gx_frame *in)
 
 void raster_timing_frame_begin(raster_timing *t, const gx_frame *in)
 {
-    t->frames_since_power_on++;
+    if (t->frames_since_power_on < 2) t->frames_since_power_on++; /* saturates */
     /* The first frame after power-on is rendered untimed (see timing.h). */
     t->timed = t->frames_since_power_on >= 2;
     t->clock = 0;
@@ -149,7 +149,8 @@ static void rd_advance(raster_timing *t, bool track)
     }
 }
 
-/* Start of pair y: buffer stall, then the final pass of lines y-3 and y-2 enters the buffer. */
+/* Start of pair y: reads, buffer stall, then the final pass of lines y-3 and y-2 enters the
+ * buffer. RDLINES drops up to the start of pair 2 are not sampled. */
 static void pair_begin(raster_timing *t, int y)
 {
     do_reads(t);
@@ -160,7 +161,6 @@ static void pair_begin(raster_timing *t, int y)
         do_reads(t);
         rd_advance(t, y > 2);
     }
-    rd_advance(t, y >= 2);
     int32_t added = y == 2 ? 1 : (y > 2 ? 2 : 0);
     t->buffered += added;
     t->rd_buffered += added;

@@ -33,11 +33,13 @@
  *   raster_timing_frame_end(&t, res);             // fills res->rdlines/underflow/lines_cut
  *
  * xl, xr: the span's first and last pixel on this line INCLUDING both edges, unclamped (xl may
- * be negative, xr may exceed 255; melonDS's xstart/xend after swapping crossed edges, before
- * clamping to the screen). count_pixels: true, except false for a shadow-mask polygon
- * (mode 3, ID 0) that fails the alpha-ref test (MODEL.md 2: it has no pixel cost).
- * The shadow-mask scanline path calls raster_timing_poly_span() the same way.
- * raster_timing_line_aborted() after raster_timing_poly_bottom() also reports a bottom-line
+ * be negative, xr may exceed 255; melonDS's xstart/xend after the vertical-right-edge
+ * adjustment and the swap of crossed edges, before clamping to the screen).
+ * raster_timing_poly_span() charges the polygon's 12 units even when it then returns
+ * RASTER_TIMING_SKIP (calibrated against the reference frames, see timing.c). count_pixels: true,
+ * except false for a shadow-mask polygon (mode 3, ID 0) that fails the alpha-ref test (MODEL.md 2:
+ * it has no pixel cost). The shadow-mask scanline path calls raster_timing_poly_span() the same
+ * way. raster_timing_line_aborted() after raster_timing_poly_bottom() also reports a bottom-line
  * abort; once a line is aborted every later polygon on it is skipped (edges still stepped).
  * ==============================================================================================
  *

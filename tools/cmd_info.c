@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nitro/anim.h"
 #include "nitro/nitro.h"
 #include "tools/commands.h"
 
@@ -131,6 +132,37 @@ static int select_member(const char *arg, const char *sel, uint8_t **data, size_
     return 0;
 }
 
+/* The file's description, plus each animation's kind, length, targets and curve statistics
+ * (nitro/anim.h) for animation files; in JSON the details join the file's object as
+ * "animation_details". */
+static int print_with_animations(const char *name, const nitro_file *f, const char *text, bool json)
+{
+    if (!f->num_anim_sets) {
+        fputs(text, stdout);
+        return 0;
+    }
+    nitro_anims a;
+    nitro_status st = nitro_anims_parse(f, &a);
+    if (!st.ok) {
+        fputs(text, stdout);
+        return report(name, &st);
+    }
+    size_t n = strlen(text);
+    if (json) {
+        while (n && (text[n - 1] == '\n' || text[n - 1] == ' ')) n--;
+        if (n && text[n - 1] == '}') n--; /* reopen the file's object */
+        fwrite(text, 1, n, stdout);
+        fputs(",\"animation_details\":", stdout);
+        nitro_anim_describe(&a, stdout, true);
+        fputs("}\n", stdout);
+    } else {
+        fputs(text, stdout);
+        nitro_anim_describe(&a, stdout, false);
+    }
+    nitro_anims_free(&a);
+    return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
     const char *arg = NULL;
@@ -183,7 +215,7 @@ int cmd_info(int argc, char **argv)
         else {
             char *text = nitro_describe(&f, json);
             if (text)
-                fputs(text, stdout);
+                rc = print_with_animations(arg, &f, text, json);
             else
                 rc = 1;
             free(text);

@@ -83,10 +83,10 @@ static void test_jnt_scale_step4(void **s)
 {
     (void)s;
     static const int32_t sc[] = {0x1000, 0x2000, 0x3000}, inv[] = {0x1000, 0x800, 0x555};
-    nitro_wjnt_track t = {.tag = NITRO_JNT_IDENTITY_T | NITRO_JNT_IDENTITY_R |
-                                 NITRO_JNT_CONST_SY | NITRO_JNT_CONST_SZ};
-    t.scale[0] = (nitro_wcurve){.step = 4, .last = 8, .fx16 = true, .samples = sc,
-                                .samples2 = inv, .count = 3};
+    nitro_wjnt_track t = {.tag = NITRO_JNT_IDENTITY_T | NITRO_JNT_IDENTITY_R | NITRO_JNT_CONST_SY |
+                                 NITRO_JNT_CONST_SZ};
+    t.scale[0] = (nitro_wcurve){
+        .step = 4, .last = 8, .fx16 = true, .samples = sc, .samples2 = inv, .count = 3};
     t.scale[1] = (nitro_wcurve){.constant = true, .value = 0x1000, .value2 = 0x1000};
     t.scale[2] = t.scale[1];
     nitro_wanim w = {.name = "grow", .frames = 9, .jnt = &t, .num_jnt = 1};
@@ -143,8 +143,14 @@ static void test_jnt_rotations(void **s)
         {.tag = NITRO_JNT_IDENTITY_T | NITRO_JNT_IDENTITY_S | NITRO_JNT_CONST_R | 1u << 24}};
     t[0].rot = (nitro_wcurve){.constant = true, .value = 0x8000};
     t[1].rot = (nitro_wcurve){.constant = true, .value = 0};
-    nitro_wanim w = {.name = "turn", .frames = 1, .jnt = t, .num_jnt = 2, .pivots = piv,
-                     .num_pivots = 1, .basis = bas, .num_basis = 1};
+    nitro_wanim w = {.name = "turn",
+                     .frames = 1,
+                     .jnt = t,
+                     .num_jnt = 2,
+                     .pivots = piv,
+                     .num_pivots = 1,
+                     .basis = bas,
+                     .num_basis = 1};
     fixture x;
     load(&x, NITRO_ANIM_JNT, &w);
     const nitro_anim *a = &x.a.anims[0];
@@ -204,8 +210,7 @@ static void test_srt(void **s)
         {.constant = true, .value = 0},
     }};
     const char *names[] = {"water"};
-    nitro_wanim w = {.name = "scroll", .frames = 5, .mat_names = names, .mat_ch = ch,
-                     .num_mat = 1};
+    nitro_wanim w = {.name = "scroll", .frames = 5, .mat_names = names, .mat_ch = ch, .num_mat = 1};
     fixture x;
     load(&x, NITRO_ANIM_SRT, &w);
     nitro_mat_result r;
@@ -228,9 +233,16 @@ static void test_pat_vis(void **s)
     const uint16_t *kp[] = {keys};
     const unsigned nk[] = {3};
     const char *names[] = {"face"}, *tex[] = {"a", "b", "c"}, *pl[] = {"p"};
-    nitro_wanim w = {.name = "blink", .frames = 8, .mat_names = names, .num_mat = 1,
-                     .tex_names = tex, .num_tex_names = 3, .pltt_names = pl,
-                     .num_pltt_names = 1, .pat_num_keys = nk, .pat_keys = kp,
+    nitro_wanim w = {.name = "blink",
+                     .frames = 8,
+                     .mat_names = names,
+                     .num_mat = 1,
+                     .tex_names = tex,
+                     .num_tex_names = 3,
+                     .pltt_names = pl,
+                     .num_pltt_names = 1,
+                     .pat_num_keys = nk,
+                     .pat_keys = kp,
                      .pat_ratio = 0x600};
     fixture x;
     load(&x, NITRO_ANIM_PAT, &w);

@@ -31,8 +31,7 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    if (!f || !(f->frame = calloc(1, sizeof *f->frame)))
-        return -1;
+    if (!f || !(f->frame = calloc(1, sizeof *f->frame))) return -1;
     raster_timing_init(&f->t);
     *state = f;
     return 0;
@@ -68,8 +67,7 @@ static void run_layers(fixture *f, uint32_t k, raster_result *res)
         f->cut_layer[y] = -1;
         raster_timing_line_begin(&f->t, y);
         for (uint32_t i = 0; i < k; i++) {
-            if (raster_timing_line_aborted(&f->t, y))
-                continue;
+            if (raster_timing_line_aborted(&f->t, y)) continue;
             int32_t lim = raster_timing_poly_span(&f->t, y, 0, 255, true);
             if (lim != RASTER_TIMING_NO_LIMIT && f->cut_layer[y] < 0) {
                 f->cut_x[y] = lim;
@@ -90,8 +88,7 @@ static void test_power_on_frame_untimed(void **state)
     assert_int_equal(res.rdlines, 63);
     assert_false(res.underflow);
     assert_int_equal(res.lines_cut, 0);
-    for (int y = 0; y < 192; y++)
-        assert_int_equal(f->cut_layer[y], -1);
+    for (int y = 0; y < 192; y++) assert_int_equal(f->cut_layer[y], -1);
 }
 
 /* A light pair: 4 + 12 + 0 per line < 500, so 500 + 12 = 512 units; an empty pair too. */
@@ -180,8 +177,7 @@ static void test_ten_layers_underflow(void **state)
     assert_int_equal(res.rdlines, 0);
     assert_int_equal(res.lines_cut, 10);
     assert_int_equal(f->cut_layer[181], -1);
-    for (int y = 182; y < 192; y++)
-        assert_int_not_equal(f->cut_layer[y], -1);
+    for (int y = 182; y < 192; y++) assert_int_not_equal(f->cut_layer[y], -1);
     assert_int_equal(f->t.underflow_vcount, 181); /* pair 182 is the first late one: 182 - 1 */
 }
 
@@ -198,8 +194,7 @@ static void test_twelve_layers_cut_after_6_pixels(void **state)
     assert_true(res.underflow);
     assert_int_equal(res.lines_cut, 102);
     assert_int_equal(f->cut_layer[89], -1);
-    for (int y = 90; y < 192; y++)
-        assert_int_not_equal(f->cut_layer[y], -1);
+    for (int y = 90; y < 192; y++) assert_int_not_equal(f->cut_layer[y], -1);
     for (int y = 120; y < 192; y++) {
         assert_int_equal(f->cut_layer[y], 8);
         assert_int_equal(f->cut_x[y], 6);
@@ -216,8 +211,7 @@ static void test_overload_pair_starts_at_previous_deadline(void **state)
     raster_timing_frame_begin(&f->t, f->frame);
     for (int y = 0; y < 191; y++) {
         raster_timing_line_begin(&f->t, y);
-        if (y == 190)
-            assert_int_equal(f->t.clock, 52440 + 1065 * 186);
+        if (y == 190) assert_int_equal(f->t.clock, 52440 + 1065 * 186);
         for (int i = 0; i < 12 && !raster_timing_line_aborted(&f->t, y); i++)
             (void)raster_timing_poly_span(&f->t, y, 0, 255, true);
         raster_timing_line_end(&f->t, y);
@@ -267,6 +261,31 @@ static void test_span_pixel_counting(void **state)
     assert_int_equal(f->t.line_time[0], 4 + 12 + 296 + 12 + 252 + 12);
 }
 
+/* A polygon whose 12 units leave fewer than 2 before the deadline is not drawn, but the 12 are
+ * spent (calibrated against span_width_sweep frame 6, see timing.c); with 14 left it starts
+ * and draws its 4 free pixels plus 2. */
+static void test_failed_start_still_costs_12(void **state)
+{
+    fixture *f = *state;
+    raster_result res;
+    run_layers(f, 0, &res);
+    fullscreen_layers(f->frame, 1);
+    raster_timing_frame_begin(&f->t, f->frame);
+    raster_timing_line_begin(&f->t, 0);
+    f->t.line_time[0] = 53501 - 13; /* 13 units left before pair 0's deadline */
+    assert_int_equal(raster_timing_poly_span(&f->t, 0, 0, 255, true), RASTER_TIMING_SKIP);
+    assert_int_equal(f->t.line_time[0], 53501 - 1);
+    assert_true(raster_timing_line_aborted(&f->t, 0));
+    raster_timing_line_end(&f->t, 0);
+
+    raster_timing_line_begin(&f->t, 1);
+    f->t.line_time[1] = 53501 - 14;
+    assert_int_equal(raster_timing_poly_span(&f->t, 1, 0, 255, true), 6);
+    assert_int_equal(f->t.line_time[1], 53501);
+    raster_timing_line_end(&f->t, 1);
+    assert_int_equal(f->t.clock, 53501); /* pair cost 53501, no time left for padding */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +300,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_bottom_line_charges_abort, setup, teardown),
         cmocka_unit_test_setup_teardown(test_span_pixel_counting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_start_still_costs_12, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

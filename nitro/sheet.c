@@ -1,0 +1,80 @@
+/*
+ * sheet.c - contact sheets (see sheet.h). No hardware involved: a tool-side helper. Colour
+ * conversion matches dsgx_frame_write_png (6-bit channels expanded as (c << 2) | (c >> 4),
+ * 5-bit alpha as (a << 3) | (a >> 2)).
+ */
+#include "nitro/sheet.h"
+
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nitro/font.h"
+
+#define BG_RGBA    0x202428FFu
+#define LABEL_RGBA 0xE0E0E0FFu
+
+bool nitro_sheet_init(nitro_sheet *s, unsigned count, unsigned scale, bool labels)
+{
+    memset(s, 0, sizeof *s);
+    if (count == 0 || scale == 0 || scale > 16) return false;
+    unsigned cols = 1;
+    while (cols * cols < count && cols < 8) cols++;
+    s->cols = cols;
+    s->rows = (count + cols - 1) / cols;
+    s->scale = scale;
+    s->label_h = labels ? 10u * scale : 0;
+    s->cell_w = DSGX_FRAME_W * scale;
+    s->cell_h = DSGX_FRAME_H * scale + s->label_h;
+    s->width = s->cell_w * s->cols;
+    s->height = s->cell_h * s->rows;
+    s->rgba = malloc((size_t)s->width * s->height * 4);
+    if (!s->rgba) return false;
+    for (size_t i = 0; i < (size_t)s->width * s->height; i++)
+        for (unsigned k = 0; k < 4; k++) s->rgba[i * 4 + k] = (uint8_t)(BG_RGBA >> (24 - 8 * k));
+    return true;
+}
+
+void nitro_sheet_put(nitro_sheet *s, unsigned i, const dsgx_frame *f, const char *label,
+                     bool opaque)
+{
+    if (!s->rgba || i >= s->cols * s->rows) return;
+    unsigned x0 = (i % s->cols) * s->cell_w, y0 = (i / s->cols) * s->cell_h;
+    for (unsigned y = 0; y < DSGX_FRAME_H * s->scale; y++) {
+        uint8_t *row = s->rgba + ((size_t)(y0 + y) * s->width + x0) * 4;
+        for (unsigned x = 0; x < DSGX_FRAME_W * s->scale; x++) {
+            uint32_t p = f->px[(y / s->scale) * DSGX_FRAME_W + x / s->scale];
+            unsigned a = dsgx_pixel_a(p);
+            if (opaque && a == 0) continue;
+            unsigned c[3] = {dsgx_pixel_r(p), dsgx_pixel_g(p), dsgx_pixel_b(p)};
+            for (unsigned k = 0; k < 3; k++) row[x * 4 + k] = (uint8_t)((c[k] << 2) | (c[k] >> 4));
+            row[x * 4 + 3] = opaque ? 255u : (uint8_t)(a ? ((a << 3) | (a >> 2)) : 0);
+        }
+    }
+    if (label && s->label_h)
+        nitro_font_draw(s->rgba, s->width, s->height, (int)(x0 + 2 * s->scale),
+                        (int)(y0 + DSGX_FRAME_H * s->scale + s->scale), label, s->scale,
+                        LABEL_RGBA);
+}
+
+int nitro_sheet_write_png(const nitro_sheet *s, const char *path, char *err, size_t err_size)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    img.width = s->width;
+    img.height = s->height;
+    img.format = PNG_FORMAT_RGBA;
+    if (!s->rgba || !png_image_write_to_file(&img, path, 0, s->rgba, 0, NULL)) {
+        snprintf(err, err_size, "%s: %s", path, s->rgba ? img.message : "no image");
+        return -1;
+    }
+    return 0;
+}
+
+void nitro_sheet_free(nitro_sheet *s)
+{
+    free(s->rgba);
+    memset(s, 0, sizeof *s);
+}

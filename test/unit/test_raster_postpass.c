@@ -1,0 +1,379 @@
+/*
+ * test_raster_postpass.c - the clear plane and the final pass (raster/clearplane.c, fog.c,
+ * postpass.c): clear depth expansion, plain and bitmap rear plane, fog density and blend, edge
+ * marking neighbour rules, anti-aliasing blend.
+ *
+ * Worked values follow GBATEK "DS 3D Rear-Plane" / "DS 3D Toon, Edge, Fog, Alpha-Blending,
+ * Anti-Aliasing" in the integer form of melonDS GPU3D_Soft.cpp (ClearBuffers,
+ * CalculateFogDensity, ScanlineFinalPass): 5-bit colours widen to c ? 2c+1 : 0; depth
+ * d15 * 0x200 + 0x1FF; fog step 0x80000 >> shift in depth units, 17-bit interpolation;
+ * fog blend (f*d + c*(128-d)) >> 7; AA blend (t*(c+1) + b*(31-c)) >> 5.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gx/gx_frame.h"
+#include "gx/regs.h"
+#include "raster/postpass_internal.h"
+#include "raster/raster_internal.h"
+
+typedef struct fixture {
+    raster_engine *r;
+    gx_frame *in;
+    uint8_t *tex;
+    dsgx_frame out;
+} fixture;
+
+#define PX(r, g, b, a)                                                                             \
+    ((uint32_t)(r) | (uint32_t)(g) << 8 | (uint32_t)(b) << 16 | (uint32_t)(a) << 24)
+#define RGB(r, g, b) ((uint32_t)((r) | (g) << 5 | (b) << 10))
+#define ID(n)        ((uint32_t)(n) << 24)
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f) return -1;
+    f->r = raster_create();
+    f->in = calloc(1, sizeof *f->in);
+    f->tex = calloc(1, GX_TEX_VRAM_SIZE);
+    if (!f->r || !f->in || !f->tex) return -1;
+    f->in->tex_vram = f->tex;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    raster_destroy(f->r);
+    free(f->in);
+    free(f->tex);
+    free(f);
+    return 0;
+}
+
+static void put16(uint8_t *m, uint32_t addr, uint32_t val)
+{
+    m[addr] = (uint8_t)(val & 0xFF);
+    m[addr + 1] = (uint8_t)(val >> 8);
+}
+
+/* ---- clear plane ---- */
+
+static void test_clear_depth_expansion(void **state)
+{
+    (void)state;
+    assert_int_equal(raster_clear_depth(0x7FFF), 0xFFFFFF); /* farthest */
+    assert_int_equal(raster_clear_depth(0), 0x1FF);
+    assert_int_equal(raster_clear_depth(0x4000), 0x8001FF);
+    assert_int_equal(raster_clear_depth(0xFFFF), 0xFFFFFF); /* bit 15 ignored */
+}
+
+static void test_clear_plain(void **state)
+{
+    fixture *f = *state;
+    gx_render_regs *g = &f->in->regs;
+    /* red 31, blue 16, fog, alpha 20, polygon ID 5 */
+    g->clear_color = RGB(31, 0, 16) | 0x8000u | (20u << 16) | ID(5);
+    g->clear_depth = 0x1234;
+    raster_postpass_clear(f->r, f->in);
+
+    uint32_t i = raster_addr(17, 33);
+    assert_int_equal(f->r->color[i], PX(63, 0, 33, 20));
+    assert_int_equal(f->r->depth[i], 0x1234u * 0x200u + 0x1FFu);
+    assert_int_equal(f->r->attr[i], ID(5) | RASTER_ATTR_FOG);
+    /* the border: colour 0, clear depth, clear ID, no fog */
+    uint32_t left = raster_addr(-1, 33), below = raster_addr(17, 192);
+    assert_int_equal(f->r->color[left], 0);
+    assert_int_equal(f->r->depth[left], 0x1234u * 0x200u + 0x1FFu);
+    assert_int_equal(f->r->attr[left], ID(5));
+    assert_int_equal(f->r->attr[below], ID(5));
+    assert_int_equal(f->r->attr[raster_addr(256, 191)], ID(5));
+    /* the lower layer is cleared too */
+    assert_int_equal(f->r->color[i + RASTER_BUF_SIZE], PX(63, 0, 33, 20));
+
+    raster_postpass_finish(f->r, f->in, &f->out);
+    assert_int_equal(f->out.px[33 * 256 + 17], PX(63, 0, 33, 20));
+}
+
+static void test_clear_bitmap_with_offset(void **state)
+{
+    fixture *f = *state;
+    gx_render_regs *g = &f->in->regs;
+    g->disp3dcnt = 1u << 14;
+    g->clear_color = RGB(31, 31, 31) | (31u << 16) | ID(9); /* colour unused, ID used */
+    g->clear_depth = 0x7FFF;
+    g->clear_offset = 250u | (255u << 8); /* column 250, row 255 */
+
+    /* screen (10, 1) reads bitmap column (250 + 10) & 255 = 4, row (255 + 1) & 255 = 0 */
+    put16(f->tex, 0x40000 + 0 * 512 + 4 * 2, 0x8000u | RGB(1, 2, 3));
+    put16(f->tex, 0x60000 + 0 * 512 + 4 * 2, 0x8000u | 0x1234u);
+    /* screen (0, 0) reads column 250, row 255: opaque bit clear, fog bit clear */
+    put16(f->tex, 0x40000 + 255 * 512 + 250 * 2, RGB(31, 0, 0));
+    put16(f->tex, 0x60000 + 255 * 512 + 250 * 2, 0x0010u);
+
+    raster_postpass_clear(f->r, f->in);
+    uint32_t i = raster_addr(10, 1);
+    assert_int_equal(f->r->color[i], PX(3, 5, 7, 31));
+    assert_int_equal(f->r->depth[i], 0x1234u * 0x200u + 0x1FFu);
+    assert_int_equal(f->r->attr[i], ID(9) | RASTER_ATTR_FOG);
+    i = raster_addr(0, 0);
+    assert_int_equal(f->r->color[i], PX(63, 0, 0, 0));
+    assert_int_equal(f->r->depth[i], 0x10u * 0x200u + 0x1FFu);
+    assert_int_equal(f->r->attr[i], ID(9));
+    /* the border still holds CLEAR_DEPTH and the clear ID */
+    assert_int_equal(f->r->depth[raster_addr(-1, 0)], 0xFFFFFF);
+    assert_int_equal(f->r->attr[raster_addr(-1, 0)], ID(9));
+}
+
+/* ---- fog ---- */
+
+static void fog_regs(gx_render_regs *g, uint32_t shift, uint32_t offset)
+{
+    for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(i * 4); /* 0, 4, .., 124 */
+    g->fog_offset = (uint16_t)offset;
+    g->disp3dcnt = (uint16_t)((1u << 7) | (shift << 8));
+    g->fog_color = RGB(31, 0, 0) | (31u << 16);
+}
+
+static void test_fog_density(void **state)
+{
+    fixture *f = *state;
+    raster_fog fog;
+    fog_regs(&f->in->regs, 2, 0x100); /* offset 0x100 * 0x200 = 0x20000; step 0x80000>>2 */
+    raster_fog_setup(&fog, &f->in->regs);
+
+    /* in front of the offset: entry 0 */
+    assert_int_equal(raster_fog_density(&fog, 0x1FFFF), 0);
+    /* (z - off) = 0x70000: index 3, fraction half: entries 2 and 3 -> (8 + 12) / 2 */
+    assert_int_equal(raster_fog_density(&fog, 0x20000 + 0x70000), 10);
+    /* (z - off) = 0x28000: index 1, quarter of the way from entry 0 (0) to entry 1 (4) */
+    assert_int_equal(raster_fog_density(&fog, 0x20000 + 0x28000), 1);
+    /* exactly on index 5: entry 4 = 16 */
+    assert_int_equal(raster_fog_density(&fog, 0x20000 + 0xA0000), 16);
+    /* far beyond the table: the last entry (124) */
+    assert_int_equal(raster_fog_density(&fog, 0xFFFFFF), 124);
+
+    /* shift 0: the step is 0x80000, so 0x80000 past the offset is index 1 */
+    fog_regs(&f->in->regs, 0, 0);
+    raster_fog_setup(&fog, &f->in->regs);
+    assert_int_equal(raster_fog_density(&fog, 0x100000), 4); /* index 2: entry 1 */
+
+    /* 0xFFFFFF at shift 0: index 31, fraction 0x1FFFF of the way from entry 30 to entry 31:
+     * (120 * 1 + 127 * 0x1FFFF) >> 17 = 126 */
+    f->in->regs.fog_table[31] = 127;
+    raster_fog_setup(&fog, &f->in->regs);
+    assert_int_equal(raster_fog_density(&fog, 0xFFFFFF), 126);
+    /* 127 or more means full fog (128) */
+    f->in->regs.fog_table[30] = 127;
+    raster_fog_setup(&fog, &f->in->regs);
+    assert_int_equal(raster_fog_density(&fog, 0xFFFFFF), 128);
+
+    /* shift 15 wraps at 32 bits: 0x800000 >> 2 << 15 = 2^36 -> 0 -> entry 0 again */
+    fog_regs(&f->in->regs, 15, 0);
+    raster_fog_setup(&fog, &f->in->regs);
+    assert_int_equal(raster_fog_density(&fog, 0x800000), 0);
+    assert_int_equal(raster_fog_density(&fog, 0x7FFFFC), 124);
+}
+
+static void test_fog_blend(void **state)
+{
+    fixture *f = *state;
+    raster_fog fog;
+    fog_regs(&f->in->regs, 0, 0);
+    raster_fog_setup(&fog, &f->in->regs);
+    /* fog red 63, alpha 31; half density: (63*64 + 0*64) >> 7 = 31, alpha (31*64) >> 7 = 15 */
+    assert_int_equal(raster_fog_blend(&fog, PX(0, 40, 0, 0), 64), PX(31, 20, 0, 15));
+    assert_int_equal(raster_fog_blend(&fog, PX(0, 40, 0, 0), 128), PX(63, 0, 0, 31));
+    assert_int_equal(raster_fog_blend(&fog, PX(0, 40, 0, 0), 0), PX(0, 40, 0, 0));
+    /* alpha-only mode leaves the colour */
+    f->in->regs.disp3dcnt |= 1u << 6;
+    raster_fog_setup(&fog, &f->in->regs);
+    assert_int_equal(raster_fog_blend(&fog, PX(0, 40, 0, 0), 64), PX(0, 40, 0, 15));
+}
+
+static void test_fog_pass_bits(void **state)
+{
+    fixture *f = *state;
+    gx_render_regs *g = &f->in->regs;
+    g->clear_color = RGB(0, 0, 0) | (31u << 16); /* clear without fog */
+    g->clear_depth = 0x7FFF;
+    raster_postpass_clear(f->r, f->in);
+    fog_regs(g, 0, 0);
+    for (int i = 0; i < 32; i++) g->fog_table[i] = 127; /* full fog everywhere */
+
+    uint32_t a = raster_addr(5, 5), b = raster_addr(6, 5), c = raster_addr(7, 5);
+    f->r->attr[a] |= RASTER_ATTR_FOG;                   /* fogged */
+    f->r->attr[c] |= RASTER_ATTR_EDGE_LEFT;             /* edge pixel without fog ... */
+    f->r->attr[c + RASTER_BUF_SIZE] |= RASTER_ATTR_FOG; /* ... over a fogged pixel */
+    raster_postpass_finish(f->r, f->in, &f->out);
+    assert_int_equal(f->r->color[a], PX(63, 0, 0, 31));
+    assert_int_equal(f->r->color[b], PX(0, 0, 0, 31));
+    assert_int_equal(f->r->color[c], PX(0, 0, 0, 31));
+    assert_int_equal(f->r->color[c + RASTER_BUF_SIZE], PX(63, 0, 0, 31));
+    assert_int_equal(f->out.px[5 * 256 + 5], PX(63, 0, 0, 31));
+}
+
+/* ---- edge marking ---- */
+
+/* Draw an opaque "polygon" block x0..x1, y0..y1 with ID id and depth z; its outline pixels
+ * carry edge flags, the inside none. */
+static void block(raster_engine *r, int x0, int y0, int x1, int y1, uint32_t id, uint32_t z)
+{
+    for (int y = y0; y <= y1; y++) {
+        for (int x = x0; x <= x1; x++) {
+            uint32_t i = raster_addr(x, y);
+            uint32_t e =
+                (x == x0 ? RASTER_ATTR_EDGE_LEFT : 0) | (x == x1 ? RASTER_ATTR_EDGE_RIGHT : 0) |
+                (y == y0 ? RASTER_ATTR_EDGE_TOP : 0) | (y == y1 ? RASTER_ATTR_EDGE_BOTTOM : 0);
+            r->color[i] = PX(10, 10, 10, 31);
+            r->depth[i] = z;
+            r->attr[i] = ID(id) | e | (31u << RASTER_ATTR_COV_SHIFT);
+        }
+    }
+}
+
+static void edge_regs(gx_render_regs *g, uint32_t clear_id, uint32_t clear_depth)
+{
+    memset(g, 0, sizeof *g);
+    g->disp3dcnt = 1u << 5;
+    g->clear_color = (31u << 16) | ID(clear_id);
+    g->clear_depth = (uint16_t)clear_depth;
+    for (int i = 0; i < 8; i++) g->edge_color[i] = (uint16_t)RGB(i, 0, 31 - i);
+}
+
+static void test_edge_marking_against_clear_plane(void **state)
+{
+    fixture *f = *state;
+    edge_regs(&f->in->regs, 0, 0x7FFF);
+    raster_postpass_clear(f->r, f->in);
+    block(f->r, 20, 20, 29, 29, 8, 0x1000); /* ID 8: edge colour 1 */
+    f->r->color[raster_addr(20, 25)] = PX(10, 10, 10, 17);
+    raster_postpass_finish(f->r, f->in, &f->out);
+
+    uint32_t edge1 = PX(3, 0, 61, 0); /* RGB(1, 0, 30) widened */
+    /* left edge pixel next to the (farther, other-ID) clear plane: marked, alpha kept,
+     * coverage broken to 0x10 */
+    assert_int_equal(f->r->color[raster_addr(20, 25)], edge1 | (17u << 24));
+    assert_int_equal((f->r->attr[raster_addr(20, 25)] >> RASTER_ATTR_COV_SHIFT) & 31u, 0x10);
+    assert_int_equal(f->r->color[raster_addr(29, 20)], edge1 | (31u << 24));
+    /* inside pixel (no edge flag): untouched */
+    assert_int_equal(f->r->color[raster_addr(25, 25)], PX(10, 10, 10, 31));
+    assert_int_equal(f->out.px[25 * 256 + 20], edge1 | (17u << 24));
+}
+
+static void test_edge_marking_neighbour_rules(void **state)
+{
+    fixture *f = *state;
+    edge_regs(&f->in->regs, 0, 0x7FFF);
+    raster_postpass_clear(f->r, f->in);
+    /* A: ID 8 at z 0x1000, x 40..49; B right next to it, x 50..59 */
+    block(f->r, 40, 40, 49, 49, 8, 0x1000);
+    block(f->r, 50, 40, 59, 49, 16, 0x2000); /* other ID, farther: A's right edge marks */
+    block(f->r, 60, 40, 69, 49, 16, 0x0800); /* same ID as B, closer: B's right edge no */
+    block(f->r, 40, 50, 49, 59, 8, 0x0100);  /* same ID as A below it, closer */
+    raster_postpass_finish(f->r, f->in, &f->out);
+
+    uint32_t e1 = PX(3, 0, 61, 31), e2 = PX(5, 0, 59, 31);
+    assert_int_equal(f->r->color[raster_addr(49, 45)], e1); /* A right edge vs farther B */
+    /* B left edge vs closer A (other ID, but nearer): not by that neighbour; its other
+     * neighbours are B itself */
+    assert_int_equal(f->r->color[raster_addr(50, 45)], PX(10, 10, 10, 31));
+    /* B right edge vs the next block: same ID 16 -> not marked */
+    assert_int_equal(f->r->color[raster_addr(59, 45)], PX(10, 10, 10, 31));
+    /* the third block's left edge: neighbour B has the same ID -> not marked */
+    assert_int_equal(f->r->color[raster_addr(60, 45)], PX(10, 10, 10, 31));
+    /* the third block's right edge vs the clear plane: marked with colour 16 >> 3 = 2 */
+    assert_int_equal(f->r->color[raster_addr(69, 45)], e2);
+    /* A's bottom edge over the same-ID block below: not marked (x = 45, y = 49) */
+    assert_int_equal(f->r->color[raster_addr(45, 49)], PX(10, 10, 10, 31));
+}
+
+static void test_edge_marking_screen_border(void **state)
+{
+    fixture *f = *state;
+    /* the border holds the clear ID and depth: a polygon edge on the screen edge is marked
+     * when the clear plane's ID differs and the clear depth is farther */
+    edge_regs(&f->in->regs, 0, 0x7FFF);
+    raster_postpass_clear(f->r, f->in);
+    block(f->r, 0, 0, 255, 191, 8, 0x1000); /* whole screen */
+    raster_postpass_finish(f->r, f->in, &f->out);
+    assert_int_equal(f->r->color[raster_addr(0, 100)], PX(3, 0, 61, 31));
+    assert_int_equal(f->r->color[raster_addr(255, 100)], PX(3, 0, 61, 31));
+    assert_int_equal(f->r->color[raster_addr(100, 0)], PX(3, 0, 61, 31));
+    assert_int_equal(f->r->color[raster_addr(100, 191)], PX(3, 0, 61, 31));
+
+    /* same clear ID as the polygon: not marked */
+    edge_regs(&f->in->regs, 8, 0x7FFF);
+    raster_postpass_clear(f->r, f->in);
+    block(f->r, 0, 0, 255, 191, 8, 0x1000);
+    raster_postpass_finish(f->r, f->in, &f->out);
+    assert_int_equal(f->r->color[raster_addr(0, 100)], PX(10, 10, 10, 31));
+
+    /* clear depth nearer than the polygon (CLEAR_DEPTH 0 -> 0x1FF): not marked */
+    edge_regs(&f->in->regs, 0, 0);
+    raster_postpass_clear(f->r, f->in);
+    block(f->r, 0, 0, 255, 191, 8, 0x1000);
+    raster_postpass_finish(f->r, f->in, &f->out);
+    assert_int_equal(f->r->color[raster_addr(0, 100)], PX(10, 10, 10, 31));
+}
+
+/* ---- anti-aliasing ---- */
+
+static void test_aa_blend(void **state)
+{
+    (void)state;
+    /* coverage 15 -> 16/32: (63 * 16) >> 5 = 31 */
+    assert_int_equal(raster_aa_blend(PX(63, 0, 0, 31), PX(0, 63, 0, 31), 15), PX(31, 31, 0, 31));
+    /* coverage 23 -> 24/32: r (63*24) >> 5 = 47, g (63*8) >> 5 = 15, a (31*24 + 0) >> 5 = 23 */
+    assert_int_equal(raster_aa_blend(PX(63, 0, 0, 31), PX(0, 63, 0, 0), 23), PX(63, 0, 0, 23));
+    assert_int_equal(raster_aa_blend(PX(63, 0, 0, 31), PX(0, 63, 0, 10), 23),
+                     PX(47, 15, 0, (31 * 24 + 10 * 8) >> 5));
+}
+
+static void test_aa_pass(void **state)
+{
+    fixture *f = *state;
+    gx_render_regs *g = &f->in->regs;
+    g->disp3dcnt = 1u << 4;
+    g->clear_color = RGB(0, 31, 0) | (31u << 16);
+    g->clear_depth = 0x7FFF;
+    raster_postpass_clear(f->r, f->in);
+    uint32_t a = raster_addr(1, 1), b = raster_addr(2, 1), c = raster_addr(3, 1),
+             d = raster_addr(4, 1);
+    uint32_t red = PX(63, 0, 0, 31);
+    f->r->color[a] = f->r->color[b] = f->r->color[c] = f->r->color[d] = red;
+    f->r->attr[a] = RASTER_ATTR_EDGE_LEFT | (15u << RASTER_ATTR_COV_SHIFT); /* blended */
+    f->r->attr[b] = RASTER_ATTR_EDGE_LEFT | (31u << RASTER_ATTR_COV_SHIFT); /* full */
+    f->r->attr[c] = RASTER_ATTR_EDGE_LEFT;                                  /* none */
+    f->r->attr[d] = 15u << RASTER_ATTR_COV_SHIFT; /* not an edge pixel: ignored */
+    raster_postpass_finish(f->r, f->in, &f->out);
+    assert_int_equal(f->out.px[1 * 256 + 1], PX(31, 31, 0, 31));
+    assert_int_equal(f->out.px[1 * 256 + 2], red);
+    assert_int_equal(f->out.px[1 * 256 + 3], PX(0, 63, 0, 31));
+    assert_int_equal(f->out.px[1 * 256 + 4], red);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clear_depth_expansion),
+        cmocka_unit_test_setup_teardown(test_clear_plain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_pass_bits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edge_marking_against_clear_plane, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edge_marking_neighbour_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edge_marking_screen_border, setup, teardown),
+        cmocka_unit_test(test_aa_blend),
+        cmocka_unit_test_setup_teardown(test_aa_pass, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

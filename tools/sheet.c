@@ -1,0 +1,345 @@
+/*
+ * sheet.c - `dsgx render --all` (contact sheets), --scale and --light (see sheet.h).
+ *
+ * Each model is drawn exactly as `dsgx render` draws it with its default camera (front view
+ * framing the bounding box, fovy --fov): a fresh geometry and rendering engine per model, the
+ * --tex files then the file's own TEX0 uploaded with the default frame VRAM managers
+ * (nitro/texupload.c), NNS_G3dGlbInit defaults with the --light overrides. Floating point is
+ * used only for the camera set-up, converted once to 1.19.12.
+ */
+#include "tools/sheet.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gx/gx.h"
+#include "gx/regs.h"
+#include "nitro/nitro.h"
+#include "nitro/sheet.h"
+#include "raster/raster.h"
+
+#define MAX_CELLS 64
+#define MAX_FILE  (64u << 20)
+
+static fx32 to_fx(double v)
+{
+    return (fx32)(v * 4096.0 + (v < 0 ? -0.5 : 0.5));
+}
+
+bool render_parse_light(const char *arg, render_light lights[4])
+{
+    unsigned i;
+    double x, y, z;
+    unsigned rgb;
+    char tail;
+    if (sscanf(arg, "%u:%lf,%lf,%lf:%6x%c", &i, &x, &y, &z, &rgb, &tail) != 5 || i > 3)
+        return false;
+    if (x < -1 || x > 1 || y < -1 || y > 1 || z < -1 || z > 1) return false;
+    lights[i].set = true;
+    lights[i].dir[0] = to_fx(x);
+    lights[i].dir[1] = to_fx(y);
+    lights[i].dir[2] = to_fx(z);
+    lights[i].color =
+        (uint16_t)(((rgb >> 19) & 31u) | (((rgb >> 11) & 31u) << 5) | (((rgb >> 3) & 31u) << 10));
+    return true;
+}
+
+void render_apply_lights(nitro_glb *g, const render_light lights[4])
+{
+    for (unsigned i = 0; i < 4; i++) {
+        if (!lights[i].set) continue;
+        nitro_glb_light_vector(g, i, lights[i].dir[0], lights[i].dir[1], lights[i].dir[2]);
+        nitro_glb_light_color(g, i, lights[i].color);
+    }
+}
+
+int render_write_scaled(const dsgx_frame *f, unsigned scale, const char *path, char *err,
+                        size_t err_size)
+{
+    if (scale <= 1) return dsgx_frame_write_png(f, path, err, err_size);
+    nitro_sheet s;
+    if (!nitro_sheet_init(&s, 1, scale, false)) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return -1;
+    }
+    nitro_sheet_put(&s, 0, f, NULL, false);
+    int rc = nitro_sheet_write_png(&s, path, err, err_size);
+    nitro_sheet_free(&s);
+    return rc;
+}
+
+/* ---- loading ---- */
+
+static uint8_t *load(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *b = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 65536;
+            uint8_t *nb = cap <= MAX_FILE ? realloc(b, cap) : NULL;
+            if (!nb) {
+                free(b);
+                fclose(f);
+                return NULL;
+            }
+            b = nb;
+        }
+        size_t r = fread(b + n, 1, cap - n, f);
+        n += r;
+        if (r == 0) break;
+    }
+    fclose(f);
+    *size = n;
+    return b;
+}
+
+/* Replace *buf by its LZ77-decompressed contents when it is compressed. */
+static bool unpack(uint8_t **buf, size_t *size)
+{
+    if (!nitro_lz77_detect(*buf, *size)) return true;
+    uint8_t *out;
+    size_t osz;
+    nitro_status st = nitro_lz77_decompress(*buf, *size, MAX_FILE, &out, &osz);
+    if (!st.ok) return false;
+    free(*buf);
+    *buf = out;
+    *size = osz;
+    return true;
+}
+
+/* ---- rendering one model ---- */
+
+static double msqrt(double x)
+{
+    if (x <= 0) return 0;
+    double r = x > 1 ? x : 1;
+    for (int i = 0; i < 60; i++) r = 0.5 * (r + x / r);
+    return r;
+}
+
+static double msin(double x)
+{
+    double term = x, sum = x;
+    for (int n = 1; n < 12; n++) {
+        term *= -x * x / ((2 * n) * (2 * n + 1));
+        sum += term;
+    }
+    return sum;
+}
+
+typedef struct texset {
+    unsigned n;
+    const nitro_tex0 *tex[NITRO_MAX_TEX_SETS];
+    const uint8_t *data[NITRO_MAX_TEX_SETS];
+} texset;
+
+static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t *mdata,
+                       const texset *ts, dsgx_frame *out)
+{
+    gx_engine *gx = gx_create();
+    raster_engine *ra = raster_create();
+    if (!gx || !ra) {
+        memset(out, 0, sizeof *out);
+        if (gx) gx_destroy(gx);
+        if (ra) raster_destroy(ra);
+        return;
+    }
+    nitro_gx_sink sink = nitro_gx_engine_sink(gx);
+    sink.write(sink.user, REG_POWCNT1, 0x820F, 4);
+    sink.write(sink.user, REG_DISPCNT, 0x00010108, 4);
+    static nitro_texvram vram;
+    nitro_texvram_init(&vram);
+    for (unsigned i = 0; i < ts->n; i++) nitro_texvram_upload(&vram, ts->tex[i], ts->data[i], &sink);
+    static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
+    nitro_bind_textures(&vram, m, binds);
+    uint32_t d3 = 1u | 8u | (o->aa ? 16u : 0) | (o->edge ? 32u : 0) | (o->fog ? 128u : 0);
+    sink.write(sink.user, REG_DISP3DCNT, d3, 4);
+    sink.write(sink.user, REG_CLEAR_COLOR, o->clear_rgb | (o->clear_alpha << 16), 4);
+    sink.write(sink.user, REG_CLEAR_DEPTH, 0x7FFF, 4);
+    /* front camera framing the box, as `dsgx render` does by default */
+    double ps = m->info.pos_scale / 4096.0, lo[3], hi[3], c[3], r2 = 0;
+    for (int k = 0; k < 3; k++) {
+        lo[k] = m->info.box[k] / 4096.0 * ps;
+        hi[k] = lo[k] + m->info.box[3 + k] / 4096.0 * ps;
+        c[k] = (lo[k] + hi[k]) / 2;
+        r2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    }
+    double r = 0.5 * msqrt(r2);
+    if (r < 1e-3) r = 1;
+    double half = o->fov * 3.14159265358979 / 360.0, dist = r / msin(half) * 1.1;
+    double nearv = dist - r * 1.5 > dist * 0.01 ? dist - r * 1.5 : dist * 0.01;
+    fx32 eye[3] = {to_fx(c[0]), to_fx(c[1]), to_fx(c[2] + dist)};
+    fx32 at[3] = {to_fx(c[0]), to_fx(c[1]), to_fx(c[2])}, up[3] = {0, FX32_ONE, 0}, cam[12];
+    static nitro_glb glb;
+    nitro_glb_init(&glb);
+    render_apply_lights(&glb, o->lights);
+    nitro_camera_lookat(eye, up, at, cam);
+    nitro_glb_set_camera(&glb, cam);
+    nitro_camera_perspective(to_fx(msin(half)), to_fx(msin(3.14159265358979 / 2 - half)),
+                             to_fx(256.0 / 192.0), to_fx(nearv), to_fx(dist + r * 1.5), glb.proj);
+    nitro_glb_flush(&glb, &sink);
+    static nitro_runtime rt;
+    nitro_runtime_init(&rt, m, mdata, &glb, &sink, binds);
+    nitro_runtime_draw(&rt);
+    sink.write(sink.user, 0x04000540, 0, 4); /* SWAP_BUFFERS */
+    gx_vblank(gx);
+    raster_render(ra, gx_render_frame(gx), out, NULL);
+    raster_destroy(ra);
+    gx_destroy(gx);
+}
+
+/* ---- the sheet ---- */
+
+typedef struct entry {
+    char label[48];
+    uint8_t *buf;
+    size_t size;
+    nitro_file file;
+    bool parsed;
+} entry;
+
+int render_sheet(const char *path, const sheet_opts *o, const char *out)
+{
+    char fpath[1024], sel[256] = "";
+    snprintf(fpath, sizeof fpath, "%s", path);
+    char *colon = strrchr(fpath, ':');
+    if (colon && colon != fpath + 1) { /* keep "C:\" style prefixes intact */
+        snprintf(sel, sizeof sel, "%s", colon + 1);
+        *colon = 0;
+    }
+    size_t size = 0;
+    uint8_t *buf = load(fpath, &size);
+    if (!buf || !unpack(&buf, &size)) {
+        fprintf(stderr, "dsgx render: cannot read %s\n", fpath);
+        free(buf);
+        return 1;
+    }
+    static entry ents[MAX_CELLS];
+    unsigned nent = 0;
+    nitro_narc narc;
+    memset(&narc, 0, sizeof narc);
+    bool is_narc = size >= 4 && !memcmp(buf, "NARC", 4);
+    if (is_narc) {
+        nitro_status st = nitro_narc_parse(buf, size, &narc);
+        if (!st.ok) {
+            char msg[512];
+            nitro_status_format(&st, fpath, msg, sizeof msg);
+            fprintf(stderr, "dsgx render: %s\n", msg);
+            free(buf);
+            return 1;
+        }
+        for (unsigned i = 0; i < narc.num_files && nent < MAX_CELLS; i++) {
+            const nitro_narc_file *nf = &narc.files[i];
+            char name[48];
+            snprintf(name, sizeof name, "%.47s", nf->name ? nf->name : "");
+            if (!nf->name) snprintf(name, sizeof name, "%u", i);
+            if (sel[0]) {
+                char *end;
+                long v = strtol(sel, &end, 10);
+                bool match = *end == 0 ? v == (long)i : nitro_narc_find(&narc, sel) == (int)i;
+                if (!match) continue;
+            }
+            entry *e = &ents[nent];
+            e->buf = malloc(nf->size ? nf->size : 1);
+            if (!e->buf) continue;
+            memcpy(e->buf, buf + nf->offset, nf->size);
+            e->size = nf->size;
+            if (!unpack(&e->buf, &e->size)) {
+                free(e->buf);
+                continue;
+            }
+            snprintf(e->label, sizeof e->label, "%.47s", name);
+            nent++;
+        }
+    } else {
+        ents[0].buf = buf;
+        ents[0].size = size;
+        const char *base = strrchr(fpath, '/');
+        snprintf(ents[0].label, sizeof ents[0].label, "%.47s", base ? base + 1 : fpath);
+        buf = NULL;
+        nent = 1;
+    }
+    /* --tex files: uploaded first for every model */
+    texset ts0 = {0};
+    static uint8_t *tbuf[NITRO_MAX_TEX_SETS];
+    static nitro_file tfile[NITRO_MAX_TEX_SETS];
+    unsigned ntf = 0;
+    int rc = 0;
+    for (unsigned i = 0; i < o->ntex && ntf + 1 < NITRO_MAX_TEX_SETS; i++) {
+        size_t ts;
+        tbuf[ntf] = load(o->tex_paths[i], &ts);
+        if (!tbuf[ntf] || !unpack(&tbuf[ntf], &ts) || !nitro_parse(tbuf[ntf], ts, &tfile[ntf]).ok) {
+            fprintf(stderr, "dsgx render: cannot use %s\n", o->tex_paths[i]);
+            free(tbuf[ntf]);
+            rc = 1;
+            continue;
+        }
+        if (tfile[ntf].tex0) {
+            ts0.tex[ts0.n] = tfile[ntf].tex0;
+            ts0.data[ts0.n++] = tbuf[ntf];
+        }
+        ntf++;
+    }
+    /* count cells */
+    unsigned ncells = 0;
+    for (unsigned i = 0; i < nent; i++) {
+        ents[i].parsed = nitro_parse(ents[i].buf, ents[i].size, &ents[i].file).ok;
+        if (ents[i].parsed && ents[i].file.kind == NITRO_KIND_BMD0)
+            ncells += ents[i].file.num_models;
+    }
+    if (ncells > MAX_CELLS) ncells = MAX_CELLS;
+    nitro_sheet sh;
+    if (ncells == 0) {
+        fprintf(stderr, "dsgx render: no model in %s\n", path);
+        rc = 1;
+    } else if (!nitro_sheet_init(&sh, ncells, o->scale ? o->scale : 1, true)) {
+        fprintf(stderr, "dsgx render: out of memory\n");
+        rc = 1;
+        ncells = 0;
+    }
+    static dsgx_frame frame;
+    unsigned cell = 0;
+    for (unsigned i = 0; i < nent && cell < ncells; i++) {
+        const nitro_file *f = &ents[i].file;
+        if (!ents[i].parsed || f->kind != NITRO_KIND_BMD0) continue;
+        texset ts = ts0;
+        if (f->tex0 && ts.n < NITRO_MAX_TEX_SETS) {
+            ts.tex[ts.n] = f->tex0;
+            ts.data[ts.n++] = ents[i].buf;
+        }
+        for (unsigned m = 0; m < f->num_models && cell < ncells; m++, cell++) {
+            render_one(o, &f->models[m], ents[i].buf, &ts, &frame);
+            char label[96], hex[17];
+            snprintf(label, sizeof label, "%.47s/%.16s", ents[i].label, f->models[m].name.s);
+            nitro_sheet_put(&sh, cell, &frame, label, true);
+            dsgx_frame_hash_hex(&frame, hex);
+            printf("%s %s\n", hex, label);
+        }
+    }
+    if (ncells) {
+        char err[512];
+        if (nitro_sheet_write_png(&sh, out, err, sizeof err)) {
+            fprintf(stderr, "dsgx render: %s\n", err);
+            rc = 1;
+        } else {
+            printf("%s %ux%u, %u model(s)\n", out, sh.width, sh.height, ncells);
+        }
+        nitro_sheet_free(&sh);
+    }
+    for (unsigned i = 0; i < nent; i++) {
+        if (ents[i].parsed) nitro_file_free(&ents[i].file);
+        free(ents[i].buf);
+        memset(&ents[i], 0, sizeof ents[i]);
+    }
+    for (unsigned i = 0; i < ntf; i++) {
+        nitro_file_free(&tfile[i]);
+        free(tbuf[i]);
+    }
+    nitro_narc_free(&narc);
+    free(buf);
+    return rc;
+}
