@@ -1,6 +1,12 @@
 /*
  * vram.c - VRAM banks, VRAMCNT, LCDC window and the 3D engine's texture/palette views.
  * Hardware notes: see vram.h.
+ *
+ * Performance: the views are rebuilt at the first render after any VRAM change. A full rebuild
+ * (clear 608 KiB, OR every mapped bank in) costs more than rendering a small scene, so each bank
+ * records the byte range written since it was last cleared (the rest of it is zero) and each
+ * view the range last composed into it: a rebuild clears only that range and ORs only the
+ * written ranges in. The views hold the same bytes as after a full rebuild.
  */
 #include "gx/vram.h"
 
@@ -27,6 +33,7 @@ bool gx_vram_init(gx_vram *v)
     v->tex_view = calloc(1, GX_TEX_VRAM_SIZE);
     v->pal_view = calloc(1, GX_PAL_VRAM_SIZE);
     if (!v->tex_view || !v->pal_view) goto fail;
+    /* all zero: nothing used (memset above left every range empty) */
     v->dirty = true;
     return true;
 fail:
@@ -45,7 +52,9 @@ void gx_vram_free(gx_vram *v)
 void gx_vram_reset(gx_vram *v)
 {
     for (unsigned i = 0; i < VRAM_NBANKS; i++) {
-        memset(v->bank[i], 0, bank_size[i]);
+        if (v->used_lo[i] < v->used_hi[i])
+            memset(v->bank[i] + v->used_lo[i], 0, v->used_hi[i] - v->used_lo[i]);
+        v->used_lo[i] = v->used_hi[i] = 0;
         v->cnt[i] = 0;
     }
     v->dirty = true;
@@ -66,12 +75,13 @@ void gx_vram_set_cnt(gx_vram *v, unsigned bank, uint8_t val)
     v->dirty = true;
 }
 
-static uint8_t *lcdc_locate(const gx_vram *v, uint32_t addr)
+static uint8_t *lcdc_locate(const gx_vram *v, uint32_t addr, unsigned *bank)
 {
     uint32_t off = addr - REG_VRAM_LCDC_BASE;
     for (unsigned i = 0; i < VRAM_NBANKS; i++) {
         if (off >= lcdc_base[i] && off < lcdc_base[i] + bank_size[i]) {
             if (!enabled(v, i) || mst(v, i) != 0) return NULL;
+            *bank = i;
             return v->bank[i] + (off - lcdc_base[i]);
         }
     }
@@ -80,39 +90,61 @@ static uint8_t *lcdc_locate(const gx_vram *v, uint32_t addr)
 
 void gx_vram_lcdc_write8(gx_vram *v, uint32_t addr, uint8_t val)
 {
-    uint8_t *p = lcdc_locate(v, addr);
+    unsigned b;
+    uint8_t *p = lcdc_locate(v, addr, &b);
     if (p) {
         *p = val;
         v->dirty = true;
+        uint32_t off = (uint32_t)(p - v->bank[b]);
+        if (v->used_lo[b] >= v->used_hi[b]) {
+            v->used_lo[b] = off, v->used_hi[b] = off + 1;
+        } else {
+            if (off < v->used_lo[b]) v->used_lo[b] = off;
+            if (off >= v->used_hi[b]) v->used_hi[b] = off + 1;
+        }
     }
 }
 
 uint8_t gx_vram_lcdc_read8(const gx_vram *v, uint32_t addr)
 {
-    const uint8_t *p = lcdc_locate(v, addr);
+    unsigned b;
+    const uint8_t *p = lcdc_locate(v, addr, &b);
     return p ? *p : 0;
 }
 
-static void or_into(uint8_t *dst, const uint8_t *src, uint32_t n)
+/* OR bank b's written bytes into view + at (the bank's image starts there); widens the view's
+ * used range [*lo, *hi). */
+static void or_bank(const gx_vram *v, unsigned b, uint8_t *view, uint32_t at, uint32_t *lo,
+                    uint32_t *hi)
 {
-    for (uint32_t i = 0; i < n; i++) dst[i] |= src[i];
+    uint32_t blo = v->used_lo[b], bhi = v->used_hi[b];
+    if (blo >= bhi) return;
+    for (uint32_t i = blo; i < bhi; i++) view[at + i] |= v->bank[b][i];
+    if (*lo >= *hi) {
+        *lo = at + blo, *hi = at + bhi;
+    } else {
+        if (at + blo < *lo) *lo = at + blo;
+        if (at + bhi > *hi) *hi = at + bhi;
+    }
 }
 
 void gx_vram_views(gx_vram *v, const uint8_t **tex, const uint8_t **pal)
 {
     if (v->dirty) {
-        memset(v->tex_view, 0, GX_TEX_VRAM_SIZE);
-        memset(v->pal_view, 0, GX_PAL_VRAM_SIZE);
+        /* clear what the last rebuild wrote: the rest of each view is still zero */
+        if (v->tex_lo < v->tex_hi) memset(v->tex_view + v->tex_lo, 0, v->tex_hi - v->tex_lo);
+        if (v->pal_lo < v->pal_hi) memset(v->pal_view + v->pal_lo, 0, v->pal_hi - v->pal_lo);
+        v->tex_lo = v->tex_hi = v->pal_lo = v->pal_hi = 0;
         for (unsigned b = VRAM_A; b <= VRAM_D; b++)
             if (enabled(v, b) && mst(v, b) == 3)
-                or_into(v->tex_view + ofs(v, b) * 0x20000u, v->bank[b], bank_size[b]);
+                or_bank(v, b, v->tex_view, ofs(v, b) * 0x20000u, &v->tex_lo, &v->tex_hi);
         if (enabled(v, VRAM_E) && mst(v, VRAM_E) == 3)
-            or_into(v->pal_view, v->bank[VRAM_E], bank_size[VRAM_E]);
+            or_bank(v, VRAM_E, v->pal_view, 0, &v->pal_lo, &v->pal_hi);
         for (unsigned b = VRAM_F; b <= VRAM_G; b++) {
             if (!enabled(v, b) || mst(v, b) != 3) continue;
             unsigned o = ofs(v, b);
             unsigned slot = (o & 1u) + (o >> 1) * 4u;
-            or_into(v->pal_view + slot * 0x4000u, v->bank[b], bank_size[b]);
+            or_bank(v, b, v->pal_view, slot * 0x4000u, &v->pal_lo, &v->pal_hi);
         }
         v->dirty = false;
     }

@@ -26,6 +26,11 @@ typedef struct gx_vram {
     bool dirty;                 /* the 3D view must be rebuilt */
     uint8_t *tex_view;          /* GX_TEX_VRAM_SIZE bytes */
     uint8_t *pal_view;          /* GX_PAL_VRAM_SIZE bytes */
+    /* Bytes that may be non-zero (vram.c keeps the view rebuild proportional to the data):
+     * bank b in [used_lo[b], used_hi[b]) since its last clear, the views in the ranges last
+     * composed into them (empty: lo >= hi). */
+    uint32_t used_lo[VRAM_NBANKS], used_hi[VRAM_NBANKS];
+    uint32_t tex_lo, tex_hi, pal_lo, pal_hi;
 } gx_vram;
 
 /** Allocate bank memory (all zero, all banks unmapped). @return false when out of memory. */

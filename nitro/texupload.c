@@ -11,13 +11,13 @@
  * Allocation: NitroSystem's default frame VRAM managers as NNS_G3dResDefaultSetup drives them
  * (pret/pokeplatinum lib/NitroSystem/asm/g3d/util_nnsg3d.s NNS_G3dResDefaultSetup: texel block
  * with is4x4 = FALSE, then the 4x4 block with TRUE, then the palettes with b4Pltt = bit 15 of
- * the halfword at TEX0 + 0x20 (the 4x4 info's flag, as the assembly reads it), each only when its size is non-zero; then NNS_G3dTexLoad,
- * NNS_G3dPlttLoad and NNS_G3dBindMdlSet). Texture manager (asm/gfd/gfd_frametexvramman.s
- * NNS_GfdInitFrmTexVramManager / NNS_GfdAllocFrmTexVram; region table as decoded in the
- * decompiled frame manager): five regions, slot 0, the two 64 KiB halves of slot 1, slot 2,
- * slot 3; sizes rounded up to 16; 4x4 texels from the low end of slot 0 then slot 2, with half
- * the size from the low end of the matching slot-1 half; other texels from the high end of
- * slot 3, slot 2, slot 0, upper slot 1, lower slot 1 (the search order for 3 or 4 slots; we
+ * the halfword at TEX0 + 0x20 (the 4x4 info's flag, as the assembly reads it), each only when its
+ * size is non-zero; then NNS_G3dTexLoad, NNS_G3dPlttLoad and NNS_G3dBindMdlSet). Texture manager
+ * (asm/gfd/gfd_frametexvramman.s NNS_GfdInitFrmTexVramManager / NNS_GfdAllocFrmTexVram; region
+ * table as decoded in the decompiled frame manager): five regions, slot 0, the two 64 KiB halves of
+ * slot 1, slot 2, slot 3; sizes rounded up to 16; 4x4 texels from the low end of slot 0 then slot
+ * 2, with half the size from the low end of the matching slot-1 half; other texels from the high
+ * end of slot 3, slot 2, slot 0, upper slot 1, lower slot 1 (the search order for 3 or 4 slots; we
  * map all four). Palette manager (gfd_frameplttvramman.s NNS_GfdAllocFrmPlttVram, from the
  * high end as opt 0 asks): size rounded up to 8, the start aligned down to 16 bytes (8 for
  * 4-colour), 4-colour palettes must lie below 0x10000; we give it the whole of bank E.

@@ -47,7 +47,7 @@ static inline uint32_t ch(uint32_t c6, unsigned i)
     return (c6 >> (8 * i)) & 0x3Fu;
 }
 
-/* Texel colour in 6-bit packed form, texel alpha in *ta. */
+/* Texel colour in 6-bit packed form, texel alpha in *ta (through the polygon's sampler). */
 static inline uint32_t texel6(const raster_shader *sh, int32_t s, int32_t t, uint32_t *ta)
 {
     uint16_t c;
@@ -57,16 +57,35 @@ static inline uint32_t texel6(const raster_shader *sh, int32_t s, int32_t t, uin
     return widen555(c);
 }
 
-/* Modulate the 6-bit colour v by the texel; alpha from texel and polygon alpha. */
-static inline uint32_t modulate(const raster_shader *sh, uint32_t v, int32_t s, int32_t t)
+/* Modulate the 6-bit colour v by the texel tc (alpha ta); alpha with the polygon alpha. */
+static inline uint32_t modulate_texel(const raster_shader *sh, uint32_t v, uint32_t tc, uint32_t ta)
 {
-    uint32_t ta;
-    uint32_t tc = texel6(sh, s, t, &ta);
     uint32_t r = ((ch(tc, 0) + 1) * (ch(v, 0) + 1) - 1) >> 6;
     uint32_t g = ((ch(tc, 1) + 1) * (ch(v, 1) + 1) - 1) >> 6;
     uint32_t b = ((ch(tc, 2) + 1) * (ch(v, 2) + 1) - 1) >> 6;
     uint32_t a = ((ta + 1) * (sh->poly_alpha + 1) - 1) >> 5;
     return pack6(r, g, b, a | sh->alpha_or);
+}
+
+static inline uint32_t modulate(const raster_shader *sh, uint32_t v, int32_t s, int32_t t)
+{
+    uint32_t ta;
+    uint32_t tc = texel6(sh, s, t, &ta);
+    return modulate_texel(sh, v, tc, ta);
+}
+
+/* Decal: the texel over the vertex colour by texel alpha; alpha = polygon alpha. */
+static inline uint32_t decal_texel(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
+                                   uint32_t tc, uint32_t ta)
+{
+    uint32_t a = (sh->poly_alpha | sh->alpha_or) << 24;
+    uint32_t vr = r9 >> 3, vg = g9 >> 3, vb = b9 >> 3;
+    if (ta == 0) return pack6(vr, vg, vb, 0) | a;
+    if (ta == 31) return tc | a;
+    uint32_t r = (ch(tc, 0) * ta + vr * (31 - ta)) >> 5;
+    uint32_t g = (ch(tc, 1) * ta + vg * (31 - ta)) >> 5;
+    uint32_t b = (ch(tc, 2) * ta + vb * (31 - ta)) >> 5;
+    return pack6(r, g, b, 0) | a;
 }
 
 /* Highlight: add the toon colour, saturating each channel at 63. */
@@ -99,26 +118,46 @@ static uint32_t shade_highlight(const raster_shader *sh, uint32_t r9, uint32_t g
     return add_sat(pack6(v, v, v, sh->poly_alpha | sh->alpha_or), sh->toon6[(r9 >> 4) & 31u]);
 }
 
-static uint32_t shade_modulate(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
-                               int32_t s, int32_t t)
-{
-    return modulate(sh, pack6(r9 >> 3, g9 >> 3, b9 >> 3, 0), s, t);
-}
+/* Modulate and decal, one function per texture format with the format's texel lookup inlined
+ * (texture.h): one indirect call per pixel instead of a shader call plus a sampler call. */
+#define SHADE_TEX_FORMAT(fmt)                                                                      \
+    static uint32_t shade_modulate_##fmt(const raster_shader *sh, uint32_t r9, uint32_t g9,        \
+                                         uint32_t b9, int32_t s, int32_t t)                        \
+    {                                                                                              \
+        uint16_t c;                                                                                \
+        uint8_t a;                                                                                 \
+        raster_texel_##fmt(&sh->tex, s, t, &c, &a);                                                \
+        return modulate_texel(sh, pack6(r9 >> 3, g9 >> 3, b9 >> 3, 0), widen555(c), a);            \
+    }                                                                                              \
+    static uint32_t shade_decal_##fmt(const raster_shader *sh, uint32_t r9, uint32_t g9,           \
+                                      uint32_t b9, int32_t s, int32_t t)                           \
+    {                                                                                              \
+        uint16_t c;                                                                                \
+        uint8_t a;                                                                                 \
+        raster_texel_##fmt(&sh->tex, s, t, &c, &a);                                                \
+        return decal_texel(sh, r9, g9, b9, widen555(c), a);                                        \
+    }
+SHADE_TEX_FORMAT(none)
+SHADE_TEX_FORMAT(a3i5)
+SHADE_TEX_FORMAT(pal4)
+SHADE_TEX_FORMAT(pal16)
+SHADE_TEX_FORMAT(pal256)
+SHADE_TEX_FORMAT(4x4)
+SHADE_TEX_FORMAT(a5i3)
+SHADE_TEX_FORMAT(direct)
 
-static uint32_t shade_decal(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
-                            int32_t s, int32_t t)
-{
-    uint32_t ta;
-    uint32_t tc = texel6(sh, s, t, &ta);
-    uint32_t a = (sh->poly_alpha | sh->alpha_or) << 24;
-    uint32_t vr = r9 >> 3, vg = g9 >> 3, vb = b9 >> 3;
-    if (ta == 0) return pack6(vr, vg, vb, 0) | a;
-    if (ta == 31) return tc | a;
-    uint32_t r = (ch(tc, 0) * ta + vr * (31 - ta)) >> 5;
-    uint32_t g = (ch(tc, 1) * ta + vg * (31 - ta)) >> 5;
-    uint32_t b = (ch(tc, 2) * ta + vb * (31 - ta)) >> 5;
-    return pack6(r, g, b, 0) | a;
-}
+static const raster_shade_fn shade_modulate_fns[8] = {
+    [TEXFMT_NONE] = shade_modulate_none,     [TEXFMT_A3I5] = shade_modulate_a3i5,
+    [TEXFMT_PAL4] = shade_modulate_pal4,     [TEXFMT_PAL16] = shade_modulate_pal16,
+    [TEXFMT_PAL256] = shade_modulate_pal256, [TEXFMT_COMPRESSED] = shade_modulate_4x4,
+    [TEXFMT_A5I3] = shade_modulate_a5i3,     [TEXFMT_DIRECT] = shade_modulate_direct,
+};
+static const raster_shade_fn shade_decal_fns[8] = {
+    [TEXFMT_NONE] = shade_decal_none,     [TEXFMT_A3I5] = shade_decal_a3i5,
+    [TEXFMT_PAL4] = shade_decal_pal4,     [TEXFMT_PAL16] = shade_decal_pal16,
+    [TEXFMT_PAL256] = shade_decal_pal256, [TEXFMT_COMPRESSED] = shade_decal_4x4,
+    [TEXFMT_A5I3] = shade_decal_a5i3,     [TEXFMT_DIRECT] = shade_decal_direct,
+};
 
 static uint32_t shade_toon_tex(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
                                int32_t s, int32_t t)
@@ -139,8 +178,8 @@ static const raster_shade_fn shade_fns[RASTER_SHADE_KINDS] = {
     [RASTER_SHADE_VERTEX] = shade_vertex,
     [RASTER_SHADE_TOON] = shade_toon,
     [RASTER_SHADE_HIGHLIGHT] = shade_highlight,
-    [RASTER_SHADE_MODULATE] = shade_modulate,
-    [RASTER_SHADE_DECAL] = shade_decal,
+    [RASTER_SHADE_MODULATE] = shade_modulate_none, /* replaced per format below */
+    [RASTER_SHADE_DECAL] = shade_decal_none,
     [RASTER_SHADE_TOON_TEX] = shade_toon_tex,
     [RASTER_SHADE_HIGHLIGHT_TEX] = shade_highlight_tex,
 };
@@ -175,6 +214,8 @@ void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32
     raster_tex_setup(&sh->tex, teximage, pltt_base, tex_vram, pal_vram);
     sh->kind = kind;
     sh->shade = shade_fns[kind];
+    if (kind == RASTER_SHADE_MODULATE) sh->shade = shade_modulate_fns[sh->tex.format & 7u];
+    if (kind == RASTER_SHADE_DECAL) sh->shade = shade_decal_fns[sh->tex.format & 7u];
     sh->toon6 = pf->toon6;
     sh->poly_alpha = polyattr_alpha(attr);
     sh->alpha_or = sh->poly_alpha == 0 ? 31u : 0u; /* wireframe: alpha 31 */

@@ -122,6 +122,14 @@ struct raster_engine {
     raster_pixel_frame pixel; /**< pixel stage frame state (H4) */
     bool melonds_gaps;        /**< X-major span ends as melonDS (false: hardware gaps) */
 
+    /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
+     * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
+     * reaches it (raster_span_begin) or the final pass needs it. Empty: lo = 256, hi = 0. */
+    bool lazy_clear;    /**< this frame clears lazily (raster_render; false in unit scenes) */
+    bool clear_lower;   /**< the lower layer is cleared along (anti-aliasing reads it) */
+    uint32_t clear_px[3]; /**< clear colour, depth, attribute word */
+    int16_t valid_lo[192], valid_hi[192];
+
     /* scanline-timing model (H5), persistent across frames */
     raster_timing timing;
 
@@ -144,6 +152,18 @@ struct raster_engine {
 void raster_postpass_clear(raster_engine *r, const gx_frame *in);
 /** Edge marking, fog, anti-aliasing on the drawn buffers, then conversion into @p out. */
 void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *out);
+
+/* ---- lazy clear (render.c) ---- */
+/** Clear what is not yet valid of pixels [x0, x1) of line y (0 <= x0 < x1 <= 256). */
+void raster_lazy_clear(raster_engine *r, int32_t y, int32_t x0, int32_t x1);
+
+/** Called before a polygon line touches pixels [x0, x1) of line y (any layer): one compare
+ *  per polygon line when nothing needs clearing. */
+static inline void raster_span_begin(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
+{
+    if (r->lazy_clear && x0 < x1 && (x0 < r->valid_lo[y] || x1 > r->valid_hi[y]))
+        raster_lazy_clear(r, y, x0, x1);
+}
 
 /* ---- rasterizer (H3) ---- */
 /** Build the render list (ordering, per-polygon setup) for a frame (setup.c). */

@@ -9,10 +9,23 @@
  * reference is 0 when DISP3DCNT bit 2 is off (melonDS GPU3D.cpp: AlphaRef = bit 2 ? value : 0).
  * State kept across frames as melonDS keeps it: the shadow stencil and its "previous polygon
  * was a shadow mask" flag; the timing model's registers.
+ *
+ * Performance: the clear is lazy with a plain clear plane (DISP3DCNT bit 14 off). Clearing all
+ * six buffer layers costs more than drawing a small scene, so each line only records which
+ * pixels [valid_lo, valid_hi) already hold this frame's values; a polygon line extends that
+ * range before it touches pixels (raster_span_begin), and the output conversion writes the
+ * clear colour directly for pixels outside it. Frames that run edge marking, fog or
+ * anti-aliasing complete the clear of every line before the final pass, which then sees the
+ * same buffers as after a full clear. The lower layer is cleared (lazily, along the top one)
+ * only with anti-aliasing: it reaches the output through the anti-aliasing blend alone; without
+ * it, what the rasterizer writes or reads there (depth retries and translucent blends under
+ * edge pixels, shadow stencil bit 1) never flows back into the top layer, so stale contents
+ * from an earlier frame change no output pixel.
  */
 #include <stdlib.h>
 
 #include "gx/regs.h"
+#include "raster/postpass_internal.h"
 #include "raster/raster_internal.h"
 
 raster_engine *raster_create(void)
@@ -42,15 +55,105 @@ static void latch_frame_state(raster_engine *r, const gx_frame *in)
     raster_pixel_frame_setup(&r->pixel, &in->regs);
 }
 
+static void fill32(uint32_t *p, uint32_t v, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) p[i] = v;
+}
+
+/* Clear pixels [x0, x1) of line y in the top layer (and the lower one with clear_lower). */
+static void clear_run(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
+{
+    uint32_t a = raster_addr(x0, y);
+    int32_t n = x1 - x0;
+    fill32(&r->color[a], r->clear_px[0], n);
+    fill32(&r->depth[a], r->clear_px[1], n);
+    fill32(&r->attr[a], r->clear_px[2], n);
+    if (r->clear_lower) {
+        fill32(&r->color[a + RASTER_BUF_SIZE], r->clear_px[0], n);
+        fill32(&r->depth[a + RASTER_BUF_SIZE], r->clear_px[1], n);
+        fill32(&r->attr[a + RASTER_BUF_SIZE], r->clear_px[2], n);
+    }
+}
+
+void raster_lazy_clear(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
+{
+    int32_t lo = r->valid_lo[y], hi = r->valid_hi[y];
+    if (lo >= hi) {
+        clear_run(r, y, x0, x1);
+        lo = x0, hi = x1;
+    } else {
+        /* the valid range stays one run: clear the gap between it and the new pixels too */
+        if (x0 < lo) clear_run(r, y, x0, lo), lo = x0;
+        if (x1 > hi) clear_run(r, y, hi, x1), hi = x1;
+    }
+    r->valid_lo[y] = (int16_t)lo;
+    r->valid_hi[y] = (int16_t)hi;
+}
+
+/* Everything raster_postpass_clear would have written that the final pass reads: every screen
+ * pixel, and the top layer's 1-pixel border (edge marking reads it; colour 0, clear depth,
+ * clear polygon ID without fog). */
+static void complete_clear(raster_engine *r)
+{
+    for (int32_t y = 0; y < 192; y++) raster_lazy_clear(r, y, 0, 256);
+    uint32_t bd = r->clear_px[1], ba = r->clear_px[2] & RASTER_ATTR_OPAQUE_ID_MASK;
+    for (uint32_t i = 0; i < RASTER_SCANLINE_W; i++) {
+        uint32_t top = i, bottom = (RASTER_NUM_LINES - 1) * RASTER_SCANLINE_W + i;
+        r->color[top] = r->color[bottom] = 0;
+        r->depth[top] = r->depth[bottom] = bd;
+        r->attr[top] = r->attr[bottom] = ba;
+    }
+    for (int32_t y = 0; y < 192; y++) {
+        uint32_t left = raster_addr(-1, y), right = raster_addr(256, y);
+        r->color[left] = r->color[right] = 0;
+        r->depth[left] = r->depth[right] = bd;
+        r->attr[left] = r->attr[right] = ba;
+    }
+}
+
+/* Output of a lazily cleared frame without final-pass effects: drawn pixels are copied, the
+ * rest is the clear colour (raster_postpass_finish's conversion, without touching the rest). */
+static void convert_lazy(const raster_engine *r, dsgx_frame *out)
+{
+    const uint32_t mask = 0x1F3F3F3Fu;
+    uint32_t clear = r->clear_px[0] & mask;
+    for (int32_t y = 0; y < 192; y++) {
+        uint32_t *dst = &out->px[y * DSGX_FRAME_W];
+        const uint32_t *line = &r->color[raster_addr(0, y)];
+        int32_t lo = r->valid_lo[y], hi = r->valid_hi[y];
+        if (lo >= hi) lo = hi = 256;
+        fill32(dst, clear, lo);
+        for (int32_t x = lo; x < hi; x++) dst[x] = line[x] & mask;
+        fill32(dst + hi, clear, 256 - hi);
+    }
+}
+
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res)
 {
+    uint32_t cnt = in->regs.disp3dcnt;
+    bool final_pass =
+        disp3dcnt_edge_marking(cnt) || disp3dcnt_fog(cnt) || disp3dcnt_antialias(cnt);
+
     latch_frame_state(r, in);
-    raster_postpass_clear(r, in);
+    r->lazy_clear = !disp3dcnt_rear_bitmap(cnt);
+    if (r->lazy_clear) {
+        raster_clear_plain_pixel(&in->regs, &r->clear_px[0], &r->clear_px[1], &r->clear_px[2]);
+        r->clear_lower = disp3dcnt_antialias(cnt) != 0;
+        for (int32_t y = 0; y < 192; y++) r->valid_lo[y] = 256, r->valid_hi[y] = 0;
+    } else {
+        raster_postpass_clear(r, in);
+    }
     raster_setup_frame(r, in);
 
     raster_timing_frame_begin(&r->timing, in);
     for (int32_t y = 0; y < 192; y++) raster_draw_scanline(r, y);
     raster_timing_frame_end(&r->timing, res);
 
-    raster_postpass_finish(r, in, out);
+    if (r->lazy_clear && !final_pass) {
+        if (out) convert_lazy(r, out);
+    } else {
+        if (r->lazy_clear) complete_clear(r);
+        raster_postpass_finish(r, in, out);
+    }
+    r->lazy_clear = false; /* the buffers are not valid for later direct use otherwise */
 }

@@ -502,6 +502,14 @@ static void step_edges(raster_poly *rp)
     rp->xr = raster_slope_step(&rp->right);
 }
 
+/* The pixels a line draw may touch, [max(xstart, 0), min(xend + 1, 256, xcut)), as
+ * draw_line / draw_mask_line bound them, are made valid for the lazy clear (render.c). */
+static void span_touch(raster_engine *r, int32_t y, const span_line *c, int32_t xcut)
+{
+    int32_t x0 = c->xstart < 0 ? 0 : c->xstart;
+    raster_span_begin(r, y, x0, min32(c->xend + 1, min32(256, xcut)));
+}
+
 static void mask_line(raster_engine *r, raster_poly *rp, int32_t y)
 {
     span_line c;
@@ -523,7 +531,10 @@ static void mask_line(raster_engine *r, raster_poly *rp, int32_t y)
         return;
     }
     int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
-    if (xcut >= 0) draw_mask_line(&c, xcut, rp->depth_test, rp->poly->wbuffer);
+    if (xcut >= 0) {
+        span_touch(r, y, &c, xcut);
+        draw_mask_line(&c, xcut, rp->depth_test, rp->poly->wbuffer);
+    }
     step_edges(rp);
 }
 
@@ -535,6 +546,7 @@ static void poly_line(raster_engine *r, raster_poly *rp, int32_t y)
     if (!raster_timing_line_aborted(&r->timing, y)) {
         int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
         if (xcut >= 0) {
+            span_touch(r, y, &c, xcut);
             span_fns[rp->span_flags](&c, xcut);
         }
     }

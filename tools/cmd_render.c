@@ -6,7 +6,8 @@
  * or --eye/--at, or --orbit YAW PITCH DIST (degrees, model units). Floating point is used only
  * here, for the camera set-up, and converted once to 1.19.12 before anything reaches the
  * engine. Texture lookup order: --tex files in the order given, then the model file's TEX0.
- * Not implemented yet: --all (contact sheets).
+ * --all (contact sheets of every model of a file or NARC), --scale (nearest-neighbour output
+ * scale) and --light (light vectors/colours) are in tools/sheet.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "raster/frame.h"
 #include "raster/raster.h"
 #include "tools/commands.h"
+#include "tools/sheet.h"
 
 #define MAX_TEX 6
 
@@ -122,7 +124,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: dsgx render MODEL.nsbmd [--tex FILE.nsbtx ...] [--model NAME|INDEX]\n"
                "       [--eye X Y Z --at X Y Z | --orbit YAW PITCH DIST] [--fov DEG]\n"
                "       [--clear RGB15 --clear-alpha A] [--edge] [--fog] [--aa] [--scale N]\n"
-               "       [--trace out.trace] -o out.png\n");
+               "       [--light I:X,Y,Z:RRGGBB ...] [--trace out.trace] -o out.png\n"
+               "       dsgx render --all FILE.nsbmd|ARCHIVE.narc[:INDEX|NAME] [--tex ...]\n"
+               "       [--fov DEG] [--clear ...] [--light ...] [--scale N] -o sheet.png\n");
 }
 
 int cmd_render(int argc, char **argv)
@@ -132,6 +136,8 @@ int cmd_render(int argc, char **argv)
     unsigned ntex = 0, scale = 1, clear_rgb = 0, clear_alpha = 0;
     double fov = 30, eye[3] = {0}, at[3] = {0}, orbit[3] = {0};
     bool have_eye = false, have_orbit = false, edge = false, fog = false, aa = false;
+    bool all = false;
+    render_light lights[4] = {{0}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
@@ -167,8 +173,12 @@ int cmd_render(int argc, char **argv)
         } else if (!strcmp(a, "--aa")) {
             aa = true;
         } else if (!strcmp(a, "--all")) {
-            fprintf(stderr, "dsgx render: --all is not implemented yet\n");
-            return 2;
+            all = true;
+        } else if (!strcmp(a, "--light") && more) {
+            if (!render_parse_light(argv[++i], lights)) {
+                fprintf(stderr, "dsgx render: bad --light %s (want I:X,Y,Z:RRGGBB)\n", argv[i]);
+                return 2;
+            }
         } else if (a[0] != '-' && !model_path) {
             model_path = a;
         } else {
@@ -179,6 +189,11 @@ int cmd_render(int argc, char **argv)
     if (!model_path || !out || scale < 1 || scale > 16) {
         usage(stderr);
         return 2;
+    }
+    if (all) {
+        sheet_opts so = {tex_paths, ntex, fov, clear_rgb, clear_alpha, edge, fog, aa, scale, {{0}}};
+        memcpy(so.lights, lights, sizeof lights);
+        return render_sheet(model_path, &so, out);
     }
 
     size_t msize;
@@ -299,6 +314,7 @@ int cmd_render(int argc, char **argv)
     }
     static nitro_glb glb;
     nitro_glb_init(&glb);
+    render_apply_lights(&glb, lights);
     nitro_camera_lookat(feye, fup, fat, cam);
     nitro_glb_set_camera(&glb, cam);
     nitro_camera_perspective(fx(msin(half)), fx(mcos(half)), fx(256.0 / 192.0), fx(nearv), fx(farv),
@@ -312,12 +328,7 @@ int cmd_render(int argc, char **argv)
     gx_vblank(gx);
     raster_render(ra, gx_render_frame(gx), &frame, NULL);
 
-    if (scale == 1) {
-        if (dsgx_frame_write_png(&frame, out, msg, sizeof msg) == 0) rc = 0;
-    } else {
-        fprintf(stderr, "dsgx render: --scale > 1 writes the unscaled frame (not implemented)\n");
-        if (dsgx_frame_write_png(&frame, out, msg, sizeof msg) == 0) rc = 0;
-    }
+    if (render_write_scaled(&frame, scale, out, msg, sizeof msg) == 0) rc = 0;
     if (rc) fprintf(stderr, "dsgx render: %s\n", msg);
     char hex[17];
     dsgx_frame_hash_hex(&frame, hex);

@@ -14,8 +14,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"demo", cmd_demo, "demo [-o demo.png]",
-     "render the built-in demo scene, write demo.png and print its XXH3 hash"},
+    {"demo", cmd_demo, "demo [-o demo.png] [--trace]",
+     "render the built-in demo model (or, with --trace, the demo trace) and print its hash"},
     {"replay", cmd_replay, "replay FILE [-o DIR] [--raw] [--melonds-gaps]",
      "replay a GX trace or frame dump; write frameNNN.png, print one hash line per frame"},
     {"explain", cmd_explain, "explain TRACE [--frame N] [--summary]",

@@ -153,7 +153,8 @@ static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t 
     sink.write(sink.user, REG_DISPCNT, 0x00010108, 4);
     static nitro_texvram vram;
     nitro_texvram_init(&vram);
-    for (unsigned i = 0; i < ts->n; i++) nitro_texvram_upload(&vram, ts->tex[i], ts->data[i], &sink);
+    for (unsigned i = 0; i < ts->n; i++)
+        nitro_texvram_upload(&vram, ts->tex[i], ts->data[i], &sink);
     static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
     nitro_bind_textures(&vram, m, binds);
     uint32_t d3 = 1u | 8u | (o->aa ? 16u : 0) | (o->edge ? 32u : 0) | (o->fog ? 128u : 0);

@@ -6,7 +6,8 @@
  *
  * Re-baseline: DSGX_NITRO_GOLDEN_UPDATE=1 ./test_nitro_render rewrites the manifest and the PNGs
  * (look at each PNG before committing it). On a mismatch the actual frame is written to the
- * current directory as nitro_<name>.<frame>.actual.png.
+ * current directory as nitro_<name>.<frame>.actual.png. DSGX_NITRO_FIXTURE_DIR=DIR also writes
+ * each fixture file as DIR/<name>.nsbmd (for trying them with `dsgx render` / `dsgx info`).
  *
  * The fixtures are generator code, not game files. They also carry two hand-checked facts
  * about the runtime set-up that the frames depend on (asserted before rendering): where the
@@ -169,7 +170,7 @@ static void model_init(nitro_wmodel *w, const char *name, fx32 box_half)
 
 /* ---- textures: one of every format, 16x16, with recognisable patterns ---- */
 
-static const char *const TEX_NAMES[7] = {"a3i5", "pal4", "pal16", "pal256",
+static const char *const TEX_NAMES[7] = {"a3i5",   "pal4", "pal16", "pal256",
                                          "cmp4x4", "a5i3", "direct"};
 static const char *const PAL_NAMES[6] = {"p_a3i5", "p_4", "p_16", "p_256", "p_4x4", "p_a5i3"};
 
@@ -222,7 +223,8 @@ static void build_textures(kit *k, nitro_wtexture tex[7], nitro_wpalette pal[6])
     for (unsigned f = 0; f < 7; f++) {
         memset(&tex[f], 0, sizeof tex[f]);
         tex[f].name = TEX_NAMES[f];
-        tex[f].teximage_param = (1u << 20) | (1u << 23) | ((f + 1u) << 26) | (f == 1 ? 1u << 29 : 0);
+        tex[f].teximage_param =
+            (1u << 20) | (1u << 23) | ((f + 1u) << 26) | (f == 1 ? 1u << 29 : 0);
         tex[f].extra = TEX_W | (TEX_W << 11);
         tex[f].data = k->texels[f];
         tex[f].pidx = f == 4 ? k->pidx : NULL;
@@ -235,8 +237,7 @@ typedef struct view {
     fx32 eye[3], at[3]; /* lights stay at the NNS_G3dGlbInit defaults */
 } view;
 
-static void render(const uint8_t *data, size_t size, unsigned model, const view *v,
-                   dsgx_frame *out)
+static void render(const uint8_t *data, size_t size, unsigned model, const view *v, dsgx_frame *out)
 {
     nitro_file f;
     nitro_status st = nitro_parse(data, size, &f);
@@ -314,10 +315,10 @@ static bool fx_textured(kit *k)
     nitro_material mats[2];
     mat_init(&mats[0], "plain", "pal16", "p_16", 0);
     mat_init(&mats[1], "srt", "pal16", "p_16", 0);
-    mats[1].flags = (uint16_t)((mats[1].flags & ~(NITRO_MAT_TEXMTX_SCALE_ONE |
-                                                   NITRO_MAT_TEXMTX_ROT_ZERO |
-                                                   NITRO_MAT_TEXMTX_TRANS_ZERO)) |
-                               NITRO_MAT_TEXMTX_USE);
+    mats[1].flags =
+        (uint16_t)((mats[1].flags & ~(NITRO_MAT_TEXMTX_SCALE_ONE | NITRO_MAT_TEXMTX_ROT_ZERO |
+                                      NITRO_MAT_TEXMTX_TRANS_ZERO)) |
+                   NITRO_MAT_TEXMTX_USE);
     mats[1].teximage_param |= 1u << 30; /* texgen: TexCoord source, the texture matrix applies */
     mats[1].scale_s = 0x1800;
     mats[1].scale_t = 0x2000;
@@ -395,10 +396,11 @@ static bool fx_formats(kit *k)
     for (unsigned f = 0; f < 7; f++) {
         meshes[f] = mesh_of(d, names[f]);
         mat_init(&mats[f], names[f], TEX_NAMES[f], f == 6 ? NULL : PAL_NAMES[f], 0);
-        if (f == 0 || f == 5) mats[f].polygon_attr = (mats[f].polygon_attr & ~0x1F0000u) | (30u << 16);
+        if (f == 0 || f == 5)
+            mats[f].polygon_attr = (mats[f].polygon_attr & ~0x1F0000u) | (30u << 16);
         node_init(&nodes[1 + f], names[f]);
-        node_trans(&nodes[1 + f], (fx32)((int)(f % 4) * 0x1000 - 0x1800),
-                   f < 4 ? 0x0700 : -0x0700, 0);
+        node_trans(&nodes[1 + f], (fx32)((int)(f % 4) * 0x1000 - 0x1800), f < 4 ? 0x0700 : -0x0700,
+                   0);
         nitro_sbc_node(b, (uint8_t)(1 + f), true);
         nitro_sbc_nodedesc(b, (uint8_t)(1 + f), 0, 0, -1, 0);
         nitro_sbc_mat(b, 0, (uint8_t)f);
@@ -764,6 +766,15 @@ static void test_golden(void **state)
         assert_true(nitro_parse(k.file.data, k.file.size, &f).ok);
         unsigned nm = f.num_models;
         nitro_file_free(&f);
+        const char *dump = getenv("DSGX_NITRO_FIXTURE_DIR");
+        if (dump) {
+            char fpath[512];
+            snprintf(fpath, sizeof fpath, "%s/%s.nsbmd", dump, FIXTURES[i].name);
+            FILE *df = fopen(fpath, "wb");
+            assert_non_null(df);
+            assert_int_equal(fwrite(k.file.data, 1, k.file.size, df), k.file.size);
+            fclose(df);
+        }
         for (unsigned mi = 0; mi < nm; mi++) {
             render(k.file.data, k.file.size, mi, &FIXTURES[i].v, &frame);
             char hex[17], path[512], err[256];
