@@ -10,8 +10,9 @@
  * node wins (the runtime blends with ratios; one animation per node is the common case);
  * material animations are applied in binding order (NNSi_G3dAnmBlendMat calls each).
  * Texture patterns: the key's texture/palette names are looked up in the uploaded TEX0 sets
- * like NNS_G3dBindMdlTex (texture VRAM address >> 3 with the size/format bits; palette
- * address >> 4, >> 3 for 4-colour palettes).
+ * with the runtime's own binding (nitro_texvram_bind_tex / _pltt in texupload.c, as
+ * SetTexParamaters_ / SetPlttParamaters_ in pokeplatinum anm/nsbtp.c do: the texture's stored
+ * parameter plus the block key >> 3; palette offset and key each halved unless 4-colour).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,32 +41,17 @@ static int find_material(const nitro_model *m, const char *name)
     return -1;
 }
 
+/* SetTexParamaters_ (pret/pokeplatinum anm/nsbtp.c) binds the key's texture as
+ * NNS_G3dBindMdlTex does, with origWidth/Height set to the texture's own size, so magW/H = 1.0
+ * (the runtime then overwrites both from the material anyway, material.c). */
 static bool find_tex(const nitro_texvram *v, const char *name, nitro_mat_bind *b)
 {
     for (unsigned s = 0; v && s < v->nsets; s++) {
-        const nitro_tex_place *pl = &v->sets[s];
-        int k = nitro_find_texture(pl->tex, name);
+        int k = nitro_find_texture(v->sets[s].tex, name);
         if (k < 0) continue;
-        const nitro_texture *tx = &pl->tex->textures[k];
-        uint32_t base = tx->format == NITRO_TEX_4X4 ? pl->tex4x4_base : pl->tex_base;
-        b->bound = true;
-        b->teximage =
-            (tx->teximage_param & 0x3ff00000u) | (((base + tx->data_offset) >> 3) & 0xffffu);
-        return true;
-    }
-    return false;
-}
-
-static bool find_pltt(const nitro_texvram *v, const char *name, nitro_mat_bind *b)
-{
-    for (unsigned s = 0; v && s < v->nsets; s++) {
-        const nitro_tex_place *pl = &v->sets[s];
-        int k = nitro_find_palette(pl->tex, name);
-        if (k < 0) continue;
-        uint32_t addr = pl->pltt_base + pl->tex->palettes[k].data_offset;
-        b->pltt_bound = true;
-        b->pltt_base = (uint16_t)((pl->tex->palettes[k].flags & 1u) ? addr >> 3 : addr >> 4);
-        return true;
+        uint32_t extra = v->sets[s].tex->textures[k].extra;
+        return nitro_texvram_bind_tex(v, name, (uint16_t)(extra & 0x7ffu),
+                                      (uint16_t)((extra >> 11) & 0x7ffu), b);
     }
     return false;
 }
@@ -142,7 +128,7 @@ bool nitro_anim_player_add(nitro_anim_player *p, const nitro_anim *a, const uint
                     goto fail;
                 }
             for (unsigned i = 0; i < a->num_pltt_names; i++)
-                if (!find_pltt(vram, a->pltt_names[i].s, &b->pltt_binds[i])) {
+                if (!nitro_texvram_bind_pltt(vram, a->pltt_names[i].s, &b->pltt_binds[i])) {
                     snprintf(err, err_size, "pattern animation \"%s\": palette \"%s\" not loaded",
                              a->name.s, a->pltt_names[i].s);
                     goto fail;

@@ -146,6 +146,14 @@ typedef struct nitro_mat_bind {
  */
 unsigned nitro_bind_textures(const nitro_texvram *v, const nitro_model *m,
                              nitro_mat_bind binds[NITRO_MAX_MATERIALS]);
+/** NNS_G3dBindMdlTex for one texture name: the first uploaded set holding it sets b->teximage
+ *  (stored parameter + texel block address >> 3) and b->mag_w/h (the texture's original size
+ *  over orig_w/orig_h). @return false when no set holds the name (b untouched). */
+bool nitro_texvram_bind_tex(const nitro_texvram *v, const char *name, uint16_t orig_w,
+                            uint16_t orig_h, nitro_mat_bind *b);
+/** NNS_G3dBindMdlPltt for one palette name: b->pltt_base = offset + key (8-byte units), each
+ *  halved unless the palette is 4-colour. @return false when no set holds the name. */
+bool nitro_texvram_bind_pltt(const nitro_texvram *v, const char *name, nitro_mat_bind *b);
 
 /** Envelope cache entry (NNS_G3dRSOnGlb.evpCache): a clip matrix and a vector matrix. */
 typedef struct nitro_evp_cache {

@@ -158,6 +158,47 @@ static fx32 mag(uint32_t size, uint32_t orig)
     return nitro_fx_div(dsgx_shl32((int32_t)size, 12), dsgx_shl32((int32_t)orig, 12));
 }
 
+bool nitro_texvram_bind_tex(const nitro_texvram *v, const char *name, uint16_t orig_w,
+                            uint16_t orig_h, nitro_mat_bind *b)
+{
+    for (unsigned s = 0; v && s < v->nsets; s++) {
+        const nitro_tex_place *pl = &v->sets[s];
+        int k = nitro_find_texture(pl->tex, name);
+        if (k < 0) continue;
+        const nitro_texture *tx = &pl->tex->textures[k];
+        uint32_t base = tx->format == NITRO_TEX_4X4 ? pl->tex4x4_base : pl->tex_base;
+        b->bound = true;
+        b->teximage = tx->teximage_param + ((base >> 3) & 0xffffu);
+        b->has_mag = true;
+        b->mag_w = mag(tx->extra & 0x7ffu, orig_w);
+        b->mag_h = mag((tx->extra >> 11) & 0x7ffu, orig_h);
+        return true;
+    }
+    return false;
+}
+
+bool nitro_texvram_bind_pltt(const nitro_texvram *v, const char *name, nitro_mat_bind *b)
+{
+    for (unsigned s = 0; v && s < v->nsets; s++) {
+        const nitro_tex_place *pl = &v->sets[s];
+        int k = nitro_find_palette(pl->tex, name);
+        if (k < 0) continue;
+        const nitro_palette *pa = &pl->tex->palettes[k];
+        /* Each part is halved on its own (bindMdlPltt_Internal_, and SetPlttParamaters_ in
+         * pret/pokeplatinum lib/NitroSystem/src/g3d/anm/nsbtp.c): an odd 8-byte offset loses
+         * its low bit, it is not rounded with the key. */
+        uint32_t off = pa->offset_raw, key = (pl->pltt_base >> 3) & 0xffffu;
+        if (!(pa->flags & 1u)) {
+            off >>= 1;
+            key >>= 1;
+        }
+        b->pltt_bound = true;
+        b->pltt_base = (uint16_t)(off + key);
+        return true;
+    }
+    return false;
+}
+
 unsigned nitro_bind_textures(const nitro_texvram *v, const nitro_model *m,
                              nitro_mat_bind binds[NITRO_MAX_MATERIALS])
 {
@@ -165,39 +206,10 @@ unsigned nitro_bind_textures(const nitro_texvram *v, const nitro_model *m,
     memset(binds, 0, sizeof(nitro_mat_bind) * NITRO_MAX_MATERIALS);
     for (unsigned i = 0; i < m->num_materials && i < NITRO_MAX_MATERIALS; i++) {
         const nitro_material *mat = &m->materials[i];
-        if (mat->has_texture) {
-            bool found = false;
-            for (unsigned s = 0; s < v->nsets && !found; s++) {
-                const nitro_tex_place *pl = &v->sets[s];
-                int k = nitro_find_texture(pl->tex, mat->texture_name.s);
-                if (k < 0) continue;
-                const nitro_texture *tx = &pl->tex->textures[k];
-                uint32_t base = tx->format == NITRO_TEX_4X4 ? pl->tex4x4_base : pl->tex_base;
-                binds[i].bound = true;
-                binds[i].teximage = tx->teximage_param + ((base >> 3) & 0xffffu);
-                binds[i].has_mag = true;
-                binds[i].mag_w = mag(tx->extra & 0x7ffu, mat->orig_width);
-                binds[i].mag_h = mag((tx->extra >> 11) & 0x7ffu, mat->orig_height);
-                found = true;
-            }
-            if (!found) missing++;
-        }
-        if (mat->has_palette) {
-            for (unsigned s = 0; s < v->nsets; s++) {
-                const nitro_tex_place *pl = &v->sets[s];
-                int k = nitro_find_palette(pl->tex, mat->palette_name.s);
-                if (k < 0) continue;
-                const nitro_palette *pa = &pl->tex->palettes[k];
-                uint32_t off = pa->offset_raw, key = (pl->pltt_base >> 3) & 0xffffu;
-                if (!(pa->flags & 1u)) {
-                    off >>= 1;
-                    key >>= 1;
-                }
-                binds[i].pltt_bound = true;
-                binds[i].pltt_base = (uint16_t)(off + key);
-                break;
-            }
-        }
+        if (mat->has_texture && !nitro_texvram_bind_tex(v, mat->texture_name.s, mat->orig_width,
+                                                        mat->orig_height, &binds[i]))
+            missing++;
+        if (mat->has_palette) nitro_texvram_bind_pltt(v, mat->palette_name.s, &binds[i]);
     }
     return missing;
 }

@@ -409,6 +409,14 @@ static bool write_tex0(wctx *w, const nitro_wtex0 *t)
     for (unsigned i = 0; i < t->num_palettes; i++) {
         const nitro_wpalette *p = &t->palettes[i];
         if (p->size % 8 || !p->size) return werr(w, "palette size not a multiple of 8", p->name);
+        /* PLTT_BASE counts 16 bytes for every format but 4-colour (8 bytes) (GBATEK "DS 3D
+         * Texture Attributes", PLTT_BASE), and the runtime halves the stored offset and the
+         * block key separately (bindMdlPltt_Internal_; SetPlttParamaters_ in pret/pokeplatinum
+         * anm/nsbtp.c), so a palette other than 4-colour must start 16-byte aligned in the
+         * block or it is bound 8 bytes low. 4-colour palettes keep 8-byte alignment. (Real
+         * files can only work this way; MarioKartToolbox's IMD converter packs every palette at
+         * 8 bytes, which is fine only for the palette sizes it sees.) */
+        while (!(p->flags & 1u) && !b->oom && (b->size - pb) % 16) nitro_buf_u8(b, 0);
         nitro_buf_put32(b, pdict + 4u * i,
                         (uint32_t)((b->size - pb) >> 3) | ((uint32_t)p->flags << 16));
         nitro_buf_bytes(b, p->data, p->size);

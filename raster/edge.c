@@ -108,6 +108,17 @@ int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
     return x0;
 }
 
+void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
+{
+    /* Per edge instead of per line: which end is smaller, the difference, and the linear
+     * mode's product with the reciprocal (interp.h raster_attr_prepare_on). */
+    s->attr_lin_fast = s->interp.linear;
+    for (int k = 0; k < RASTER_EDGE_ATTRS; k++) {
+        raster_attr_prepare_on(&s->interp, &s->attr[k], &s->attr_dr[k], a0[k], a1[k]);
+        if (s->attr[k].d != 0 && s->attr_dr[k] == 0) s->attr_lin_fast = false;
+    }
+}
+
 static void edge_params_xmajor(const raster_slope *s, bool swapped, int32_t *length,
                                int32_t *coverage)
 {
@@ -153,6 +164,21 @@ static void edge_params_ymajor(const raster_slope *s, bool swapped, int32_t *len
     bool flip = (s->side == RASTER_SIDE_RIGHT) != s->negative;
     if (swapped ? flip : !flip) cov = 0x1F - cov;
     *coverage = cov;
+}
+
+int32_t raster_slope_edge_length(const raster_slope *s, bool swapped)
+{
+    /* edge_params_xmajor's run length alone (no coverage, so no division) */
+    if (!s->xmajor || swapped) return 1;
+    bool far_end = (s->side == RASTER_SIDE_RIGHT) != s->negative;
+    uint32_t dx = (uint32_t)s->dx;
+    uint32_t before = dx - (uint32_t)s->inc;
+    if (far_end) {
+        uint32_t dxf = dx - (before & (uint32_t)s->far_mask);
+        return dsgx_asr32((int32_t)dxf, 18) - dsgx_asr32((int32_t)before, 18);
+    }
+    return dsgx_asr32((int32_t)((dx & (uint32_t)s->near_keep) + (uint32_t)s->inc), 18) -
+           dsgx_asr32((int32_t)dx, 18);
 }
 
 void raster_slope_edge_params(const raster_slope *s, bool swapped, int32_t *length,

@@ -32,6 +32,10 @@ enum { RASTER_SIDE_LEFT = 0, RASTER_SIDE_RIGHT = 1 };
 /** Flag in a coverage word: X-major coverage (start << 12 | per-pixel increment). */
 #define RASTER_COV_XMAJOR 0x80000000u
 
+/** Attributes interpolated along edges: W, then colour r, g, b, then texcoord s, t. */
+enum { RASTER_EA_W, RASTER_EA_R, RASTER_EA_G, RASTER_EA_B, RASTER_EA_S, RASTER_EA_T,
+       RASTER_EDGE_ATTRS };
+
 typedef struct raster_slope {
     int32_t x0;           /**< X of the edge's upper vertex */
     int32_t xmin, xmax;   /**< the span position is clamped to this range */
@@ -46,7 +50,38 @@ typedef struct raster_slope {
     bool xmajor;          /**< inc > 1.0 */
     uint8_t side;         /**< RASTER_SIDE_LEFT / RASTER_SIDE_RIGHT */
     raster_interp interp; /**< perspective interpolation along the edge (Y) */
+    /** W, r, g, b, s, t along the edge, prepared once per edge (raster_slope_attrs) */
+    raster_attr_prep attr[RASTER_EDGE_ATTRS];
+    uint64_t attr_dr[RASTER_EDGE_ATTRS];
+    bool attr_lin_fast; /**< linear edge: every attribute takes the d * lin_recip product */
+    int32_t x1;         /**< X of the edge's lower vertex */
+    int32_t z0, z1;     /**< depth at the upper and lower vertex */
 } raster_slope;
+
+/** Prepare the edge's attributes (RASTER_EDGE_ATTRS values at its upper and lower vertex)
+ *  after raster_slope_setup / raster_slope_setup_flat. */
+void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[]);
+
+/** The edge's attributes on its current line (= raster_interp_attr of each). */
+static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[])
+{
+    /* The interpolator's mode is the same for every attribute: decide once, then one
+     * branch-free formula per attribute (d = 0 gives the base in both). */
+    const raster_interp *ip = &s->interp;
+    if (!ip->linear) {
+        const uint32_t f[2] = {ip->factor, (1u << ip->shift) - ip->factor};
+        for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
+            out[k] = raster_attr_persp(&s->attr[k], f, ip->shift);
+    } else if (s->attr_lin_fast && (uint32_t)ip->x <= (uint32_t)ip->xdiff) {
+        const uint64_t xs[2] = {(uint32_t)ip->x, (uint32_t)(ip->xdiff - ip->x)};
+        for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
+            out[k] = (int32_t)(s->attr[k].base +
+                               (uint32_t)((s->attr_dr[k] * xs[s->attr[k].sel]) >> 35));
+    } else {
+        for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
+            out[k] = raster_attr_at(ip, &s->attr[k], s->attr_dr[k]);
+    }
+}
 
 /**
  * Set up an edge from (x0, y0) to (x1, y1) (y1 >= y0) with normalized W values, positioned at
@@ -88,5 +123,9 @@ static inline int32_t raster_slope_step(raster_slope *s)
  */
 void raster_slope_edge_params(const raster_slope *s, bool swapped, int32_t *length,
                               int32_t *coverage);
+
+/** The run length alone (raster_slope_edge_params without the coverage, which only
+ *  anti-aliasing reads). */
+int32_t raster_slope_edge_length(const raster_slope *s, bool swapped);
 
 #endif

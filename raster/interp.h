@@ -138,6 +138,37 @@ RASTER_HOT int32_t raster_attr_linear(const raster_interp *ip, const raster_attr
     return (int32_t)ap->base + raster_interp_lindiv(ip, ap->d, xs[ap->sel]);
 }
 
+/**
+ * An attribute prepared once for many positions of one interpolator (an edge's attribute over
+ * its lines): raster_attr_prep (with d = 0 when the interpolator has length 0, so the value is
+ * a0, as raster_interp_attr gives) and, for linear interpolators, dr = d * lin_recip when
+ * d * xdiff < 2^25 (the exactness bound of raster_interp_lindiv over [0, xdiff]), else 0.
+ */
+RASTER_HOT void raster_attr_prepare_on(const raster_interp *ip, raster_attr_prep *ap, uint64_t *dr,
+                                       int32_t a0, int32_t a1)
+{
+    if (ip->xdiff == 0) a1 = a0;
+    raster_attr_prepare(ap, a0, a1);
+    *dr = 0;
+    if (ip->linear && ip->lin_recip != 0 && ((uint64_t)ap->d * (uint64_t)ip->xdiff) >> 25 == 0)
+        *dr = (uint64_t)ap->d * ip->lin_recip;
+}
+
+/** The value of a prepared attribute at the interpolator's current position: the same result
+ *  as raster_interp_attr(ip, a0, a1). */
+RASTER_HOT int32_t raster_attr_at(const raster_interp *ip, const raster_attr_prep *ap, uint64_t dr)
+{
+    if (ap->d == 0) return (int32_t)ap->base;
+    if (!ip->linear) {
+        uint32_t f = ap->sel ? (1u << ip->shift) - ip->factor : ip->factor;
+        return (int32_t)(ap->base + ((ap->d * f) >> ip->shift));
+    }
+    int32_t x = ap->sel ? ip->xdiff - ip->x : ip->x;
+    if (dr != 0 && (uint32_t)x <= (uint32_t)ip->xdiff)
+        return (int32_t)(ap->base + (uint32_t)((dr * (uint32_t)x) >> 35));
+    return (int32_t)ap->base + raster_interp_lindiv(ip, ap->d, x);
+}
+
 /** Interpolate a depth value: W-buffer (perspective factor) or Z-buffer (linear, reduced). */
 RASTER_HOT int32_t raster_interp_z(const raster_interp *ip, int32_t z0, int32_t z1, bool wbuffer)
 {

@@ -23,6 +23,8 @@
  */
 #include "raster/pixel.h"
 
+#include <stddef.h>
+
 #include "gx/regs.h"
 
 /* 5-bit colour field to 6 bits: 0 -> 0, c -> 2c + 1 (melonDS RenderPixel). */
@@ -50,6 +52,12 @@ static inline uint32_t ch(uint32_t c6, unsigned i)
 /* Texel colour in 6-bit packed form, texel alpha in *ta (through the polygon's sampler). */
 static inline uint32_t texel6(const raster_shader *sh, int32_t s, int32_t t, uint32_t *ta)
 {
+    if (sh->decoded) {
+        uint32_t ws = raster_tex_wrap(&sh->tex.ax_s, s), wt = raster_tex_wrap(&sh->tex.ax_t, t);
+        uint32_t px = sh->decoded[(wt << sh->tex.width_log2) + ws];
+        *ta = px >> 24;
+        return px & 0x003F3F3Fu;
+    }
     uint16_t c;
     uint8_t a;
     raster_tex_sample(&sh->tex, s, t, &c, &a);
@@ -60,11 +68,7 @@ static inline uint32_t texel6(const raster_shader *sh, int32_t s, int32_t t, uin
 /* Modulate the 6-bit colour v by the texel tc (alpha ta); alpha with the polygon alpha. */
 static inline uint32_t modulate_texel(const raster_shader *sh, uint32_t v, uint32_t tc, uint32_t ta)
 {
-    uint32_t r = ((ch(tc, 0) + 1) * (ch(v, 0) + 1) - 1) >> 6;
-    uint32_t g = ((ch(tc, 1) + 1) * (ch(v, 1) + 1) - 1) >> 6;
-    uint32_t b = ((ch(tc, 2) + 1) * (ch(v, 2) + 1) - 1) >> 6;
-    uint32_t a = ((ta + 1) * (sh->poly_alpha + 1) - 1) >> 5;
-    return pack6(r, g, b, a | sh->alpha_or);
+    return raster_modulate6(sh, v, tc, ta);
 }
 
 static inline uint32_t modulate(const raster_shader *sh, uint32_t v, int32_t s, int32_t t)
@@ -100,7 +104,7 @@ static uint32_t shade_vertex(const raster_shader *sh, uint32_t r9, uint32_t g9, 
                              int32_t s, int32_t t)
 {
     (void)s, (void)t;
-    return pack6(r9 >> 3, g9 >> 3, b9 >> 3, sh->poly_alpha | sh->alpha_or);
+    return raster_shade_vertex(sh, r9, g9, b9);
 }
 
 static uint32_t shade_toon(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
@@ -145,6 +149,26 @@ SHADE_TEX_FORMAT(pal256)
 SHADE_TEX_FORMAT(4x4)
 SHADE_TEX_FORMAT(a5i3)
 SHADE_TEX_FORMAT(direct)
+
+/* Modulate and decal from a decoded texture (raster_tex_cache): wrap, one load. */
+static inline uint32_t decoded_texel(const raster_shader *sh, int32_t s, int32_t t)
+{
+    uint32_t ws = raster_tex_wrap(&sh->tex.ax_s, s), wt = raster_tex_wrap(&sh->tex.ax_t, t);
+    return sh->decoded[(wt << sh->tex.width_log2) + ws];
+}
+
+static uint32_t shade_modulate_decoded(const raster_shader *sh, uint32_t r9, uint32_t g9,
+                                       uint32_t b9, int32_t s, int32_t t)
+{
+    return raster_shade_modulate_decoded(sh, r9, g9, b9, s, t);
+}
+
+static uint32_t shade_decal_decoded(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
+                                    int32_t s, int32_t t)
+{
+    uint32_t px = decoded_texel(sh, s, t);
+    return decal_texel(sh, r9, g9, b9, px & 0x003F3F3Fu, px >> 24);
+}
 
 static const raster_shade_fn shade_modulate_fns[8] = {
     [TEXFMT_NONE] = shade_modulate_none,     [TEXFMT_A3I5] = shade_modulate_a3i5,
@@ -212,6 +236,7 @@ void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32
         kind = RASTER_SHADE_MODULATE;
 
     raster_tex_setup(&sh->tex, teximage, pltt_base, tex_vram, pal_vram);
+    sh->decoded = NULL;
     sh->kind = kind;
     sh->shade = shade_fns[kind];
     if (kind == RASTER_SHADE_MODULATE) sh->shade = shade_modulate_fns[sh->tex.format & 7u];
@@ -219,4 +244,55 @@ void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32
     sh->toon6 = pf->toon6;
     sh->poly_alpha = polyattr_alpha(attr);
     sh->alpha_or = sh->poly_alpha == 0 ? 31u : 0u; /* wireframe: alpha 31 */
+}
+
+void raster_tex_cache_reset(raster_tex_cache *c)
+{
+    c->used = 0;
+    c->n = 0;
+}
+
+/* Decode every texel of the shader's texture into out (row-major, width << log2): the
+ * polygon's own lookup with clamping axes, at each texel's 1.11.4 coordinate. */
+static void decode_texture(const raster_shader *sh, uint32_t w, uint32_t h, uint32_t *out)
+{
+    raster_tex tx = sh->tex;
+    tx.ax_s = (raster_tex_axis){0, (int32_t)w - 1, w - 1, 0};
+    tx.ax_t = (raster_tex_axis){0, (int32_t)h - 1, h - 1, 0};
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            uint16_t c;
+            uint8_t a;
+            raster_tex_sample(&tx, (int32_t)(x << 4), (int32_t)(y << 4), &c, &a);
+            out[y * w + x] = widen555(c) | ((uint32_t)a << 24);
+        }
+    }
+}
+
+void raster_shader_use_cache(raster_shader *sh, raster_tex_cache *c, uint32_t teximage,
+                             uint32_t pltt_base)
+{
+    if (!c->texels || sh->kind < RASTER_SHADE_MODULATE || !sh->tex.tex_vram || !sh->tex.pal_vram)
+        return;
+    uint32_t w = 8u << teximage_size_s(teximage), h = 8u << teximage_size_t(teximage);
+    if (w * h > RASTER_TEX_CACHE_MAX) return;
+    /* TEXIMAGE_PARAM without repeat/flip (bits 16-19) and the coordinate mode (30-31) */
+    uint32_t key = teximage & 0x3FF0FFFFu, pal = pltt_base & 0x1FFFu;
+    const uint32_t *found = NULL;
+    for (uint32_t i = 0; i < c->n && !found; i++)
+        if (c->entry[i].key == key && c->entry[i].pal == pal) found = &c->texels[c->entry[i].offset];
+    if (!found) {
+        if (c->n == RASTER_TEX_CACHE_ENTRIES || c->used + w * h > RASTER_TEX_CACHE_TEXELS) return;
+        uint32_t *out = &c->texels[c->used];
+        decode_texture(sh, w, h, out);
+        c->entry[c->n].key = key;
+        c->entry[c->n].pal = pal;
+        c->entry[c->n].offset = c->used;
+        c->n++;
+        c->used += w * h;
+        found = out;
+    }
+    sh->decoded = found;
+    if (sh->kind == RASTER_SHADE_MODULATE) sh->shade = shade_modulate_decoded;
+    if (sh->kind == RASTER_SHADE_DECAL) sh->shade = shade_decal_decoded;
 }

@@ -62,6 +62,7 @@ typedef uint32_t (*raster_shade_fn)(const raster_shader *sh, uint32_t r9, uint32
 struct raster_shader {
     raster_shade_fn shade; /**< chosen for kind */
     raster_tex tex;        /**< texture state (used by the textured kinds) */
+    const uint32_t *decoded; /**< the texture decoded by raster_tex_cache (or NULL) */
     const uint32_t *toon6; /**< raster_pixel_frame.toon6 (must outlive the shader) */
     uint32_t poly_alpha;   /**< POLYGON_ATTR alpha 0..31 */
     uint32_t alpha_or;     /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
@@ -78,12 +79,75 @@ void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32
                          uint32_t teximage, uint32_t pltt_base, const uint8_t *tex_vram,
                          const uint8_t *pal_vram);
 
+/**
+ * Decoded textures of one frame (the per-frame texel cache). A texture used by many pixels is
+ * decoded once per frame into packed texels r6 | g6 << 8 | b6 << 16 | a5 << 24 (the values
+ * the per-format lookup and the 5-to-6-bit widening give), so the per-pixel lookup is one load
+ * after the wrap. Keyed by everything the texel values depend on: format, size, VRAM offset,
+ * colour-0 transparency (TEXIMAGE_PARAM bits 0-15, 20-29) and the palette base; repeat and
+ * flip only change the wrap, which stays per pixel. Texture VRAM does not change during a
+ * frame's render, and the cache is emptied at every frame.
+ */
+#define RASTER_TEX_CACHE_TEXELS  (256u * 1024u) /**< texel budget per frame (1 MiB) */
+#define RASTER_TEX_CACHE_MAX     (128u * 128u)  /**< largest texture cached */
+#define RASTER_TEX_CACHE_ENTRIES 64u
+
+typedef struct raster_tex_cache {
+    uint32_t *texels; /**< RASTER_TEX_CACHE_TEXELS words, or NULL (no caching) */
+    uint32_t used, n;
+    struct {
+        uint32_t key, pal, offset;
+    } entry[RASTER_TEX_CACHE_ENTRIES];
+} raster_tex_cache;
+
+/** Start a frame: forget every decoded texture. */
+void raster_tex_cache_reset(raster_tex_cache *c);
+
+/** Let a textured shader (after raster_shader_setup) read its texture from the cache,
+ *  decoding it if it is not there yet. Same pixels; does nothing when the texture is too big,
+ *  the budget is spent, or the shader is untextured. */
+void raster_shader_use_cache(raster_shader *sh, raster_tex_cache *c, uint32_t teximage,
+                             uint32_t pltt_base);
+
 /** Shade one pixel. @p r9, @p g9, @p b9: interpolated 9-bit vertex colour; @p s, @p t: 1.11.4
  *  texture coordinates. @return r6 | g6 << 8 | b6 << 16 | a5 << 24. */
 static inline uint32_t raster_shade(const raster_shader *sh, uint32_t r9, uint32_t g9, uint32_t b9,
                                     int32_t s, int32_t t)
 {
     return sh->shade(sh, r9, g9, b9, s, t);
+}
+
+/** Modulate (melonDS RenderPixel): the 6-bit vertex colour @p v6 (r | g << 8 | b << 16) by
+ *  the 6-bit texel @p tc6 with alpha @p ta; per channel ((t + 1) * (v + 1) - 1) >> 6, alpha
+ *  ((ta + 1) * (pa + 1) - 1) >> 5 (ORed with the shader's wireframe alpha). Inline for the span
+ *  loop's fused modulate path (span.c). */
+static inline uint32_t raster_modulate6(const raster_shader *sh, uint32_t v6, uint32_t tc6,
+                                        uint32_t ta)
+{
+    uint32_t r = (((tc6 & 0x3Fu) + 1) * ((v6 & 0x3Fu) + 1) - 1) >> 6;
+    uint32_t g = ((((tc6 >> 8) & 0x3Fu) + 1) * (((v6 >> 8) & 0x3Fu) + 1) - 1) >> 6;
+    uint32_t b = ((((tc6 >> 16) & 0x3Fu) + 1) * (((v6 >> 16) & 0x3Fu) + 1) - 1) >> 6;
+    uint32_t a = ((ta + 1) * (sh->poly_alpha + 1) - 1) >> 5;
+    return r | (g << 8) | (b << 16) | ((a | sh->alpha_or) << 24);
+}
+
+/** Textured modulate from the decoded texture (sh->decoded != NULL): = raster_shade(). */
+static inline uint32_t raster_shade_modulate_decoded(const raster_shader *sh, uint32_t r9,
+                                                     uint32_t g9, uint32_t b9, int32_t s,
+                                                     int32_t t)
+{
+    uint32_t ws = raster_tex_wrap(&sh->tex.ax_s, s), wt = raster_tex_wrap(&sh->tex.ax_t, t);
+    uint32_t px = sh->decoded[(wt << sh->tex.width_log2) + ws];
+    return raster_modulate6(sh, (r9 >> 3) | ((g9 >> 3) << 8) | ((b9 >> 3) << 16),
+                            px & 0x003F3F3Fu, px >> 24);
+}
+
+/** Untextured vertex colour (RASTER_SHADE_VERTEX): = raster_shade(). */
+static inline uint32_t raster_shade_vertex(const raster_shader *sh, uint32_t r9, uint32_t g9,
+                                           uint32_t b9)
+{
+    return (r9 >> 3) | ((g9 >> 3) << 8) | ((b9 >> 3) << 16) |
+           ((sh->poly_alpha | sh->alpha_or) << 24);
 }
 
 /**

@@ -86,6 +86,13 @@ static inline uint32_t raster_addr(int x, int y)
 typedef struct raster_poly {
     const gx_polygon *poly;
     const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
+    /* copies of the polygon's per-line fields, so that the scanline loop reads only this
+     * struct (one polygon's data stays in a few cache lines) */
+    int32_t ytop, ybottom;
+    int32_t yl_next, yr_next; /**< Y of the current left / right edge's lower vertex */
+    uint8_t vbottom;
+    bool wbuffer;
+    bool fill_all; /**< every edge run is filled (AA / edge marking, blending, wireframe) */
     raster_slope left, right;
     int32_t xl, xr;                       /**< span ends of the current line */
     uint8_t cur_l, next_l, cur_r, next_r; /**< 0..nverts-1: current edges' vertex slots */
@@ -120,6 +127,7 @@ struct raster_engine {
     uint8_t alpha_ref;        /**< ALPHA_TEST_REF */
     bool fill_all_edges;      /**< AA or edge marking on: every edge is filled */
     raster_pixel_frame pixel; /**< pixel stage frame state (H4) */
+    raster_tex_cache texcache; /**< decoded textures of this frame (pixel.h) */
     bool melonds_gaps;        /**< X-major span ends as melonDS (false: hardware gaps) */
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)

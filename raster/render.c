@@ -32,12 +32,15 @@ raster_engine *raster_create(void)
 {
     raster_engine *r = calloc(1, sizeof *r);
     if (!r) return NULL;
+    /* the texel cache's buffer; without it textures are looked up per pixel (same pixels) */
+    r->texcache.texels = malloc(RASTER_TEX_CACHE_TEXELS * sizeof r->texcache.texels[0]);
     raster_timing_init(&r->timing);
     return r;
 }
 
 void raster_destroy(raster_engine *r)
 {
+    if (r) free(r->texcache.texels);
     free(r);
 }
 
@@ -53,6 +56,7 @@ static void latch_frame_state(raster_engine *r, const gx_frame *in)
     r->alpha_ref = disp3dcnt_alpha_test(cnt) ? (uint8_t)(in->regs.alpha_ref & 0x1Fu) : 0;
     r->fill_all_edges = disp3dcnt_antialias(cnt) || disp3dcnt_edge_marking(cnt);
     raster_pixel_frame_setup(&r->pixel, &in->regs);
+    raster_tex_cache_reset(&r->texcache);
 }
 
 static void fill32(uint32_t *p, uint32_t v, int32_t n)

@@ -34,6 +34,21 @@ static uint8_t next_vtx(const raster_poly *rp, uint8_t cur, bool forward)
     return (uint8_t)(cur == 0 ? n - 1u : cur - 1u);
 }
 
+/* The attributes the scanline loop reads along an edge from slot i (vertex a) to slot j
+ * (vertex b), prepared once per edge (edge.h raster_slope_attrs). */
+static void edge_attrs(raster_slope *s, const gx_polygon *p, unsigned i, unsigned j,
+                       const gx_vertex *a, const gx_vertex *b)
+{
+    int32_t a0[RASTER_EDGE_ATTRS] = {p->w[i], a->color[0], a->color[1], a->color[2],
+                                     a->texcoord[0], a->texcoord[1]};
+    int32_t a1[RASTER_EDGE_ATTRS] = {p->w[j], b->color[0], b->color[1], b->color[2],
+                                     b->texcoord[0], b->texcoord[1]};
+    raster_slope_attrs(s, a0, a1);
+    s->x1 = b->sx;
+    s->z0 = p->z[i];
+    s->z1 = p->z[j];
+}
+
 void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
 {
     const gx_polygon *p = rp->poly;
@@ -45,6 +60,8 @@ void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
     const gx_vertex *a = poly_vtx(rp, rp->cur_l), *b = poly_vtx(rp, rp->next_l);
     rp->xl = raster_slope_setup(&rp->left, RASTER_SIDE_LEFT, !r->melonds_gaps, a->sx, b->sx, a->sy,
                                 b->sy, p->w[rp->cur_l], p->w[rp->next_l], y);
+    edge_attrs(&rp->left, p, rp->cur_l, rp->next_l, a, b);
+    rp->yl_next = b->sy;
 }
 
 void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
@@ -58,6 +75,8 @@ void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
     const gx_vertex *a = poly_vtx(rp, rp->cur_r), *b = poly_vtx(rp, rp->next_r);
     rp->xr = raster_slope_setup(&rp->right, RASTER_SIDE_RIGHT, !r->melonds_gaps, a->sx, b->sx,
                                 a->sy, b->sy, p->w[rp->cur_r], p->w[rp->next_r], y);
+    edge_attrs(&rp->right, p, rp->cur_r, rp->next_r, a, b);
+    rp->yr_next = b->sy;
 }
 
 static void setup_edges(raster_engine *r, raster_poly *rp)
@@ -83,6 +102,9 @@ static void setup_edges(raster_engine *r, raster_poly *rp)
         rp->flat = true;
         rp->xl = raster_slope_setup_flat(&rp->left, RASTER_SIDE_LEFT, poly_vtx(rp, vl)->sx);
         rp->xr = raster_slope_setup_flat(&rp->right, RASTER_SIDE_RIGHT, poly_vtx(rp, vr)->sx);
+        edge_attrs(&rp->left, p, vl, vl, poly_vtx(rp, vl), poly_vtx(rp, vl));
+        edge_attrs(&rp->right, p, vr, vr, poly_vtx(rp, vr), poly_vtx(rp, vr));
+        rp->yl_next = rp->yr_next = poly_vtx(rp, vl)->sy;
     } else {
         rp->flat = false;
         raster_poly_setup_left(r, rp, p->ytop);
@@ -101,6 +123,10 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
 {
     rp->poly = p;
     rp->verts = in->verts;
+    rp->ytop = p->ytop;
+    rp->ybottom = p->ybottom;
+    rp->vbottom = p->vbottom;
+    rp->wbuffer = p->wbuffer;
     rp->alpha = (uint8_t)polyattr_alpha(p->attr);
     rp->wireframe = rp->alpha == 0;
     /* Opaque attribute word: polygon ID (24-29), fog (15), back-facing (4) (melonDS). */
@@ -113,8 +139,10 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
     rp->is_mask = mode3 && polyattr_id(p->attr) == 0;
     rp->is_shadow = mode3 && !rp->is_mask;
     rp->span_flags = raster_span_flags(r, rp);
+    rp->fill_all = r->fill_all_edges || (rp->alpha < 31 && r->pixel.blending) || rp->wireframe;
     raster_shader_setup(&rp->shader, &r->pixel, p->attr, p->teximage, p->pltt_base, in->tex_vram,
                         in->pal_vram);
+    raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base);
     setup_edges(r, rp);
 }
 

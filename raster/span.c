@@ -51,7 +51,12 @@ enum {
     SPAN_WBUFFER = 4,
     SPAN_SHADOW = 8, /* shadow polygon: stencil-gated */
     SPAN_AA = 16,    /* anti-aliasing on */
-    SPAN_VARIANTS = 32
+    SPAN_VARIANTS = 32,
+    /* fused shading (fast variants, only with depth/W-buffer flags): the shader's code is
+     * inlined into the pixel loop instead of called through raster_shader.shade */
+    SPAN_SHADE_VERTEX = 32,  /* untextured vertex colour: texcoords not interpolated */
+    SPAN_SHADE_MODDEC = 64,  /* textured modulate from a decoded texture */
+    SPAN_DDA = 128,          /* linear Z-buffered span stepped per pixel (span_dda) */
 };
 
 /** Everything constant over one polygon's line. */
@@ -145,8 +150,44 @@ SPAN_INLINE int32_t span_wz(const span_line *c, const uint32_t f[2])
     return dsgx_wrap32(c->zbase + dsgx_asr64(c->zk * (int64_t)f[c->zsel], 8));
 }
 
-/* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). */
-SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags)
+/*
+ * Linear spans stepped pixel by pixel (SPAN_DDA). On a linear Z-buffered span with lin_fast,
+ * every attribute is base + (dr * xs) >> 35 and depth is zbase + (zk * k) >> 13, with xs / k
+ * = the pixel's distance from the span's start (or from its end, sel = 1). Instead of the
+ * products per pixel, accumulators hold dr * xs and zk * k and add +-dr / +-zk per pixel: the
+ * same integers (dr * xs < 2^61 by lin_fast's bound, zk * k < 2^53), one add per attribute.
+ */
+typedef struct span_dda {
+    uint64_t acc[5];
+    int64_t zacc;
+} span_dda;
+
+/* Accumulators at pixel x (run start). */
+SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d)
+{
+    uint64_t xr = (uint32_t)(x - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (x - c->ix.x0));
+    for (int k = 0; k < 5; k++) d->acc[k] = c->lin_dr[k] * (c->ap[k].sel ? xl : xr);
+    d->zacc = c->zk * (int64_t)(c->zsel ? xl : xr);
+}
+
+/* Move the accumulators to the next pixel. */
+SPAN_INLINE void dda_step(const span_line *c, span_dda *d)
+{
+    for (int k = 0; k < 5; k++)
+        d->acc[k] = c->ap[k].sel ? d->acc[k] - c->lin_dr[k] : d->acc[k] + c->lin_dr[k];
+    d->zacc = c->zsel ? d->zacc - c->zk : d->zacc + c->zk;
+}
+
+/* Attribute k at the accumulators' pixel (= the lin_fast formula in plot). */
+SPAN_INLINE uint32_t dda_attr(const span_line *c, const span_dda *d, int k)
+{
+    return c->ap[k].base + (uint32_t)(d->acc[k] >> 35);
+}
+
+/* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). @p d: the linear
+ * accumulators at x (SPAN_DDA only). */
+SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags,
+                      const span_dda *d)
 {
     raster_engine *r = c->r;
     const raster_poly *rp = c->rp;
@@ -166,7 +207,9 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
     int32_t xr = x - ix->x0;
     uint32_t f[2];
     int32_t z;
-    if (wbuf) {
+    if (flags & SPAN_DDA) {
+        z = dsgx_wrap32(c->zbase + dsgx_asr64(d->zacc, 13));
+    } else if (wbuf) {
         span_factor(c, xr, f);
         z = span_wz(c, f);
     } else {
@@ -181,32 +224,54 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) return;
     }
 
+    /* texcoords are not interpolated for untextured vertex colour (never read) */
+    const bool tex = !(flags & SPAN_SHADE_VERTEX);
     uint32_t vr, vg, vb;
-    int32_t s, t;
-    if (!ix->linear) {
+    int32_t s = 0, t = 0;
+    if (flags & SPAN_DDA) {
+        vr = dda_attr(c, d, 0);
+        vg = dda_attr(c, d, 1);
+        vb = dda_attr(c, d, 2);
+        if (tex) {
+            s = (int32_t)dda_attr(c, d, 3);
+            t = (int32_t)dda_attr(c, d, 4);
+        }
+    } else if (!ix->linear) {
         if (!wbuf) span_factor(c, xr, f);
         vr = (uint32_t)raster_attr_persp(&c->ap[0], f, 8);
         vg = (uint32_t)raster_attr_persp(&c->ap[1], f, 8);
         vb = (uint32_t)raster_attr_persp(&c->ap[2], f, 8);
-        s = raster_attr_persp(&c->ap[3], f, 8);
-        t = raster_attr_persp(&c->ap[4], f, 8);
+        if (tex) {
+            s = raster_attr_persp(&c->ap[3], f, 8);
+            t = raster_attr_persp(&c->ap[4], f, 8);
+        }
     } else if (c->lin_fast) {
         /* linear, every d * x < 2^25: one multiply by d * lin_recip (see interp.h) */
         const uint64_t xs[2] = {(uint64_t)xr, (uint64_t)(ix->xdiff - xr)};
         vr = c->ap[0].base + (uint32_t)((c->lin_dr[0] * xs[c->ap[0].sel]) >> 35);
         vg = c->ap[1].base + (uint32_t)((c->lin_dr[1] * xs[c->ap[1].sel]) >> 35);
         vb = c->ap[2].base + (uint32_t)((c->lin_dr[2] * xs[c->ap[2].sel]) >> 35);
-        s = (int32_t)(c->ap[3].base + (uint32_t)((c->lin_dr[3] * xs[c->ap[3].sel]) >> 35));
-        t = (int32_t)(c->ap[4].base + (uint32_t)((c->lin_dr[4] * xs[c->ap[4].sel]) >> 35));
+        if (tex) {
+            s = (int32_t)(c->ap[3].base + (uint32_t)((c->lin_dr[3] * xs[c->ap[3].sel]) >> 35));
+            t = (int32_t)(c->ap[4].base + (uint32_t)((c->lin_dr[4] * xs[c->ap[4].sel]) >> 35));
+        }
     } else {
         const int32_t xs[2] = {xr, ix->xdiff - xr};
         vr = (uint32_t)raster_attr_linear(ix, &c->ap[0], xs);
         vg = (uint32_t)raster_attr_linear(ix, &c->ap[1], xs);
         vb = (uint32_t)raster_attr_linear(ix, &c->ap[2], xs);
-        s = raster_attr_linear(ix, &c->ap[3], xs);
-        t = raster_attr_linear(ix, &c->ap[4], xs);
+        if (tex) {
+            s = raster_attr_linear(ix, &c->ap[3], xs);
+            t = raster_attr_linear(ix, &c->ap[4], xs);
+        }
     }
-    uint32_t color = raster_shade(&rp->shader, vr, vg, vb, s, t);
+    uint32_t color;
+    if (flags & SPAN_SHADE_VERTEX)
+        color = raster_shade_vertex(&rp->shader, vr, vg, vb);
+    else if (flags & SPAN_SHADE_MODDEC)
+        color = raster_shade_modulate_decoded(&rp->shader, vr, vg, vb, s, t);
+    else
+        color = raster_shade(&rp->shader, vr, vg, vb, s, t);
     uint32_t alpha = color >> 24;
 
     if (alpha <= r->alpha_ref) return;
@@ -258,8 +323,20 @@ static int32_t min32(int32_t a, int32_t b)
 
 /* The three runs of one line (melonDS RenderPolygonScanline, parts 1-3). @p xcut: the
  * timing model's limit (pixels x < xcut only). */
+/* Pixels [x, end) of one run: with SPAN_DDA the accumulators start at the run's first pixel
+ * and step with x. */
+#define RUN(x, end, body)                                                                          \
+    do {                                                                                           \
+        if ((flags & SPAN_DDA) && (x) < (end)) dda_init(c, (x), &d);                               \
+        for (; (x) < (end); (x)++) {                                                               \
+            body;                                                                                  \
+            if (flags & SPAN_DDA) dda_step(c, &d);                                                 \
+        }                                                                                          \
+    } while (0)
+
 SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 {
+    span_dda d = {{0}, 0};
     const bool wire = c->rp->wireframe;
     int32_t x = c->xstart < 0 ? 0 : c->xstart;
     int32_t end1 = min32(c->xend + 1, min32(256, xcut));
@@ -274,7 +351,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     if (!c->l_fill) {
         x = xlimit < 0 ? 0 : xlimit;
     } else {
-        for (; x < xlimit; x++) plot(c, x, c->yedge | RASTER_ATTR_EDGE_LEFT, PART_LEFT, flags);
+        RUN(x, xlimit, plot(c, x, c->yedge | RASTER_ATTR_EDGE_LEFT, PART_LEFT, flags, &d));
     }
 
     /* inside (wireframe: only the first and last line) */
@@ -282,7 +359,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     if (wire && !c->yedge) {
         if (x < xlimit) x = xlimit;
     } else {
-        for (; x < xlimit; x++) plot(c, x, c->yedge, PART_INSIDE, flags);
+        RUN(x, xlimit, plot(c, x, c->yedge, PART_INSIDE, flags, &d));
     }
 
     /* right edge */
@@ -291,7 +368,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
         if (c->xcov == 0x3FF) c->xcov = 0;
     }
     if (c->r_fill) {
-        for (; x < end1; x++) plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags);
+        RUN(x, end1, plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags, &d));
     }
 }
 
@@ -323,6 +400,75 @@ static const span_fn span_fns[SPAN_VARIANTS] = {
     span_fn_0x18, span_fn_0x19, span_fn_0x1A, span_fn_0x1B, span_fn_0x1C, span_fn_0x1D,
     span_fn_0x1E, span_fn_0x1F,
 };
+
+/* Fused-shading variants for the common polygon: no shadow, no anti-aliasing; index
+ * = depth test | W-buffer (flags & 7). */
+#define SPAN_FN_FUSED(n)                                                                           \
+    static void span_fn_vtx_##n(span_line *c, int32_t xcut)                                        \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_VERTEX);                                                 \
+    }                                                                                              \
+    static void span_fn_mod_##n(span_line *c, int32_t xcut)                                        \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_MODDEC);                                                 \
+    }
+#define SPAN_FN_DDA(n)                                                                             \
+    static void span_fn_dvtx_##n(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_VERTEX | SPAN_DDA);                                      \
+    }                                                                                              \
+    static void span_fn_dmod_##n(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_MODDEC | SPAN_DDA);                                      \
+    }                                                                                              \
+    static void span_fn_dgen_##n(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_DDA);                                                          \
+    }
+SPAN_FN_FUSED(0)
+SPAN_FN_FUSED(1)
+SPAN_FN_FUSED(2)
+SPAN_FN_FUSED(3)
+SPAN_FN_FUSED(4)
+SPAN_FN_FUSED(5)
+SPAN_FN_FUSED(6)
+SPAN_FN_FUSED(7)
+/* DDA variants exist for the Z-buffer depth tests only (flags 0-3) */
+SPAN_FN_DDA(0)
+SPAN_FN_DDA(1)
+SPAN_FN_DDA(2)
+SPAN_FN_DDA(3)
+static const span_fn span_fns_dvtx[4] = {span_fn_dvtx_0, span_fn_dvtx_1, span_fn_dvtx_2,
+                                         span_fn_dvtx_3};
+static const span_fn span_fns_dmod[4] = {span_fn_dmod_0, span_fn_dmod_1, span_fn_dmod_2,
+                                         span_fn_dmod_3};
+static const span_fn span_fns_dgen[4] = {span_fn_dgen_0, span_fn_dgen_1, span_fn_dgen_2,
+                                         span_fn_dgen_3};
+static const span_fn span_fns_vtx[8] = {span_fn_vtx_0, span_fn_vtx_1, span_fn_vtx_2,
+                                        span_fn_vtx_3, span_fn_vtx_4, span_fn_vtx_5,
+                                        span_fn_vtx_6, span_fn_vtx_7};
+static const span_fn span_fns_mod[8] = {span_fn_mod_0, span_fn_mod_1, span_fn_mod_2,
+                                        span_fn_mod_3, span_fn_mod_4, span_fn_mod_5,
+                                        span_fn_mod_6, span_fn_mod_7};
+
+/* The span function of a polygon line: by the polygon's flags and shading, and whether the
+ * line's span is linear (SPAN_DDA). */
+static span_fn choose_span_fn(const raster_poly *rp, const span_line *c)
+{
+    uint8_t flags = rp->span_flags;
+    if (!(flags & (SPAN_SHADOW | SPAN_AA | SPAN_WBUFFER)) && c->ix.linear && c->lin_fast) {
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) return span_fns_dvtx[flags & 3u];
+        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+            return span_fns_dmod[flags & 3u];
+        return span_fns_dgen[flags & 3u];
+    }
+    if (!(flags & (SPAN_SHADOW | SPAN_AA))) {
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) return span_fns_vtx[flags & 7u];
+        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+            return span_fns_mod[flags & 7u];
+    }
+    return span_fns[flags];
+}
 
 /* ---- shadow masks (melonDS RenderShadowMaskScanline) ---- */
 
@@ -398,52 +544,59 @@ static void span_prepare(span_line *c, bool wbuffer)
     }
 }
 
-static const gx_vertex *pv(const raster_poly *rp, unsigned i)
+/* Run lengths of the span's start edge a and end edge b; their coverage only with
+ * anti-aliasing (the only reader of l_cov / r_cov). */
+static void edge_runs(const raster_poly *rp, const raster_slope *a, const raster_slope *b,
+                      bool swapped, span_line *c)
 {
-    return &rp->verts[rp->poly->vtx[i]];
+    if (rp->span_flags & SPAN_AA) {
+        raster_slope_edge_params(a, swapped, &c->l_len, &c->l_cov);
+        raster_slope_edge_params(b, swapped, &c->r_len, &c->r_cov);
+    } else {
+        c->l_len = raster_slope_edge_length(a, swapped);
+        c->r_len = raster_slope_edge_length(b, swapped);
+        c->l_cov = c->r_cov = 0;
+    }
 }
 
 /* Edges, span ends, fill rules and edge runs of a polygon on line y (the part of melonDS's
  * scanline functions before the pixel loops). */
 static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
 {
-    const gx_polygon *p = rp->poly;
     raster_slope *L = &rp->left, *R = &rp->right;
 
     if (!rp->flat) {
-        if (y >= pv(rp, rp->next_l)->sy && rp->cur_l != p->vbottom)
-            raster_poly_setup_left(r, rp, y);
-        if (y >= pv(rp, rp->next_r)->sy && rp->cur_r != p->vbottom)
-            raster_poly_setup_right(r, rp, y);
+        if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+        if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
     }
 
     int32_t xstart = rp->xl, xend = rp->xr;
-    int32_t wl = raster_interp_attr(&L->interp, p->w[rp->cur_l], p->w[rp->next_l]);
-    int32_t wr = raster_interp_attr(&R->interp, p->w[rp->cur_r], p->w[rp->next_r]);
-    c->zl = raster_interp_z(&L->interp, p->z[rp->cur_l], p->z[rp->next_l], p->wbuffer);
-    c->zr = raster_interp_z(&R->interp, p->z[rp->cur_r], p->z[rp->next_r], p->wbuffer);
+    /* W, colour and texcoords along both edges, from their per-edge preparation */
+    int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
+    raster_slope_attr_values(L, lv);
+    raster_slope_attr_values(R, rv);
+    const int32_t *vs = lv, *ve = rv; /* the span's start and end edge */
+    int32_t wl = lv[RASTER_EA_W], wr = rv[RASTER_EA_W];
+    c->zl = raster_interp_z(&L->interp, L->z0, L->z1, rp->wbuffer);
+    c->zr = raster_interp_z(&R->interp, R->z0, R->z1, rp->wbuffer);
 
     /* right vertical edges are pushed 1 pixel left (melonDS) */
     if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
 
-    bool fill_all = r->fill_all_edges || (rp->alpha < 31 && r->pixel.blending) || rp->wireframe;
-    bool bottom = y == p->ybottom - 1;
-    const raster_interp *istart, *iend;
-    unsigned vlc, vln, vrc, vrn; /* vertex slots of the span's left / right edge */
+    bool fill_all = rp->fill_all;
+    bool bottom = y == rp->ybottom - 1;
 
     if (xstart > xend) {
         /* crossed edges: draw from the right edge to the left one */
-        vlc = rp->cur_r, vln = rp->next_r, vrc = rp->cur_l, vrn = rp->next_l;
-        istart = &R->interp, iend = &L->interp;
-        raster_slope_edge_params(R, true, &c->l_len, &c->l_cov);
-        raster_slope_edge_params(L, true, &c->r_len, &c->r_cov);
+        vs = rv, ve = lv;
+        edge_runs(rp, R, L, true, c);
         int32_t tx = xstart;
         xstart = xend, xend = tx;
         int32_t tw = wl;
         wl = wr, wr = tw;
         int32_t tz = c->zl;
         c->zl = c->zr, c->zr = tz;
-        bool flatb = bottom && pv(rp, vln)->sx != pv(rp, vrn)->sx;
+        bool flatb = bottom && R->x1 != L->x1; /* lower vertices of the span's edges */
         if (fill_all) {
             c->l_fill = c->r_fill = true;
         } else {
@@ -452,11 +605,8 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
                         (!(L->negative && L->xmajor) && R->inc == 0) || (flatb && L->xmajor);
         }
     } else {
-        vlc = rp->cur_l, vln = rp->next_l, vrc = rp->cur_r, vrn = rp->next_r;
-        istart = &L->interp, iend = &R->interp;
-        raster_slope_edge_params(L, false, &c->l_len, &c->l_cov);
-        raster_slope_edge_params(R, false, &c->r_len, &c->r_cov);
-        bool flatb = bottom && pv(rp, vln)->sx != pv(rp, vrn)->sx;
+        edge_runs(rp, L, R, false, c);
+        bool flatb = bottom && L->x1 != R->x1;
         if (fill_all) {
             c->l_fill = c->r_fill = true;
         } else {
@@ -467,17 +617,16 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     }
 
     /* attributes along the edges */
-    const gx_vertex *a = pv(rp, vlc), *b = pv(rp, vln), *d = pv(rp, vrc), *e = pv(rp, vrn);
     for (int k = 0; k < 3; k++) {
-        c->cl[k] = raster_interp_attr(istart, a->color[k], b->color[k]);
-        c->cr[k] = raster_interp_attr(iend, d->color[k], e->color[k]);
+        c->cl[k] = vs[RASTER_EA_R + k];
+        c->cr[k] = ve[RASTER_EA_R + k];
     }
-    c->sl = raster_interp_attr(istart, a->texcoord[0], b->texcoord[0]);
-    c->tl = raster_interp_attr(istart, a->texcoord[1], b->texcoord[1]);
-    c->sr = raster_interp_attr(iend, d->texcoord[0], e->texcoord[0]);
-    c->tr = raster_interp_attr(iend, d->texcoord[1], e->texcoord[1]);
+    c->sl = vs[RASTER_EA_S];
+    c->tl = vs[RASTER_EA_T];
+    c->sr = ve[RASTER_EA_S];
+    c->tr = ve[RASTER_EA_T];
 
-    c->yedge = y == p->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
     c->xstart = xstart;
     c->xend = xend;
     c->xcov = 0;
@@ -486,7 +635,7 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     c->line = raster_addr(0, y);
     c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr);
-    span_prepare(c, p->wbuffer);
+    span_prepare(c, rp->wbuffer);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -533,7 +682,7 @@ static void mask_line(raster_engine *r, raster_poly *rp, int32_t y)
     int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
     if (xcut >= 0) {
         span_touch(r, y, &c, xcut);
-        draw_mask_line(&c, xcut, rp->depth_test, rp->poly->wbuffer);
+        draw_mask_line(&c, xcut, rp->depth_test, rp->wbuffer);
     }
     step_edges(rp);
 }
@@ -547,7 +696,7 @@ static void poly_line(raster_engine *r, raster_poly *rp, int32_t y)
         int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
         if (xcut >= 0) {
             span_touch(r, y, &c, xcut);
-            span_fns[rp->span_flags](&c, xcut);
+            choose_span_fn(rp, &c)(&c, xcut);
         }
     }
     step_edges(rp);
@@ -563,7 +712,7 @@ static void update_active(raster_engine *r, int32_t y)
         uint16_t a = 0xFFFF;
         while (k < r->nactive) {
             a = r->active[k];
-            if (r->polys[a].poly->ybottom >= y) break;
+            if (r->polys[a].ybottom >= y) break;
             a = 0xFFFF, k++;
         }
         if (a == 0xFFFF && next == 0xFFFF) break;
@@ -586,8 +735,7 @@ void raster_draw_scanline(raster_engine *r, int32_t y)
     raster_timing_line_begin(&r->timing, y);
     for (uint32_t i = 0; i < r->nactive; i++) {
         raster_poly *rp = &r->polys[r->active[i]];
-        const gx_polygon *p = rp->poly;
-        if (y == p->ybottom && p->ytop != p->ybottom) {
+        if (y == rp->ybottom && rp->ytop != rp->ybottom) {
             raster_timing_poly_bottom(&r->timing, y);
             continue;
         }

@@ -8,21 +8,36 @@
  * engine. Texture lookup order: --tex files in the order given, then the model file's TEX0.
  * --all (contact sheets of every model of a file or NARC), --scale (nearest-neighbour output
  * scale) and --light (light vectors/colours) are in tools/sheet.c.
+ *
+ * Animations: --anim FILE[:NAME|INDEX] (any number; NSBCA/NSBTP/NSBTA/NSBMA/NSBVA) are bound to
+ * the model with nitro_anim_player_add after the textures are uploaded (PAT0 names resolve in
+ * VRAM), and drawn at --frame N, or at every frame of --frames A..B[:STEP] with -o a printf-style
+ * pattern (one %d conversion, e.g. out/frame%03d.png) and/or --sheet sheet.png (a contact sheet
+ * labelled with the frame numbers). Every frame is drawn by fresh engines with the same uploads,
+ * so frame N of a sequence hashes the same as --frame N alone. Without a selector, every
+ * animation of a file that fits the model is bound (those that do not are reported); with one,
+ * a misfit is an error.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gx/gx.h"
 #include "gx/regs.h"
+#include "nitro/anim.h"
 #include "nitro/nitro.h"
+#include "nitro/sheet.h"
 #include "nitro/runtime.h"
 #include "raster/frame.h"
 #include "raster/raster.h"
 #include "tools/commands.h"
 #include "tools/sheet.h"
 
-#define MAX_TEX 6
+#define MAX_TEX        6
+#define MAX_ANIM_FILES 8
+#define MAX_FRAMES     100000u
+#define MAX_SHEET      64u
 
 typedef struct tracer {
     gx_engine *gx;
@@ -125,15 +140,351 @@ static void usage(FILE *f)
                "       [--eye X Y Z --at X Y Z | --orbit YAW PITCH DIST] [--fov DEG]\n"
                "       [--clear RGB15 --clear-alpha A] [--edge] [--fog] [--aa] [--scale N]\n"
                "       [--light I:X,Y,Z:RRGGBB ...] [--trace out.trace] -o out.png\n"
+               "       [--anim FILE[:NAME|INDEX] ...] [--frame N | --frames A..B[:STEP]]\n"
+               "       [--sheet sheet.png]   (with --frames, -o is a pattern: out/f%%03d.png)\n"
                "       dsgx render --all FILE.nsbmd|ARCHIVE.narc[:INDEX|NAME] [--tex ...]\n"
                "       [--fov DEG] [--clear ...] [--light ...] [--scale N] -o sheet.png\n");
+}
+
+/* ---- frame numbers and output names ---- */
+
+/* A non-negative decimal number below MAX_FRAMES, the whole of [s, end). */
+static bool parse_num(const char *s, const char *end, long *out)
+{
+    if (s == end || end - s > 9) return false;
+    long v = 0;
+    for (const char *p = s; p < end; p++) {
+        if (*p < '0' || *p > '9') return false;
+        v = v * 10 + (*p - '0');
+    }
+    *out = v;
+    return v < (long)MAX_FRAMES;
+}
+
+/* "A..B" or "A..B:STEP" with A <= B, STEP >= 1. */
+static bool parse_range(const char *s, long *a, long *b, long *step)
+{
+    const char *dots = strstr(s, ".."), *colon = strchr(s, ':');
+    if (!dots || (colon && colon < dots)) return false;
+    const char *bend = colon ? colon : s + strlen(s);
+    *step = 1;
+    if (!parse_num(s, dots, a) || !parse_num(dots + 2, bend, b)) return false;
+    if (colon && !parse_num(colon + 1, colon + strlen(colon), step)) return false;
+    return *a <= *b && *step >= 1;
+}
+
+/* An output pattern holds exactly one %d conversion (optionally %0Nd, N < 10); %% is a '%'.
+ * Formatted by hand, never handed to printf. @return the conversion count or -1 if malformed. */
+static int pattern_convs(const char *pat)
+{
+    int n = 0;
+    for (const char *p = pat; *p; p++) {
+        if (*p != '%') continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        const char *q = p + 1;
+        if (*q == '0') q++;
+        if (*q >= '1' && *q <= '9') q++;
+        if (*q != 'd') return -1;
+        n++;
+        p = q;
+    }
+    return n;
+}
+
+static void pattern_format(const char *pat, long v, char *out, size_t size)
+{
+    size_t o = 0;
+    for (const char *p = pat; *p && o + 1 < size; p++) {
+        if (*p != '%') {
+            out[o++] = *p;
+            continue;
+        }
+        if (p[1] == '%') {
+            out[o++] = '%';
+            p++;
+            continue;
+        }
+        const char *q = p + 1;
+        bool zero = *q == '0';
+        if (zero) q++;
+        int width = (*q >= '1' && *q <= '9') ? *q++ - '0' : 0;
+        char digits[24];
+        int nd = snprintf(digits, sizeof digits, "%ld", v);
+        for (int i = nd; i < width && o + 1 < size; i++) out[o++] = zero ? '0' : ' ';
+        for (int i = 0; i < nd && o + 1 < size; i++) out[o++] = digits[i];
+        p = q;
+    }
+    out[o] = 0;
+}
+
+/* ---- animation files ---- */
+
+typedef struct anim_file {
+    char path[1024], sel[64];
+    bool has_sel;
+    uint8_t *buf;
+    size_t size;
+    nitro_file file;
+    bool parsed;
+    nitro_anims anims;
+    bool anims_ok;
+} anim_file;
+
+/* FILE[:NAME|INDEX]: the part after the last ':' is a selector unless FILE itself exists. */
+static bool anim_open(anim_file *af, const char *arg)
+{
+    snprintf(af->path, sizeof af->path, "%s", arg);
+    char *colon = strrchr(af->path, ':');
+    FILE *probe = fopen(af->path, "rb");
+    if (probe) {
+        fclose(probe);
+    } else if (colon && colon[1] && !strchr(colon, '/')) {
+        snprintf(af->sel, sizeof af->sel, "%s", colon + 1);
+        af->has_sel = true;
+        *colon = 0;
+    }
+    af->buf = load(af->path, &af->size);
+    if (!af->buf) {
+        fprintf(stderr, "dsgx render: cannot read %s\n", af->path);
+        return false;
+    }
+    char msg[512];
+    nitro_status st = nitro_parse(af->buf, af->size, &af->file);
+    if (!st.ok) {
+        nitro_status_format(&st, af->path, msg, sizeof msg);
+        fprintf(stderr, "dsgx render: %s\n", msg);
+        return false;
+    }
+    af->parsed = true;
+    st = nitro_anims_parse(&af->file, &af->anims);
+    if (!st.ok) {
+        nitro_status_format(&st, af->path, msg, sizeof msg);
+        fprintf(stderr, "dsgx render: %s\n", msg);
+        return false;
+    }
+    af->anims_ok = true;
+    if (af->anims.num == 0) {
+        fprintf(stderr,
+                "dsgx render: %s: no animation in the file (an NSBCA, NSBTP, NSBTA, NSBMA "
+                "or NSBVA is expected)\n",
+                af->path);
+        return false;
+    }
+    return true;
+}
+
+static void anim_close(anim_file *af)
+{
+    if (af->anims_ok) nitro_anims_free(&af->anims);
+    if (af->parsed) nitro_file_free(&af->file);
+    free(af->buf);
+}
+
+/* Bind the animations of one file to the player. */
+static bool anim_bind(nitro_anim_player *p, const anim_file *af, const nitro_texvram *vram)
+{
+    char err[256];
+    const nitro_anims *as = &af->anims;
+    if (af->has_sel) {
+        char *end;
+        long v = strtol(af->sel, &end, 10);
+        int k = -1;
+        if (*end == 0) {
+            k = v >= 0 && v < (long)as->num ? (int)v : -1;
+        } else {
+            for (unsigned i = 0; i < as->num && k < 0; i++)
+                if (!strncmp(as->anims[i].name.s, af->sel, 16) && strlen(af->sel) <= 16) k = (int)i;
+        }
+        if (k < 0) {
+            fprintf(stderr, "dsgx render: %s: no animation '%s'; the file has", af->path, af->sel);
+            for (unsigned i = 0; i < as->num; i++)
+                fprintf(stderr, "%s %u \"%s\"", i ? "," : "", i, as->anims[i].name.s);
+            fputc('\n', stderr);
+            return false;
+        }
+        if (!nitro_anim_player_add(p, &as->anims[k], af->buf, vram, err, sizeof err)) {
+            fprintf(stderr, "dsgx render: %s: %s\n", af->path, err);
+            return false;
+        }
+        return true;
+    }
+    unsigned bound = 0;
+    for (unsigned i = 0; i < as->num; i++) {
+        if (nitro_anim_player_add(p, &as->anims[i], af->buf, vram, err, sizeof err))
+            bound++;
+        else
+            fprintf(stderr, "dsgx render: %s: skipping animation %u: %s\n", af->path, i, err);
+    }
+    if (!bound) fprintf(stderr, "dsgx render: %s: no animation fits the model\n", af->path);
+    return bound > 0;
+}
+
+/* ---- drawing one frame ---- */
+
+typedef struct scene {
+    const nitro_model *m;
+    const uint8_t *mbuf;
+    unsigned nsets;
+    const nitro_tex0 *tex[NITRO_MAX_TEX_SETS];
+    const uint8_t *tdata[NITRO_MAX_TEX_SETS];
+    uint32_t disp3dcnt, clear;
+    nitro_glb glb; /* initialised, camera and projection set */
+    nitro_anim_player *player;
+} scene;
+
+static void null_write(void *u, uint32_t addr, uint32_t val, unsigned bytes)
+{
+    (void)u;
+    (void)addr;
+    (void)val;
+    (void)bytes;
+}
+
+/* Upload every TEX0 set in order; @return false after reporting one that does not fit. */
+static bool upload_all(const scene *sc, nitro_texvram *vram, const nitro_gx_sink *sink, bool report)
+{
+    bool ok = true;
+    nitro_texvram_init(vram);
+    for (unsigned i = 0; i < sc->nsets; i++)
+        if (!nitro_texvram_upload(vram, sc->tex[i], sc->tdata[i], sink)) {
+            if (report) fprintf(stderr, "dsgx render: texture set %u does not fit in VRAM\n", i);
+            ok = false;
+        }
+    return ok;
+}
+
+/* Fresh engines, the uploads, the global state, the model at `frame`; trace_f may be NULL. */
+static bool draw_frame(const scene *sc, long frame, FILE *trace_f, dsgx_frame *out)
+{
+    gx_engine *gx = gx_create();
+    raster_engine *ra = raster_create();
+    if (!gx || !ra) {
+        if (gx) gx_destroy(gx);
+        if (ra) raster_destroy(ra);
+        return false;
+    }
+    static tracer tr;
+    memset(&tr, 0, sizeof tr);
+    tr.gx = gx;
+    tr.f = trace_f;
+    nitro_gx_sink sink = {&tr, tr_write, tr_read};
+    tr_write(&tr, REG_POWCNT1, 0x820F, 4);
+    tr_write(&tr, REG_DISPCNT, 0x00010108, 4);
+    static nitro_texvram vram;
+    upload_all(sc, &vram, &sink, false);
+    static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
+    nitro_bind_textures(&vram, sc->m, binds);
+    tr_write(&tr, REG_DISP3DCNT, sc->disp3dcnt, 4);
+    tr_write(&tr, REG_CLEAR_COLOR, sc->clear, 4);
+    tr_write(&tr, REG_CLEAR_DEPTH, 0x7FFF, 4);
+    static nitro_glb glb;
+    glb = sc->glb;
+    nitro_glb_flush(&glb, &sink);
+    static nitro_runtime rt;
+    nitro_runtime_init(&rt, sc->m, sc->mbuf, &glb, &sink, binds);
+    if (sc->player) {
+        nitro_anim_player_set_frame(sc->player, dsgx_shl32((int32_t)frame, 12));
+        nitro_anim_hooks h = nitro_anim_player_hooks(sc->player);
+        nitro_runtime_set_hooks(&rt, &h);
+    }
+    nitro_runtime_draw(&rt);
+    tr_write(&tr, 0x04000540, 0, 4); /* SWAP_BUFFERS */
+    flush_run(&tr);
+    if (tr.f) fprintf(tr.f, "frame\n");
+    gx_vblank(gx);
+    raster_render(ra, gx_render_frame(gx), out, NULL);
+    raster_destroy(ra);
+    gx_destroy(gx);
+    return true;
+}
+
+static void progress(unsigned done, unsigned total)
+{
+    const unsigned width = 30;
+    unsigned fill = total ? done * width / total : width;
+    fputs("\r[", stderr);
+    for (unsigned i = 0; i < width; i++) fputc(i < fill ? '#' : '.', stderr);
+    fprintf(stderr, "] %u/%u frames", done, total);
+    if (done == total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+/* The sequence: one PNG per frame (pattern) and/or a contact sheet. Prints `frame N xxh3`. */
+static int render_sequence(const scene *sc, long a, long b, long step, const char *pattern,
+                           const char *sheet_path, unsigned scale)
+{
+    unsigned total = (unsigned)((b - a) / step + 1), every = 1;
+    nitro_sheet sh;
+    bool have_sheet = false;
+    char msg[512];
+    if (sheet_path) {
+        every = (total + MAX_SHEET - 1) / MAX_SHEET;
+        if (every > 1)
+            fprintf(stderr, "dsgx render: the sheet shows every %u%s frame of %u (at most %u)\n",
+                    every,
+                    every == 2   ? "nd"
+                    : every == 3 ? "rd"
+                                 : "th",
+                    total, MAX_SHEET);
+        if (!nitro_sheet_init(&sh, (total + every - 1) / every, 1, true)) {
+            fprintf(stderr, "dsgx render: out of memory for the sheet\n");
+            return 1;
+        }
+        have_sheet = true;
+    }
+    bool tty = isatty(2) != 0;
+    int rc = 0;
+    static dsgx_frame frame;
+    unsigned i = 0;
+    for (long f = a; f <= b; f += step, i++) {
+        if (!draw_frame(sc, f, NULL, &frame)) {
+            fprintf(stderr, "dsgx render: out of memory\n");
+            rc = 1;
+            break;
+        }
+        char hex[17], path[1024];
+        dsgx_frame_hash_hex(&frame, hex);
+        if (pattern) {
+            pattern_format(pattern, f, path, sizeof path);
+            if (render_write_scaled(&frame, scale, path, msg, sizeof msg)) {
+                fprintf(stderr, "%sdsgx render: %s\n", tty ? "\n" : "", msg);
+                rc = 1;
+                break;
+            }
+        }
+        if (have_sheet && i % every == 0) {
+            char label[32];
+            snprintf(label, sizeof label, "frame %ld", f);
+            nitro_sheet_put(&sh, i / every, &frame, label, true);
+        }
+        printf("frame %ld %s\n", f, hex);
+        if (tty) {
+            fflush(stdout);
+            progress(i + 1, total);
+        }
+    }
+    if (have_sheet) {
+        if (!rc && nitro_sheet_write_png(&sh, sheet_path, msg, sizeof msg)) {
+            fprintf(stderr, "dsgx render: %s\n", msg);
+            rc = 1;
+        } else if (!rc) {
+            printf("%s %ux%u, %u frame(s)\n", sheet_path, sh.width, sh.height,
+                   (total + every - 1) / every);
+        }
+        nitro_sheet_free(&sh);
+    }
+    return rc;
 }
 
 int cmd_render(int argc, char **argv)
 {
     const char *model_path = NULL, *out = NULL, *trace = NULL, *model_sel = NULL;
-    const char *tex_paths[MAX_TEX];
-    unsigned ntex = 0, scale = 1, clear_rgb = 0, clear_alpha = 0;
+    const char *tex_paths[MAX_TEX], *anim_args[MAX_ANIM_FILES], *frames_arg = NULL;
+    const char *sheet_path = NULL, *frame_arg = NULL;
+    unsigned ntex = 0, nanim = 0, scale = 1, clear_rgb = 0, clear_alpha = 0;
     double fov = 30, eye[3] = {0}, at[3] = {0}, orbit[3] = {0};
     bool have_eye = false, have_orbit = false, edge = false, fog = false, aa = false;
     bool all = false;
@@ -148,6 +499,18 @@ int cmd_render(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(a, "--tex") && more && ntex < MAX_TEX) {
             tex_paths[ntex++] = argv[++i];
+        } else if (!strcmp(a, "--anim") && more) {
+            if (nanim == MAX_ANIM_FILES) {
+                fprintf(stderr, "dsgx render: at most %d --anim files\n", MAX_ANIM_FILES);
+                return 2;
+            }
+            anim_args[nanim++] = argv[++i];
+        } else if (!strcmp(a, "--frame") && more) {
+            frame_arg = argv[++i];
+        } else if (!strcmp(a, "--frames") && more) {
+            frames_arg = argv[++i];
+        } else if (!strcmp(a, "--sheet") && more) {
+            sheet_path = argv[++i];
         } else if (!strcmp(a, "--model") && more) {
             model_sel = argv[++i];
         } else if (!strcmp(a, "--trace") && more) {
@@ -186,11 +549,53 @@ int cmd_render(int argc, char **argv)
             return 2;
         }
     }
-    if (!model_path || !out || scale < 1 || scale > 16) {
+    if (!model_path || (!out && !(frames_arg && sheet_path)) || scale < 1 || scale > 16) {
         usage(stderr);
         return 2;
     }
+    /* frame options */
+    long fa = 0, fb = 0, fstep = 1;
+    if (frame_arg && frames_arg) {
+        fprintf(stderr, "dsgx render: --frame and --frames exclude each other\n");
+        return 2;
+    }
+    if (frame_arg && !parse_num(frame_arg, frame_arg + strlen(frame_arg), &fa)) {
+        fprintf(stderr, "dsgx render: bad --frame '%s' (want a whole frame number 0..%u)\n",
+                frame_arg, MAX_FRAMES - 1);
+        return 2;
+    }
+    if (frames_arg && !parse_range(frames_arg, &fa, &fb, &fstep)) {
+        fprintf(stderr,
+                "dsgx render: bad --frames '%s' (want A..B or A..B:STEP, whole frames, A <= B, "
+                "STEP >= 1, below %u)\n",
+                frames_arg, MAX_FRAMES);
+        return 2;
+    }
+    fb = frames_arg ? fb : fa;
+    bool sequence = frames_arg != NULL;
+    if (sequence && out) {
+        int n = pattern_convs(out);
+        if (n < 0 || n > 1 || (n == 0 && fb > fa)) {
+            fprintf(stderr,
+                    "dsgx render: with --frames, -o needs one %%d conversion (e.g. "
+                    "'out/frame%%03d.png'), got '%s'\n",
+                    out);
+            return 2;
+        }
+    }
+    if (sheet_path && !sequence) {
+        fprintf(stderr, "dsgx render: --sheet needs --frames A..B\n");
+        return 2;
+    }
+    if (trace && sequence) {
+        fprintf(stderr, "dsgx render: --trace records one frame; use --frame N\n");
+        return 2;
+    }
     if (all) {
+        if (nanim || sequence) {
+            fprintf(stderr, "dsgx render: --all does not take --anim or --frames\n");
+            return 2;
+        }
         sheet_opts so = {tex_paths, ntex, fov, clear_rgb, clear_alpha, edge, fog, aa, scale, {{0}}};
         memcpy(so.lights, lights, sizeof lights);
         return render_sheet(model_path, &so, out);
@@ -208,6 +613,7 @@ int cmd_render(int argc, char **argv)
     if (!st.ok || mf.num_models == 0) {
         nitro_status_format(&st, model_path, msg, sizeof msg);
         fprintf(stderr, "dsgx render: %s\n", st.ok ? "no model in file" : msg);
+        if (st.ok) nitro_file_free(&mf);
         free(mbuf);
         return 1;
     }
@@ -229,26 +635,16 @@ int cmd_render(int argc, char **argv)
     uint8_t *tbuf[MAX_TEX] = {0};
     nitro_file tf[MAX_TEX];
     unsigned ntf = 0;
-    gx_engine *gx = gx_create();
-    raster_engine *ra = raster_create();
-    tracer tr = {.gx = gx};
-    static nitro_runtime rt;
-    static dsgx_frame frame;
-    if (!gx || !ra) goto done;
-    if (trace) {
-        tr.f = fopen(trace, "w");
-        if (!tr.f) {
-            fprintf(stderr, "dsgx render: cannot write %s\n", trace);
-            goto done;
-        }
-        fprintf(tr.f, "dsgx-trace 1\n# dsgx render %s model %d\n", model_path, mi);
-    }
-    nitro_gx_sink sink = {&tr, tr_write, tr_read};
-    tr_write(&tr, REG_POWCNT1, 0x820F, 4);
-    tr_write(&tr, REG_DISPCNT, 0x00010108, 4);
+    static anim_file afs[MAX_ANIM_FILES];
+    memset(afs, 0, sizeof afs);
+    static nitro_anim_player player;
+    nitro_anim_player_init(&player, m);
+    static scene sc;
+    memset(&sc, 0, sizeof sc);
+    sc.m = m;
+    sc.mbuf = mbuf;
+    FILE *trace_f = NULL;
 
-    nitro_texvram vram;
-    nitro_texvram_init(&vram);
     for (unsigned i = 0; i < ntex; i++) {
         size_t ts;
         tbuf[i] = load(tex_paths[i], &ts);
@@ -263,21 +659,31 @@ int cmd_render(int argc, char **argv)
             goto done;
         }
         ntf++;
-        if (tf[ntf - 1].tex0 && !nitro_texvram_upload(&vram, tf[ntf - 1].tex0, tbuf[i], &sink))
-            fprintf(stderr, "dsgx render: %s: textures do not fit in VRAM\n", tex_paths[i]);
+        if (tf[ntf - 1].tex0 && sc.nsets < NITRO_MAX_TEX_SETS) {
+            sc.tex[sc.nsets] = tf[ntf - 1].tex0;
+            sc.tdata[sc.nsets++] = tbuf[i];
+        }
     }
-    if (mf.tex0 && !nitro_texvram_upload(&vram, mf.tex0, mbuf, &sink))
-        fprintf(stderr, "dsgx render: %s: textures do not fit in VRAM\n", model_path);
+    if (mf.tex0 && sc.nsets < NITRO_MAX_TEX_SETS) {
+        sc.tex[sc.nsets] = mf.tex0;
+        sc.tdata[sc.nsets++] = mbuf;
+    }
+    /* placement pass: the same uploads every frame makes, to report problems and resolve the
+     * animations' texture names once */
+    nitro_gx_sink null_sink = {NULL, null_write, NULL};
+    static nitro_texvram vram;
+    upload_all(&sc, &vram, &null_sink, true);
     static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
     unsigned missing = nitro_bind_textures(&vram, m, binds);
     if (missing) fprintf(stderr, "dsgx render: %u texture name(s) not found\n", missing);
+    for (unsigned i = 0; i < nanim; i++)
+        if (!anim_open(&afs[i], anim_args[i]) || !anim_bind(&player, &afs[i], &vram)) goto done;
+    sc.player = nanim ? &player : NULL;
 
     /* rendering registers */
-    uint32_t d3 = 1u /* texture */ | 8u /* alpha blend */ | (aa ? 16u : 0) | (edge ? 32u : 0) |
-                  (fog ? 128u : 0);
-    tr_write(&tr, REG_DISP3DCNT, d3, 4);
-    tr_write(&tr, REG_CLEAR_COLOR, clear_rgb | (clear_alpha << 16), 4);
-    tr_write(&tr, REG_CLEAR_DEPTH, 0x7FFF, 4);
+    sc.disp3dcnt = 1u /* texture */ | 8u /* alpha blend */ | (aa ? 16u : 0) | (edge ? 32u : 0) |
+                   (fog ? 128u : 0);
+    sc.clear = clear_rgb | (clear_alpha << 16);
 
     /* camera (float, tools side only; converted once to 1.19.12) */
     double ps = m->info.pos_scale / 4096.0, lo[3], hi[3];
@@ -306,39 +712,46 @@ int cmd_render(int argc, char **argv)
     double ex[3] = {eye[0] - at[0], eye[1] - at[1], eye[2] - at[2]};
     double ed = msqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]);
     double nearv = ed - r * 1.5 > ed * 0.01 ? ed - r * 1.5 : ed * 0.01, farv = ed + r * 1.5;
-    /* scale the world so that far fits 1.19.12 comfortably */
     fx32 feye[3], fat[3], fup[3] = {0, FX32_ONE, 0}, cam[12];
     for (int k = 0; k < 3; k++) {
         feye[k] = fx(eye[k]);
         fat[k] = fx(at[k]);
     }
-    static nitro_glb glb;
-    nitro_glb_init(&glb);
-    render_apply_lights(&glb, lights);
+    nitro_glb_init(&sc.glb);
+    render_apply_lights(&sc.glb, lights);
     nitro_camera_lookat(feye, fup, fat, cam);
-    nitro_glb_set_camera(&glb, cam);
+    nitro_glb_set_camera(&sc.glb, cam);
     nitro_camera_perspective(fx(msin(half)), fx(mcos(half)), fx(256.0 / 192.0), fx(nearv), fx(farv),
-                             glb.proj);
-    nitro_glb_flush(&glb, &sink);
-    nitro_runtime_init(&rt, m, mbuf, &glb, &sink, binds);
-    nitro_runtime_draw(&rt);
-    tr_write(&tr, 0x04000540, 0, 4); /* SWAP_BUFFERS */
-    flush_run(&tr);
-    if (tr.f) fprintf(tr.f, "frame\n");
-    gx_vblank(gx);
-    raster_render(ra, gx_render_frame(gx), &frame, NULL);
+                             sc.glb.proj);
 
+    if (sequence) {
+        rc = render_sequence(&sc, fa, fb, fstep, out, sheet_path, scale);
+        goto done;
+    }
+    if (trace) {
+        trace_f = fopen(trace, "w");
+        if (!trace_f) {
+            fprintf(stderr, "dsgx render: cannot write %s\n", trace);
+            goto done;
+        }
+        fprintf(trace_f, "dsgx-trace 1\n# dsgx render %s model %d frame %ld\n", model_path, mi, fa);
+    }
+    static dsgx_frame frame;
+    if (!draw_frame(&sc, fa, trace_f, &frame)) {
+        fprintf(stderr, "dsgx render: out of memory\n");
+        goto done;
+    }
     if (render_write_scaled(&frame, scale, out, msg, sizeof msg) == 0) rc = 0;
     if (rc) fprintf(stderr, "dsgx render: %s\n", msg);
     char hex[17];
     dsgx_frame_hash_hex(&frame, hex);
     printf("%s %s\n", hex, out);
 done:
-    if (tr.f) fclose(tr.f);
+    if (trace_f) fclose(trace_f);
+    nitro_anim_player_free(&player);
+    for (unsigned i = 0; i < nanim; i++) anim_close(&afs[i]);
     for (unsigned i = 0; i < ntf; i++) nitro_file_free(&tf[i]);
     for (unsigned i = 0; i < MAX_TEX; i++) free(tbuf[i]);
-    if (ra) raster_destroy(ra);
-    if (gx) gx_destroy(gx);
     nitro_file_free(&mf);
     free(mbuf);
     return rc;

@@ -214,9 +214,11 @@ static void test_textures(void **state)
     assert_memory_equal(f.data + t->textures[4].pidx.offset, fx.pidx, 8);
     assert_int_equal(t->num_palettes, 2);
     assert_int_equal(t->palettes[0].flags, 1);
-    assert_int_equal(t->palettes[1].data_offset, 8);
-    assert_int_equal(t->palettes[1].offset_raw, 1);
-    assert_int_equal(t->pltt_data.size, 40);
+    /* the 16-colour palette after the 8-byte 4-colour one starts at the next 16 bytes (the
+     * writer aligns palettes other than 4-colour: PLTT_BASE counts 16 bytes for them) */
+    assert_int_equal(t->palettes[1].data_offset, 16);
+    assert_int_equal(t->palettes[1].offset_raw, 2);
+    assert_int_equal(t->pltt_data.size, 48);
     assert_memory_equal(f.data + t->palettes[1].data.offset, fx.pal[1], 32);
     assert_int_equal(nitro_find_palette(t, "p_sixteen"), 1);
     assert_int_equal(nitro_find_texture(t, "t_4x4"), 4);
