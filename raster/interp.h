@@ -51,6 +51,20 @@ typedef struct raster_interp {
 void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int32_t w0,
                          int32_t w1);
 
+/** The set-up's two divisions by the length, tabulated for lengths 1..RASTER_RECIP_MAX (one
+ *  table per engine, filled once; a division costs more than the rest of a span's set-up). */
+#define RASTER_RECIP_MAX 1024
+typedef struct raster_recip {
+    int32_t z[RASTER_RECIP_MAX + 1];    /**< (1 << 22) / n */
+    uint64_t lin[RASTER_RECIP_MAX + 1]; /**< floor(2^35 / n) + 1 */
+} raster_recip;
+
+void raster_recip_init(raster_recip *t);
+
+/** raster_interp_setup with the reciprocals from @p tab (NULL: divide). Same result. */
+void raster_interp_setup_tab(raster_interp *ip, int dir, int32_t x0, int32_t x1, int32_t w0,
+                             int32_t w1, const raster_recip *tab);
+
 /** Move to position @p x only (no factor): enough for Z-buffer depth and linear mode. */
 RASTER_HOT void raster_interp_set_pos(raster_interp *ip, int32_t x)
 {

@@ -128,6 +128,7 @@ struct raster_engine {
     bool fill_all_edges;      /**< AA or edge marking on: every edge is filled */
     raster_pixel_frame pixel; /**< pixel stage frame state (H4) */
     raster_tex_cache texcache; /**< decoded textures of this frame (pixel.h) */
+    raster_recip *recip;       /**< reciprocal tables (interp.h), or NULL: divide */
     bool melonds_gaps;        /**< X-major span ends as melonDS (false: hardware gaps) */
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)

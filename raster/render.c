@@ -34,6 +34,8 @@ raster_engine *raster_create(void)
     if (!r) return NULL;
     /* the texel cache's buffer; without it textures are looked up per pixel (same pixels) */
     r->texcache.texels = malloc(RASTER_TEX_CACHE_TEXELS * sizeof r->texcache.texels[0]);
+    r->recip = malloc(sizeof *r->recip);
+    if (r->recip) raster_recip_init(r->recip);
     raster_timing_init(&r->timing);
     return r;
 }
@@ -41,6 +43,7 @@ raster_engine *raster_create(void)
 void raster_destroy(raster_engine *r)
 {
     if (r) free(r->texcache.texels);
+    if (r) free(r->recip);
     free(r);
 }
 

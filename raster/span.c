@@ -323,20 +323,21 @@ static int32_t min32(int32_t a, int32_t b)
 
 /* The three runs of one line (melonDS RenderPolygonScanline, parts 1-3). @p xcut: the
  * timing model's limit (pixels x < xcut only). */
-/* Pixels [x, end) of one run: with SPAN_DDA the accumulators start at the run's first pixel
- * and step with x. */
+/* Pixels [x, end) of one run: with SPAN_DDA the accumulators (at pixel dx) step with x; they
+ * are set up again only where x jumps over pixels (an edge run that is not filled). */
 #define RUN(x, end, body)                                                                          \
     do {                                                                                           \
-        if ((flags & SPAN_DDA) && (x) < (end)) dda_init(c, (x), &d);                               \
+        if ((flags & SPAN_DDA) && (x) < (end) && (x) != dx) dda_init(c, dx = (x), &d);             \
         for (; (x) < (end); (x)++) {                                                               \
             body;                                                                                  \
-            if (flags & SPAN_DDA) dda_step(c, &d);                                                 \
+            if (flags & SPAN_DDA) dda_step(c, &d), dx++;                                           \
         }                                                                                          \
     } while (0)
 
 SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 {
     span_dda d = {{0}, 0};
+    int32_t dx = INT32_MIN; /* pixel of the accumulators (none yet) */
     const bool wire = c->rp->wireframe;
     int32_t x = c->xstart < 0 ? 0 : c->xstart;
     int32_t end1 = min32(c->xend + 1, min32(256, xcut));
@@ -634,7 +635,7 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     c->rp = rp;
     c->line = raster_addr(0, y);
     c->stencil = &r->stencil[(y & 1) * 256];
-    raster_interp_setup(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr);
+    raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, r->recip);
     span_prepare(c, rp->wbuffer);
 }
 

@@ -6,3 +6,8 @@ add_test(NAME cli.errors
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/errors.sh $<TARGET_FILE:dsgx>
           ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp)
 set_tests_properties(cli.explain_summary cli.errors PROPERTIES LABELS cli)
+add_test(NAME cli.nitro
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/nitro.sh $<TARGET_FILE:dsgx>
+          $<TARGET_FILE:test_nitro_render> $<TARGET_FILE:test_anim_render>
+          ${CMAKE_CURRENT_BINARY_DIR}/cli_nitro_tmp)
+set_tests_properties(cli.nitro PROPERTIES LABELS cli)

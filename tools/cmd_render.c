@@ -31,6 +31,7 @@
 #include "nitro/runtime.h"
 #include "raster/frame.h"
 #include "raster/raster.h"
+#include "tools/cli_util.h"
 #include "tools/commands.h"
 #include "tools/sheet.h"
 
@@ -412,6 +413,17 @@ static void progress(unsigned done, unsigned total)
     fflush(stderr);
 }
 
+/* Create the directories of an output path (out/frame000.png -> out/), as a user expects. */
+static void make_parent_dirs(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return;
+    *slash = 0;
+    cli_mkdirs(dir);
+}
+
 /* The sequence: one PNG per frame (pattern) and/or a contact sheet. Prints `frame N xxh3`. */
 static int render_sequence(const scene *sc, long a, long b, long step, const char *pattern,
                            const char *sheet_path, unsigned scale)
@@ -449,6 +461,7 @@ static int render_sequence(const scene *sc, long a, long b, long step, const cha
         dsgx_frame_hash_hex(&frame, hex);
         if (pattern) {
             pattern_format(pattern, f, path, sizeof path);
+            make_parent_dirs(path);
             if (render_write_scaled(&frame, scale, path, msg, sizeof msg)) {
                 fprintf(stderr, "%sdsgx render: %s\n", tty ? "\n" : "", msg);
                 rc = 1;
