@@ -256,12 +256,14 @@ void nitro_anim_describe(const nitro_anims *as, FILE *out, bool json)
         }
         unsigned targets = a->kind == NITRO_ANIM_VIS ? a->vis_nodes : a->num_tracks;
         if (json) {
+            fprintf(out, "%s{\"name\":", i ? "," : "");
+            nitro_json_write_string(out, a->name.s);
             fprintf(out,
-                    "%s{\"name\":\"%s\",\"kind\":\"%s\",\"frames\":%u,\"targets\":%u,"
+                    ",\"kind\":\"%s\",\"frames\":%u,\"targets\":%u,"
                     "\"constant\":%u,\"sampled\":%u,\"step1\":%u,\"step2\":%u,\"step4\":%u,"
                     "\"fx16\":%u,\"flag\":%u}",
-                    i ? "," : "", a->name.s, nitro_anim_kind_name(a->kind), a->num_frames, targets,
-                    s.constant, s.sampled, s.step[1], s.step[2], s.step[4], s.fx16, a->flag);
+                    nitro_anim_kind_name(a->kind), a->num_frames, targets, s.constant, s.sampled,
+                    s.step[1], s.step[2], s.step[4], s.fx16, a->flag);
             continue;
         }
         fprintf(out, "animation %u \"%s\": %s, %u frames, %u %s\n", i, a->name.s,

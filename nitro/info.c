@@ -57,6 +57,21 @@ static void sb_json_str(sbuf *b, const char *s)
     sb_printf(b, "\"");
 }
 
+void nitro_json_write_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20 || ch >= 0x7f)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
 static const char *kind_name(enum nitro_kind k)
 {
     static const char *const n[] = {"NSBMD", "NSBTX", "NSBCA", "NSBTP", "NSBTA", "NSBMA", "NSBVA"};

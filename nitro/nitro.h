@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gx/fixed.h"
 
@@ -470,6 +471,8 @@ int nitro_narc_find(const nitro_narc *n, const char *name);
  * ------------------------------------------------------------------------------------------- */
 
 /** A human-readable (json=false) or JSON description of f; malloc'd, NUL-terminated. */
+/** Write s as a JSON string literal (quotes, backslashes and non-printable bytes escaped). */
+void nitro_json_write_string(FILE *out, const char *s);
 char *nitro_describe(const nitro_file *f, bool json);
 
 #ifdef __cplusplus

@@ -125,8 +125,8 @@ static void on_vertex(void *user, gx_engine *gx, const int32_t clip[4], const in
     char b[4][32];
     for (int i = 0; i < 4; i++) fx_str(clip[i], b[i], sizeof b[i]);
     pend(c, "vtx   clip %s %s %s %s color %d %d %d tex %d %d\n", b[0], b[1], b[2], b[3],
-           (int)(color5[0] >> 12), (int)(color5[1] >> 12), (int)(color5[2] >> 12), texcoord[0],
-           texcoord[1]);
+         (int)(color5[0] >> 12), (int)(color5[1] >> 12), (int)(color5[2] >> 12), texcoord[0],
+         texcoord[1]);
 }
 
 static void on_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, const gx_polygon *p,
@@ -141,18 +141,19 @@ static void on_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, const 
         pend(c, "poly  - %s\n", fate_name(fate));
         return;
     }
-    pend(c, "poly  %u stored verts %u attr %08X teximage %08X pltt %04X %s%s%s%s%s%s depth %s "
-           "y %d..%d\n",
-           idx, p->nverts, p->attr, p->teximage, p->pltt_base,
-           p->facing_front ? "front" : "back", p->translucent ? " translucent" : "",
-           p->shadow_mask ? " shadow_mask" : "", p->shadow ? " shadow" : "",
-           p->degenerate ? " line" : "", polyattr_alpha(p->attr) == 0 ? " wireframe" : "",
-           p->wbuffer ? "w" : "z", p->ytop, p->ybottom);
+    pend(c,
+         "poly  %u stored verts %u attr %08X teximage %08X pltt %04X %s%s%s%s%s%s depth %s "
+         "y %d..%d\n",
+         idx, p->nverts, p->attr, p->teximage, p->pltt_base, p->facing_front ? "front" : "back",
+         p->translucent ? " translucent" : "", p->shadow_mask ? " shadow_mask" : "",
+         p->shadow ? " shadow" : "", p->degenerate ? " line" : "",
+         polyattr_alpha(p->attr) == 0 ? " wireframe" : "", p->wbuffer ? "w" : "z", p->ytop,
+         p->ybottom);
     for (unsigned k = 0; k < p->nverts; k++) {
         const gx_vertex *v = &verts[p->vtx[k]];
         pend(c, "pv    %u.%u screen %d %d z %d w %d color %u %u %u tex %d %d%s\n", idx, k, v->sx,
-               v->sy, p->z[k], p->w[k], v->color[0], v->color[1], v->color[2], v->texcoord[0],
-               v->texcoord[1], v->clipped ? " clipped" : "");
+             v->sy, p->z[k], p->w[k], v->color[0], v->color[1], v->color[2], v->texcoord[0],
+             v->texcoord[1], v->clipped ? " clipped" : "");
     }
 }
 
@@ -163,7 +164,9 @@ static void on_frame(void *user, unsigned index, dsgx_system *s)
     if (c->only_frame < 0 || (unsigned)c->only_frame == index)
         printf("frame %u geometry_cycles %" PRIu64 " commands %u polygons %u vertices %u%s\n",
                index, st->cycles, st->commands, st->polygons, st->vertices,
-               c->summary ? "" : (st->cycles <= GX_CYCLES_PER_FRAME ? " fits_60hz yes" : " fits_60hz no"));
+               c->summary
+                   ? ""
+                   : (st->cycles <= GX_CYCLES_PER_FRAME ? " fits_60hz yes" : " fits_60hz no"));
     c->frame = index + 1;
     c->cmd_index = 0;
     c->poly_index = 0;

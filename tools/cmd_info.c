@@ -88,10 +88,11 @@ static int list_narc(const char *name, const nitro_narc *n, bool json)
         printf("%s: NARC, %u files\n", name, n->num_files);
     for (unsigned i = 0; i < n->num_files; i++) {
         const char *nm = n->files[i].name ? n->files[i].name : "";
-        if (json)
-            printf("%s{\"index\":%u,\"name\":\"%s\",\"size\":%u}", i ? "," : "", i, nm,
-                   n->files[i].size);
-        else
+        if (json) {
+            printf("%s{\"index\":%u,\"name\":", i ? "," : "", i);
+            nitro_json_write_string(stdout, nm);
+            printf(",\"size\":%u}", n->files[i].size);
+        } else
             printf("  %u %s %u bytes\n", i, nm, n->files[i].size);
     }
     if (json) printf("]}\n");
