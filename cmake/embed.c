@@ -7,8 +7,9 @@ int main(int argc, char **argv)
     if (argc != 4) return 2;
     FILE *in = fopen(argv[1], "rb"), *out = fopen(argv[2], "w");
     if (!in || !out) return 1;
-    fprintf(out, "#include <stddef.h>\nextern const unsigned char %s[];\nextern const size_t "
-                 "%s_size;\nconst unsigned char %s[] = {\n",
+    fprintf(out,
+            "#include <stddef.h>\nextern const unsigned char %s[];\nextern const size_t "
+            "%s_size;\nconst unsigned char %s[] = {\n",
             argv[3], argv[3], argv[3]);
     int c;
     size_t n = 0;

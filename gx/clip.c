@@ -104,6 +104,19 @@ int gx_clip_polygon(gx_vertex *v, int nverts, int clipstart, bool attribs, bool 
     static const int order[3] = {2, 1, 0}; /* Z, Y, X (melonDS ClipPolygon) */
     gx_vertex tmp[GX_MAX_POLY_VERTS];
 
+    /* Fast path (most polygons): no vertex outside any plane. Every pass would copy the list
+     * unchanged, and the colour rounding below gives the same value however often it runs. */
+    bool inside = true;
+    for (int i = clipstart; i < nverts && inside; i++)
+        for (int comp = 0; comp < 3 && inside; comp++)
+            inside = !outside(&v[i], comp, +1) && !outside(&v[i], comp, -1);
+    if (inside) {
+        for (int i = 0; i < nverts; i++)
+            for (int k = 0; k < 3; k++)
+                v[i].color5[k] = (int32_t)(((uint32_t)v[i].color5[k] & ~0xFFFu) + 0xFFFu);
+        return nverts;
+    }
+
     for (int p = 0; p < 3; p++) {
         int comp = order[p];
         nverts = clip_pass(tmp, v, nverts, clipstart, comp, +1, attribs, far_clip);

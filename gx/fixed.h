@@ -16,11 +16,11 @@
 
 #include <stdint.h>
 
-typedef int32_t fx32;  /* 1.19.12 matrix entry / 32-bit intermediate */
-typedef int16_t vtx16; /* 1.3.12 vertex coordinate */
-typedef int16_t vtx10; /* 1.3.6 VTX_10 coordinate, sign-extended */
-typedef int16_t nrm10; /* 1.0.9 normal / light vector component, sign-extended */
-typedef int16_t tex16; /* 1.11.4 texture coordinate */
+typedef int32_t fx32;   /* 1.19.12 matrix entry / 32-bit intermediate */
+typedef int16_t vtx16;  /* 1.3.12 vertex coordinate */
+typedef int16_t vtx10;  /* 1.3.6 VTX_10 coordinate, sign-extended */
+typedef int16_t nrm10;  /* 1.0.9 normal / light vector component, sign-extended */
+typedef int16_t tex16;  /* 1.11.4 texture coordinate */
 typedef uint16_t rgb15; /* BGR555 colour */
 
 #define FX32_ONE 0x1000
@@ -34,21 +34,42 @@ static inline int32_t dsgx_sext(uint32_t v, unsigned bits)
 }
 
 /** Wrap a 64-bit value to 32-bit two's complement (what a 32-bit hardware register keeps). */
-static inline int32_t dsgx_wrap32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
+static inline int32_t dsgx_wrap32(int64_t v)
+{
+    return (int32_t)(uint32_t)(uint64_t)v;
+}
 
 /** Left shift without signed-shift undefined behaviour (wraps like the hardware). */
-static inline int32_t dsgx_shl32(int32_t v, unsigned s) { return (int32_t)((uint32_t)v << s); }
-static inline int64_t dsgx_shl64(int64_t v, unsigned s) { return (int64_t)((uint64_t)v << s); }
+static inline int32_t dsgx_shl32(int32_t v, unsigned s)
+{
+    return (int32_t)((uint32_t)v << s);
+}
+static inline int64_t dsgx_shl64(int64_t v, unsigned s)
+{
+    return (int64_t)((uint64_t)v << s);
+}
 
 /** Arithmetic right shift (floor division by 2^s). */
-static inline int32_t dsgx_asr32(int32_t v, unsigned s) { return v >> s; }
-static inline int64_t dsgx_asr64(int64_t v, unsigned s) { return v >> s; }
+static inline int32_t dsgx_asr32(int32_t v, unsigned s)
+{
+    return v >> s;
+}
+static inline int64_t dsgx_asr64(int64_t v, unsigned s)
+{
+    return v >> s;
+}
 
 /** Full 64-bit product of two 32-bit values. */
-static inline int64_t dsgx_mul64(int32_t a, int32_t b) { return (int64_t)a * (int64_t)b; }
+static inline int64_t dsgx_mul64(int32_t a, int32_t b)
+{
+    return (int64_t)a * (int64_t)b;
+}
 
 /** 1.19.12 x 1.19.12 -> 1.19.12, truncating (floor) as the matrix unit does, wrapped to 32 bits. */
-static inline fx32 fx32_mul(fx32 a, fx32 b) { return dsgx_wrap32(dsgx_asr64(dsgx_mul64(a, b), 12)); }
+static inline fx32 fx32_mul(fx32 a, fx32 b)
+{
+    return dsgx_wrap32(dsgx_asr64(dsgx_mul64(a, b), 12));
+}
 
 static inline int32_t dsgx_clamp(int32_t v, int32_t lo, int32_t hi)
 {
@@ -56,9 +77,18 @@ static inline int32_t dsgx_clamp(int32_t v, int32_t lo, int32_t hi)
 }
 
 /* BGR555 field accessors. */
-static inline unsigned rgb15_r(rgb15 c) { return c & 0x1Fu; }
-static inline unsigned rgb15_g(rgb15 c) { return (c >> 5) & 0x1Fu; }
-static inline unsigned rgb15_b(rgb15 c) { return (c >> 10) & 0x1Fu; }
+static inline unsigned rgb15_r(rgb15 c)
+{
+    return c & 0x1Fu;
+}
+static inline unsigned rgb15_g(rgb15 c)
+{
+    return (c >> 5) & 0x1Fu;
+}
+static inline unsigned rgb15_b(rgb15 c)
+{
+    return (c >> 10) & 0x1Fu;
+}
 static inline rgb15 rgb15_make(unsigned r, unsigned g, unsigned b)
 {
     return (rgb15)((r & 0x1Fu) | ((g & 0x1Fu) << 5) | ((b & 0x1Fu) << 10));

@@ -27,7 +27,13 @@ typedef struct gx_engine gx_engine;
 
 /** Log levels: DSGX_LOG_GAME means the program misused the hardware (the hardware's error
  *  behaviour was emulated); DSGX_LOG_BUG means dsgx itself hit something it does not model. */
-enum dsgx_log_level { DSGX_LOG_DEBUG = 0, DSGX_LOG_INFO, DSGX_LOG_GAME, DSGX_LOG_WARN, DSGX_LOG_BUG };
+enum dsgx_log_level {
+    DSGX_LOG_DEBUG = 0,
+    DSGX_LOG_INFO,
+    DSGX_LOG_GAME,
+    DSGX_LOG_WARN,
+    DSGX_LOG_BUG
+};
 typedef void (*dsgx_log_fn)(void *user, enum dsgx_log_level level, const char *msg);
 
 gx_engine *gx_create(void);
@@ -65,10 +71,10 @@ void gx_report_render(gx_engine *gx, uint8_t rdlines, bool underflow);
 /** Figures for one frame of geometry (from the first command after the previous swap through
  *  this frame's SWAP_BUFFERS). */
 typedef struct gx_frame_stats {
-    uint64_t cycles;    /**< geometry engine cycles (33.51 MHz), FIFO assumed always fed */
-    uint32_t commands;  /**< complete GX commands executed */
-    uint32_t polygons;  /**< polygon RAM count at the swap (RAM_COUNT) */
-    uint32_t vertices;  /**< vertex RAM count at the swap (RAM_COUNT) */
+    uint64_t cycles;   /**< geometry engine cycles (33.51 MHz), FIFO assumed always fed */
+    uint32_t commands; /**< complete GX commands executed */
+    uint32_t polygons; /**< polygon RAM count at the swap (RAM_COUNT) */
+    uint32_t vertices; /**< vertex RAM count at the swap (RAM_COUNT) */
 } gx_frame_stats;
 
 /** Stats of the frame latched by the last gx_vblank(). */

@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GX_MAX_POLYGONS 2048
-#define GX_MAX_VERTICES 6144
+#define GX_MAX_POLYGONS   2048
+#define GX_MAX_VERTICES   6144
 #define GX_MAX_POLY_VERTS 10 /* a quad clipped against six planes has at most 10 vertices */
 
 #define GX_TEX_VRAM_SIZE 0x80000u /* texture image slots 0-3, 128 KiB each */

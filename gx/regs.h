@@ -55,15 +55,15 @@ DSGX_BITS(disp3dcnt, edge_marking, 5, 1)
 DSGX_BITS(disp3dcnt, fog_alpha_only, 6, 1)
 DSGX_BITS(disp3dcnt, fog, 7, 1)
 DSGX_BITS(disp3dcnt, fog_shift, 8, 4)
-DSGX_BITS(disp3dcnt, underflow, 12, 1)   /* status, write 1 to acknowledge */
+DSGX_BITS(disp3dcnt, underflow, 12, 1)    /* status, write 1 to acknowledge */
 DSGX_BITS(disp3dcnt, ram_overflow, 13, 1) /* status, write 1 to acknowledge */
 DSGX_BITS(disp3dcnt, rear_bitmap, 14, 1)
 
 /* ---- POLYGON_ATTR ---- */
 DSGX_BITS(polyattr, lights, 0, 4)
-DSGX_BITS(polyattr, mode, 4, 2) /* 0 modulate, 1 decal, 2 toon/highlight, 3 shadow */
-DSGX_BITS(polyattr, back, 6, 1)  /* render back surface */
-DSGX_BITS(polyattr, front, 7, 1) /* render front surface */
+DSGX_BITS(polyattr, mode, 4, 2)         /* 0 modulate, 1 decal, 2 toon/highlight, 3 shadow */
+DSGX_BITS(polyattr, back, 6, 1)         /* render back surface */
+DSGX_BITS(polyattr, front, 7, 1)        /* render front surface */
 DSGX_BITS(polyattr, trans_depth, 11, 1) /* translucent polygons update depth */
 DSGX_BITS(polyattr, far_clip, 12, 1)    /* 1: clip at far plane, 0: reject */
 DSGX_BITS(polyattr, dot_always, 13, 1)  /* 1-dot polygons drawn regardless of depth */

@@ -21,7 +21,10 @@ static const uint32_t lcdc_base[VRAM_NBANKS] = {
     0x000000, 0x020000, 0x040000, 0x060000, 0x080000, 0x090000, 0x094000, 0x098000, 0x0A0000,
 };
 
-uint32_t gx_vram_bank_size(unsigned bank) { return bank < VRAM_NBANKS ? bank_size[bank] : 0; }
+uint32_t gx_vram_bank_size(unsigned bank)
+{
+    return bank < VRAM_NBANKS ? bank_size[bank] : 0;
+}
 
 bool gx_vram_init(gx_vram *v)
 {
@@ -60,13 +63,19 @@ void gx_vram_reset(gx_vram *v)
     v->dirty = true;
 }
 
-static bool enabled(const gx_vram *v, unsigned bank) { return (v->cnt[bank] & 0x80) != 0; }
+static bool enabled(const gx_vram *v, unsigned bank)
+{
+    return (v->cnt[bank] & 0x80) != 0;
+}
 /* MST is 2 bits for A/B, 3 bits for C-I (GBATEK) */
 static unsigned mst(const gx_vram *v, unsigned bank)
 {
     return v->cnt[bank] & (bank <= VRAM_B ? 3u : 7u);
 }
-static unsigned ofs(const gx_vram *v, unsigned bank) { return (v->cnt[bank] >> 3) & 3u; }
+static unsigned ofs(const gx_vram *v, unsigned bank)
+{
+    return (v->cnt[bank] >> 3) & 3u;
+}
 
 void gx_vram_set_cnt(gx_vram *v, unsigned bank, uint8_t val)
 {

@@ -12,7 +12,10 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-static uint32_t pixel_mask(void) { return 0x1F3F3F3Fu; }
+static uint32_t pixel_mask(void)
+{
+    return 0x1F3F3F3Fu;
+}
 
 void dsgx_frame_canonical(const dsgx_frame *f, uint8_t *out)
 {

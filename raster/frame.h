@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DSGX_FRAME_W 256
-#define DSGX_FRAME_H 192
+#define DSGX_FRAME_W      256
+#define DSGX_FRAME_H      192
 #define DSGX_FRAME_PIXELS (DSGX_FRAME_W * DSGX_FRAME_H)
-#define DSGX_FRAME_BYTES (DSGX_FRAME_PIXELS * 4)
+#define DSGX_FRAME_BYTES  (DSGX_FRAME_PIXELS * 4)
 
 typedef struct dsgx_frame {
     uint32_t px[DSGX_FRAME_PIXELS];
@@ -25,10 +25,22 @@ static inline uint32_t dsgx_pixel(unsigned r6, unsigned g6, unsigned b6, unsigne
 {
     return (r6 & 63u) | ((g6 & 63u) << 8) | ((b6 & 63u) << 16) | ((a5 & 31u) << 24);
 }
-static inline unsigned dsgx_pixel_r(uint32_t p) { return p & 63u; }
-static inline unsigned dsgx_pixel_g(uint32_t p) { return (p >> 8) & 63u; }
-static inline unsigned dsgx_pixel_b(uint32_t p) { return (p >> 16) & 63u; }
-static inline unsigned dsgx_pixel_a(uint32_t p) { return (p >> 24) & 31u; }
+static inline unsigned dsgx_pixel_r(uint32_t p)
+{
+    return p & 63u;
+}
+static inline unsigned dsgx_pixel_g(uint32_t p)
+{
+    return (p >> 8) & 63u;
+}
+static inline unsigned dsgx_pixel_b(uint32_t p)
+{
+    return (p >> 16) & 63u;
+}
+static inline unsigned dsgx_pixel_a(uint32_t p)
+{
+    return (p >> 24) & 31u;
+}
 
 /** Canonical bytes (DSGX_FRAME_BYTES) of a frame, independent of host byte order. */
 void dsgx_frame_canonical(const dsgx_frame *f, uint8_t *out);

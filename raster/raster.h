@@ -20,8 +20,8 @@ extern "C" {
 typedef struct raster_engine raster_engine;
 
 typedef struct raster_result {
-    uint8_t rdlines;  /**< RDLINES_COUNT after this frame: fewest lines the buffer held */
-    bool underflow;   /**< the line buffer underflowed (DISP3DCNT bit 12) */
+    uint8_t rdlines;    /**< RDLINES_COUNT after this frame: fewest lines the buffer held */
+    bool underflow;     /**< the line buffer underflowed (DISP3DCNT bit 12) */
     uint32_t lines_cut; /**< scanlines on which the timing model cut or dropped polygons */
 } raster_result;
 

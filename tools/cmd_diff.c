@@ -12,11 +12,12 @@ int cmd_diff(int argc, char **argv)
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (!strcmp(argv[i], "--help")) {
-            printf("usage: dsgx diff A B [-o diff.png]\n"
-                   "  A, B: frames (PNG or raw). Prints the number of differing pixels and their\n"
-                   "  bounding box; the diff image shows equal pixels as dimmed grey and differing\n"
-                   "  ones coloured by channel (red/green/blue: that channel differs, white: alpha "
-                   "only).\n  Exit status 0 when equal, 1 when they differ.\n");
+            printf(
+                "usage: dsgx diff A B [-o diff.png]\n"
+                "  A, B: frames (PNG or raw). Prints the number of differing pixels and their\n"
+                "  bounding box; the diff image shows equal pixels as dimmed grey and differing\n"
+                "  ones coloured by channel (red/green/blue: that channel differs, white: alpha "
+                "only).\n  Exit status 0 when equal, 1 when they differ.\n");
             return 0;
         } else if (!a)
             a = argv[i];

@@ -44,9 +44,7 @@ static int run_file(const char *path, unsigned mutations)
         case 0: /* flip a few bytes */
             for (unsigned k = 0; k < 1 + rng() % 8 && len; k++) mut[rng() % len] ^= (uint8_t)rng();
             break;
-        case 1: /* truncate */
-            len = len ? rng() % len : 0;
-            break;
+        case 1: /* truncate */ len = len ? rng() % len : 0; break;
         case 2: /* overwrite a 32-bit field with an extreme value */
             if (len >= 4) {
                 size_t at = rng() % (len - 3);

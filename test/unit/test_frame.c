@@ -98,7 +98,7 @@ static void test_compare_and_diff(void **state)
     assert_int_equal(r.x1, 20);
     assert_int_equal(r.y1, 30);
     dsgx_frame_diff_image(a, b, d);
-    assert_int_equal(d->px[10 * 256 + 20], dsgx_pixel(63, 0, 0, 31)); /* red: r differs */
+    assert_int_equal(d->px[10 * 256 + 20], dsgx_pixel(63, 0, 0, 31));  /* red: r differs */
     assert_int_equal(d->px[30 * 256 + 5], dsgx_pixel(63, 63, 63, 31)); /* white: alpha only */
     free(a);
     free(b);
@@ -125,8 +125,8 @@ static void test_load_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_zero_frame_hash),  cmocka_unit_test(test_canonical_layout),
-        cmocka_unit_test(test_png_roundtrip),    cmocka_unit_test(test_compare_and_diff),
+        cmocka_unit_test(test_zero_frame_hash), cmocka_unit_test(test_canonical_layout),
+        cmocka_unit_test(test_png_roundtrip),   cmocka_unit_test(test_compare_and_diff),
         cmocka_unit_test(test_load_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

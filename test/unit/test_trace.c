@@ -71,18 +71,26 @@ static void test_errors(void **state)
     expect_error("dsgx-trace 1\nw64 04000000 0\n", "x.trace:2: unknown directive 'w64'", 0);
     expect_error("dsgx-trace 1\nw32 0400044G 0\n", "x.trace:2: malformed address", 0);
     expect_error("dsgx-trace 1\nw32 104000440 0\n", "x.trace:2: malformed address", 0);
-    expect_error("dsgx-trace 1\nw32 04000442 0\n", "x.trace:2: address 04000442 is not 4-aligned", 0);
-    expect_error("dsgx-trace 1\nw16 04000301 0\n", "x.trace:2: address 04000301 is not 2-aligned", 0);
-    expect_error("dsgx-trace 1\nw16 04000304 10000\n", "x.trace:2: value 10000 too wide for a 16-bit write", 0);
-    expect_error("dsgx-trace 1\nw8 04000240 100\n", "x.trace:2: value 100 too wide for a 8-bit write", 0);
+    expect_error("dsgx-trace 1\nw32 04000442 0\n", "x.trace:2: address 04000442 is not 4-aligned",
+                 0);
+    expect_error("dsgx-trace 1\nw16 04000301 0\n", "x.trace:2: address 04000301 is not 2-aligned",
+                 0);
+    expect_error("dsgx-trace 1\nw16 04000304 10000\n",
+                 "x.trace:2: value 10000 too wide for a 16-bit write", 0);
+    expect_error("dsgx-trace 1\nw8 04000240 100\n",
+                 "x.trace:2: value 100 too wide for a 8-bit write", 0);
     expect_error("dsgx-trace 1\nw32 04000440 100000000\n", "x.trace:2: malformed value", 0);
     expect_error("dsgx-trace 1\nw32 04000440 0\ndata 06800000 010\n",
                  "x.trace:3: odd number of hex digits", 1);
-    expect_error("dsgx-trace 1\ndata 06800000 010203\n", "x.trace:2: data byte count 3 is not a multiple of 4", 0);
-    expect_error("dsgx-trace 1\ndata 06800002 01020304\n", "x.trace:2: address 06800002 is not 4-aligned", 0);
-    expect_error("dsgx-trace 1\nw32 04000440\n", "x.trace:2: 'w32' takes an address and a value", 0);
+    expect_error("dsgx-trace 1\ndata 06800000 010203\n",
+                 "x.trace:2: data byte count 3 is not a multiple of 4", 0);
+    expect_error("dsgx-trace 1\ndata 06800002 01020304\n",
+                 "x.trace:2: address 06800002 is not 4-aligned", 0);
+    expect_error("dsgx-trace 1\nw32 04000440\n", "x.trace:2: 'w32' takes an address and a value",
+                 0);
     expect_error("dsgx-trace 1\nframe 1\n", "x.trace:2: 'frame' takes no arguments", 0);
-    expect_error("dsgx-trace 1\nframe\nframe\nbogus\nframe\n", "x.trace:4: unknown directive 'bogus'", 2);
+    expect_error("dsgx-trace 1\nframe\nframe\nbogus\nframe\n",
+                 "x.trace:4: unknown directive 'bogus'", 2);
 }
 
 static void test_leading_zeros(void **state)

@@ -54,8 +54,8 @@ void dsgx_system_exec(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item
         /* consecutive 32-bit little-endian writes (specs/trace.md) */
         for (uint32_t k = 0; k + 4 <= it->data_len; k += 4) {
             const uint8_t *b = t->data + it->data_off + k;
-            uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                         (uint32_t)b[3] << 24;
+            uint32_t v =
+                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
             gx_write32(s->gx, it->addr + k, v);
         }
         break;
@@ -76,7 +76,8 @@ bool dsgx_system_frame(dsgx_system *s)
         gx_last_frame_stats(s->gx, &s->stats);
         s->have_frame = true;
     }
-    if (!fresh && s->log) s->log(s->log_user, DSGX_LOG_WARN, "frame without SWAP_BUFFERS: last frame re-emitted");
+    if (!fresh && s->log)
+        s->log(s->log_user, DSGX_LOG_WARN, "frame without SWAP_BUFFERS: last frame re-emitted");
     return fresh;
 }
 

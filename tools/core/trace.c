@@ -93,7 +93,10 @@ static int fail(char *err, size_t errlen, const char *name, unsigned line, const
     return -1;
 }
 
-static bool tok_is(tok t, const char *s) { return t.n == strlen(s) && !memcmp(t.s, s, t.n); }
+static bool tok_is(tok t, const char *s)
+{
+    return t.n == strlen(s) && !memcmp(t.s, s, t.n);
+}
 
 int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t len, char *err,
                      size_t errlen)
@@ -139,7 +142,10 @@ int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t l
             t->items[t->n - 1].line = line;
             continue;
         }
-        int width = tok_is(tk[0], "w32") ? 32 : tok_is(tk[0], "w16") ? 16 : tok_is(tk[0], "w8") ? 8 : 0;
+        int width = tok_is(tk[0], "w32")   ? 32
+                    : tok_is(tk[0], "w16") ? 16
+                    : tok_is(tk[0], "w8")  ? 8
+                                           : 0;
         bool is_data = tok_is(tk[0], "data");
         if (!width && !is_data)
             return fail(err, errlen, name, line, "unknown directive '%.*s'", (int)tk[0].n, tk[0].s);
@@ -181,12 +187,16 @@ int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t l
         if (width < 32 && (val >> width))
             return fail(err, errlen, name, line, "value %X too wide for a %d-bit write", val,
                         width);
-        if (dsgx_trace_add(t, (uint8_t)(width == 32 ? TRACE_W32 : width == 16 ? TRACE_W16 : TRACE_W8),
+        if (dsgx_trace_add(t,
+                           (uint8_t)(width == 32   ? TRACE_W32
+                                     : width == 16 ? TRACE_W16
+                                                   : TRACE_W8),
                            addr, val))
             goto oom;
         t->items[t->n - 1].line = line;
     }
-    if (!have_version) return fail(err, errlen, name, line ? line : 1, "missing version line 'dsgx-trace 1'");
+    if (!have_version)
+        return fail(err, errlen, name, line ? line : 1, "missing version line 'dsgx-trace 1'");
     return 0;
 oom:
     return fail(err, errlen, name, line, "out of memory");
@@ -251,7 +261,8 @@ int dsgx_trace_write(const dsgx_trace *t, FILE *out)
             for (uint32_t k = 0; k < it->data_len; k += 64) {
                 uint32_t m = it->data_len - k < 64 ? it->data_len - k : 64;
                 fprintf(out, "data %08X ", it->addr + k);
-                for (uint32_t j = 0; j < m; j++) fprintf(out, "%02X", t->data[it->data_off + k + j]);
+                for (uint32_t j = 0; j < m; j++)
+                    fprintf(out, "%02X", t->data[it->data_off + k + j]);
                 fputc('\n', out);
             }
             break;
