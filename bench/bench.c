@@ -67,8 +67,8 @@ static void exec_item(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item
     case TRACE_DATA:
         for (uint32_t k = 0; k + 4 <= it->data_len; k += 4) {
             const uint8_t *b = t->data + it->data_off + k;
-            uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                         (uint32_t)b[3] << 24;
+            uint32_t v =
+                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
             gx_write32(s->gx, it->addr + k, v);
         }
         break;

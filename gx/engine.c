@@ -219,9 +219,7 @@ static void write_vramcnt(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t m
 static void write_masked(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t mask)
 {
     if (addr >= REG_VRAM_LCDC_BASE && addr < REG_VRAM_LCDC_END) {
-        for (unsigned b = 0; b < 4; b++)
-            if ((mask >> (b * 8)) & 0xFFu)
-                gx_vram_lcdc_write8(&gx->vram, addr + b, (uint8_t)(val >> (b * 8)));
+        gx_vram_lcdc_write32(&gx->vram, addr, val, mask);
         return;
     }
     if (addr == REG_DISPCNT) {

@@ -99,19 +99,31 @@ static uint8_t *lcdc_locate(const gx_vram *v, uint32_t addr, unsigned *bank)
 
 void gx_vram_lcdc_write8(gx_vram *v, uint32_t addr, uint8_t val)
 {
-    unsigned b;
-    uint8_t *p = lcdc_locate(v, addr, &b);
-    if (p) {
-        *p = val;
-        v->dirty = true;
-        uint32_t off = (uint32_t)(p - v->bank[b]);
-        if (v->used_lo[b] >= v->used_hi[b]) {
-            v->used_lo[b] = off, v->used_hi[b] = off + 1;
-        } else {
-            if (off < v->used_lo[b]) v->used_lo[b] = off;
-            if (off >= v->used_hi[b]) v->used_hi[b] = off + 1;
-        }
+    gx_vram_lcdc_write32(v, addr & ~3u, (uint32_t)val << ((addr & 3u) * 8), 0xFFu << ((addr & 3u) * 8));
+}
+
+/* Widen bank b's used range to [lo, hi). */
+static void mark_used(gx_vram *v, unsigned b, uint32_t lo, uint32_t hi)
+{
+    if (v->used_lo[b] >= v->used_hi[b]) {
+        v->used_lo[b] = lo, v->used_hi[b] = hi;
+    } else {
+        if (lo < v->used_lo[b]) v->used_lo[b] = lo;
+        if (hi > v->used_hi[b]) v->used_hi[b] = hi;
     }
+}
+
+void gx_vram_lcdc_write32(gx_vram *v, uint32_t addr, uint32_t val, uint32_t mask)
+{
+    /* banks are whole multiples of 4 bytes: the word lies in one bank (located once) */
+    unsigned b;
+    uint8_t *p = lcdc_locate(v, addr & ~3u, &b);
+    if (!p) return;
+    for (unsigned k = 0; k < 4; k++)
+        if ((mask >> (k * 8)) & 0xFFu) p[k] = (uint8_t)(val >> (k * 8));
+    v->dirty = true;
+    uint32_t off = (uint32_t)(p - v->bank[b]);
+    mark_used(v, b, off, off + 4u); /* conservative by up to 3 bytes: those are zero or data */
 }
 
 uint8_t gx_vram_lcdc_read8(const gx_vram *v, uint32_t addr)
@@ -128,7 +140,10 @@ static void or_bank(const gx_vram *v, unsigned b, uint8_t *view, uint32_t at, ui
 {
     uint32_t blo = v->used_lo[b], bhi = v->used_hi[b];
     if (blo >= bhi) return;
-    for (uint32_t i = blo; i < bhi; i++) view[at + i] |= v->bank[b][i];
+    if (*lo >= *hi || at + bhi <= *lo || at + blo >= *hi) /* the view is still zero there */
+        memcpy(view + at + blo, v->bank[b] + blo, bhi - blo);
+    else
+        for (uint32_t i = blo; i < bhi; i++) view[at + i] |= v->bank[b][i];
     if (*lo >= *hi) {
         *lo = at + blo, *hi = at + bhi;
     } else {

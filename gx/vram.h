@@ -42,6 +42,8 @@ void gx_vram_reset(gx_vram *v);
 void gx_vram_set_cnt(gx_vram *v, unsigned bank, uint8_t val);
 /** Byte access through the LCDC window (addr 06800000..068A3FFF); only LCDC-mapped banks. */
 void gx_vram_lcdc_write8(gx_vram *v, uint32_t addr, uint8_t val);
+/** The bytes of @p val selected by @p mask (0xFF per byte lane) at word address @p addr. */
+void gx_vram_lcdc_write32(gx_vram *v, uint32_t addr, uint32_t val, uint32_t mask);
 uint8_t gx_vram_lcdc_read8(const gx_vram *v, uint32_t addr);
 
 /** Size of a bank in bytes. */

@@ -6,7 +6,10 @@
  * arm9/asm/NNS_G3D_sbc.s (function per opcode, the packed command words it sends, its
  * render-state flag bits) cross-checked with HaroohiePals/MarioKartToolbox (MIT)
  * src/HaroohiePals.Nitro.NitroSystem/G3d/Sbc.cs. Verified: command word / port sequences for
- * every opcode as read from the assembly. Not modelled: callbacks, animations (results are
+ * every opcode as read from the assembly, each checked word by word against hand-worked
+ * expectations in test/unit/test_nitro_sbc.c / test_nitro_sbc2.c (NNS_G3dGetCurrentMtx writes
+ * the command ports, util_nnsg3d.s; PRJMAP's TEXCOORD is (s16)((T_3x >> 4) >> 8); POSSCALE
+ * takes the inverse for any flag bit). Not modelled: callbacks, animations (results are
  * always the model's own values), the NOGECMD/SKIP_SBCDRAW/SKIP_SBCMTXCALC options.
  * Guesses: VEC_Mag / VEC_Normalize rounding (camera.c); the three words after the 3x3 sum that
  * NODEMIX loads with G3_LoadMtx43 are stack contents on hardware and zero here (they land in
@@ -81,9 +84,14 @@ static void push_identity_projection(const nitro_gx_sink *s)
 
 void nrt_get_current_mtx(const nitro_gx_sink *s, fx32 *pos12, fx32 *nrm9)
 {
-    /* NNS_G3dGetCurrentMtx: with the projection pushed and set to identity the clip matrix is
-     * the position matrix. Guess (util.s not read): the same push/pop sequence as BB. */
-    push_identity_projection(s);
+    /* NNS_G3dGetCurrentMtx (pret/pokeplatinum lib/NitroSystem/asm/g3d/util_nnsg3d.s): after
+     * flushing the buffer it writes the command ports directly: MTX_MODE 0, MTX_PUSH,
+     * MTX_IDENTITY (so the clip matrix is the position matrix), reads CLIPMTX_RESULT when pos
+     * is wanted (MTX_Copy44To43_), VECMTX_RESULT when nrm is wanted, then MTX_POP 1 and
+     * MTX_MODE 2, again through the ports. */
+    nrt_w32(s, NRT_PORT(NRT_OP_MTX_MODE), 0);
+    nrt_w32(s, NRT_PORT(NRT_OP_MTX_PUSH), 0);
+    nrt_w32(s, NRT_PORT(NRT_OP_MTX_IDENTITY), 0);
     if (pos12) {
         fx32 m[16];
         nrt_read_clip(s, m);
@@ -91,8 +99,8 @@ void nrt_get_current_mtx(const nitro_gx_sink *s, fx32 *pos12, fx32 *nrm9)
             for (unsigned c = 0; c < 3; c++) pos12[r * 3 + c] = m[r * 4 + c];
     }
     if (nrm9) nrt_read_vec(s, nrm9);
-    static const uint32_t pp[2] = {1, 2};
-    nrt_fifo(s, nrt_pack(NRT_OP_MTX_POP, NRT_OP_MTX_MODE, 0, 0), pp, 2);
+    nrt_w32(s, NRT_PORT(NRT_OP_MTX_POP), 1);
+    nrt_w32(s, NRT_PORT(NRT_OP_MTX_MODE), 2);
 }
 
 /* ---- render commands ---- */
@@ -281,7 +289,10 @@ static void op_calldl(nitro_runtime *rt, const nitro_sbc_cmd *c)
 
 static void op_posscale(nitro_runtime *rt, const nitro_sbc_cmd *c)
 {
-    fx32 s = c->u.posscale.inverse ? rt->model->info.inv_pos_scale : rt->model->info.pos_scale;
+    /* NNSi_G3dFuncSbc_POSSCALE tests opt != 0, so any flag bit (0x2B, and also 0x4B/0x6B, which
+     * the parser decodes as not inverse) selects the inverse scale (pret/pokeplatinum sbc.s). */
+    bool inv = c->u.posscale.inverse || (c->opcode & 0xe0u) != 0;
+    fx32 s = inv ? rt->model->info.inv_pos_scale : rt->model->info.pos_scale;
     fx32 p[3] = {s, s, s};
     nrt_fifo_fx(&rt->sink, NRT_OP_MTX_SCALE, p, 3);
 }
@@ -368,7 +379,10 @@ static void op_prjmap(nitro_runtime *rt, const nitro_sbc_cmd *c)
     nrt_w32(s, NRT_PORT(NRT_OP_MTX_POP), 1);
     nrt_w32(s, NRT_PORT(NRT_OP_MTX_MODE), 3);
     nrt_fifo_fx(s, NRT_OP_MTX_LOAD_4x4, t, 16);
-    uint32_t tc = texcoord_param(t[12] >> 4, t[13] >> 4);
+    /* TEXCOORD: the texture matrix is 16x a 1.19.12 texel matrix, so (t >> 4) is texels in
+     * 1.19.12, and >> 8 more makes it 1.11.4: the asm computes (s16)((t >> 4) >> 8) for both
+     * (lsl 8 / asr 16 / lsl 16 / lsr 16 in pret/pokeplatinum sbc.s NNSi_G3dFuncSbc_PRJMAP). */
+    uint32_t tc = texcoord_param((t[12] >> 4) >> 8, (t[13] >> 4) >> 8);
     nrt_fifo(s, NRT_OP_TEXCOORD, &tc, 1);
     p = 2;
     nrt_fifo(s, NRT_OP_MTX_MODE, &p, 1);

@@ -33,8 +33,15 @@ enum { RASTER_SIDE_LEFT = 0, RASTER_SIDE_RIGHT = 1 };
 #define RASTER_COV_XMAJOR 0x80000000u
 
 /** Attributes interpolated along edges: W, then colour r, g, b, then texcoord s, t. */
-enum { RASTER_EA_W, RASTER_EA_R, RASTER_EA_G, RASTER_EA_B, RASTER_EA_S, RASTER_EA_T,
-       RASTER_EDGE_ATTRS };
+enum {
+    RASTER_EA_W,
+    RASTER_EA_R,
+    RASTER_EA_G,
+    RASTER_EA_B,
+    RASTER_EA_S,
+    RASTER_EA_T,
+    RASTER_EDGE_ATTRS
+};
 
 typedef struct raster_slope {
     int32_t x0;           /**< X of the edge's upper vertex */
@@ -75,8 +82,8 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
     } else if (s->attr_lin_fast && (uint32_t)ip->x <= (uint32_t)ip->xdiff) {
         const uint64_t xs[2] = {(uint32_t)ip->x, (uint32_t)(ip->xdiff - ip->x)};
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
-            out[k] = (int32_t)(s->attr[k].base +
-                               (uint32_t)((s->attr_dr[k] * xs[s->attr[k].sel]) >> 35));
+            out[k] =
+                (int32_t)(s->attr[k].base + (uint32_t)((s->attr_dr[k] * xs[s->attr[k].sel]) >> 35));
     } else {
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
             out[k] = raster_attr_at(ip, &s->attr[k], s->attr_dr[k]);

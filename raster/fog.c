@@ -53,39 +53,71 @@ uint32_t raster_fog_density(const raster_fog *f, uint32_t z)
     return d >= 127 ? 128 : d;
 }
 
-static uint32_t mix7(uint32_t fog, uint32_t src, uint32_t density)
+/* Spread r6 | g6 << 8 | b6 << 16 | a5 << 24 into the 16-bit lanes of a 64-bit word (r in
+ * bits 0-15, g 16-31, b 32-47, a 48-63) and back, by two shift-and-mask steps each way. */
+static uint64_t lanes(uint32_t c)
 {
-    return (fog * density + src * (128u - density)) >> 7;
+    uint64_t x = c & 0x1F3F3F3Fu;
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFFull;
+    return (x | (x << 8)) & 0x00FF00FF00FF00FFull;
+}
+
+static uint32_t unlanes(uint64_t v)
+{
+    v = (v | (v >> 8)) & 0x0000FFFF0000FFFFull;
+    return (uint32_t)(v | (v >> 16));
 }
 
 uint32_t raster_fog_blend(const raster_fog *f, uint32_t color, uint32_t density)
 {
-    uint32_t r = dsgx_pixel_r(color), g = dsgx_pixel_g(color), b = dsgx_pixel_b(color);
-    uint32_t a = dsgx_pixel_a(color);
-    if (!f->alpha_only) {
-        r = mix7(dsgx_pixel_r(f->color6), r, density);
-        g = mix7(dsgx_pixel_g(f->color6), g, density);
-        b = mix7(dsgx_pixel_b(f->color6), b, density);
-    }
-    a = mix7(f->alpha, a, density);
-    return dsgx_pixel(r, g, b, a);
+    /* Per channel (fog * d + c * (128 - d)) >> 7, all four channels in one 64-bit word: each
+     * lane's sum is below 2^14 (63 * 128), so no lane carries into the next, and the shift
+     * then mask gives each channel's floor exactly as separate arithmetic would. */
+    uint64_t fog = lanes(f->color6 | (f->alpha << 24)), src = lanes(color);
+    uint64_t mix = ((fog * density + src * (128u - density)) >> 7) & 0x007F007F007F007Full;
+    uint32_t out = unlanes(mix) & 0x1F3F3F3Fu;
+    /* alpha only: the colour channels keep their values (only the alpha lane is fogged) */
+    if (f->alpha_only) out = (color & 0x003F3F3Fu) | (out & 0x1F000000u);
+    return out;
 }
 
-static void fog_pixel(raster_engine *r, const raster_fog *f, uint32_t i)
+/* The last pixel fogged: neighbouring pixels often have the same depth and colour (the clear
+ * plane, flat surfaces), and the result is a pure function of (depth, colour), so it is
+ * reused instead of recomputed (performance only; same pixels). */
+typedef struct fog_memo {
+    uint32_t z, density;
+    uint32_t in, out;
+    bool valid_z, valid_c;
+} fog_memo;
+
+static void fog_pixel(raster_engine *r, const raster_fog *f, uint32_t i, fog_memo *m)
 {
-    r->color[i] = raster_fog_blend(f, r->color[i], raster_fog_density(f, r->depth[i]));
+    uint32_t z = r->depth[i], c = r->color[i];
+    if (!m->valid_z || z != m->z) {
+        m->z = z;
+        m->density = raster_fog_density(f, z);
+        m->valid_z = true;
+        m->valid_c = false;
+    }
+    if (!m->valid_c || c != m->in) {
+        m->in = c;
+        m->out = raster_fog_blend(f, c, m->density);
+        m->valid_c = true;
+    }
+    r->color[i] = m->out;
 }
 
 void raster_fog_pass(raster_engine *r, const raster_fog *f)
 {
+    fog_memo m = {0, 0, 0, 0, false, false};
     for (int y = 0; y < DSGX_FRAME_H; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x++) {
             uint32_t i = raster_addr(x, y);
             uint32_t attr = r->attr[i];
-            if (attr & RASTER_ATTR_FOG) fog_pixel(r, f, i);
+            if (attr & RASTER_ATTR_FOG) fog_pixel(r, f, i, &m);
             /* the pixel behind an edge pixel is fogged too, for anti-aliasing */
             if ((attr & RASTER_ATTR_EDGE_MASK) && (r->attr[i + RASTER_BUF_SIZE] & RASTER_ATTR_FOG))
-                fog_pixel(r, f, i + RASTER_BUF_SIZE);
+                fog_pixel(r, f, i + RASTER_BUF_SIZE, &m);
         }
     }
 }

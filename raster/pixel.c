@@ -270,7 +270,7 @@ static void decode_texture(const raster_shader *sh, uint32_t w, uint32_t h, uint
 }
 
 void raster_shader_use_cache(raster_shader *sh, raster_tex_cache *c, uint32_t teximage,
-                             uint32_t pltt_base)
+                             uint32_t pltt_base, uint32_t area)
 {
     if (!c->texels || sh->kind < RASTER_SHADE_MODULATE || !sh->tex.tex_vram || !sh->tex.pal_vram)
         return;
@@ -278,21 +278,24 @@ void raster_shader_use_cache(raster_shader *sh, raster_tex_cache *c, uint32_t te
     if (w * h > RASTER_TEX_CACHE_MAX) return;
     /* TEXIMAGE_PARAM without repeat/flip (bits 16-19) and the coordinate mode (30-31) */
     uint32_t key = teximage & 0x3FF0FFFFu, pal = pltt_base & 0x1FFFu;
-    const uint32_t *found = NULL;
-    for (uint32_t i = 0; i < c->n && !found; i++)
-        if (c->entry[i].key == key && c->entry[i].pal == pal) found = &c->texels[c->entry[i].offset];
-    if (!found) {
-        if (c->n == RASTER_TEX_CACHE_ENTRIES || c->used + w * h > RASTER_TEX_CACHE_TEXELS) return;
-        uint32_t *out = &c->texels[c->used];
-        decode_texture(sh, w, h, out);
-        c->entry[c->n].key = key;
-        c->entry[c->n].pal = pal;
-        c->entry[c->n].offset = c->used;
+    uint32_t i = 0;
+    while (i < c->n && (c->entry[i].key != key || c->entry[i].pal != pal)) i++;
+    if (i == c->n) {
+        if (c->n == RASTER_TEX_CACHE_ENTRIES) return;
+        c->entry[i].key = key;
+        c->entry[i].pal = pal;
+        c->entry[i].offset = UINT32_MAX;
+        c->entry[i].area = 0;
         c->n++;
-        c->used += w * h;
-        found = out;
     }
-    sh->decoded = found;
+    if (c->entry[i].offset == UINT32_MAX) {
+        c->entry[i].area = c->entry[i].area + area < area ? UINT32_MAX : c->entry[i].area + area;
+        if (c->entry[i].area < w * h || c->used + w * h > RASTER_TEX_CACHE_TEXELS) return;
+        decode_texture(sh, w, h, &c->texels[c->used]);
+        c->entry[i].offset = c->used;
+        c->used += w * h;
+    }
+    sh->decoded = &c->texels[c->entry[i].offset];
     if (sh->kind == RASTER_SHADE_MODULATE) sh->shade = shade_modulate_decoded;
     if (sh->kind == RASTER_SHADE_DECAL) sh->shade = shade_decal_decoded;
 }

@@ -60,12 +60,12 @@ typedef uint32_t (*raster_shade_fn)(const raster_shader *sh, uint32_t r9, uint32
                                     int32_t s, int32_t t);
 
 struct raster_shader {
-    raster_shade_fn shade; /**< chosen for kind */
-    raster_tex tex;        /**< texture state (used by the textured kinds) */
+    raster_shade_fn shade;   /**< chosen for kind */
+    raster_tex tex;          /**< texture state (used by the textured kinds) */
     const uint32_t *decoded; /**< the texture decoded by raster_tex_cache (or NULL) */
-    const uint32_t *toon6; /**< raster_pixel_frame.toon6 (must outlive the shader) */
-    uint32_t poly_alpha;   /**< POLYGON_ATTR alpha 0..31 */
-    uint32_t alpha_or;     /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
+    const uint32_t *toon6;   /**< raster_pixel_frame.toon6 (must outlive the shader) */
+    uint32_t poly_alpha;     /**< POLYGON_ATTR alpha 0..31 */
+    uint32_t alpha_or;       /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
     raster_shade_kind kind;
 };
 
@@ -96,7 +96,9 @@ typedef struct raster_tex_cache {
     uint32_t *texels; /**< RASTER_TEX_CACHE_TEXELS words, or NULL (no caching) */
     uint32_t used, n;
     struct {
-        uint32_t key, pal, offset;
+        uint32_t key, pal;
+        uint32_t offset; /**< decoded texels at texels[offset], UINT32_MAX: not decoded yet */
+        uint32_t area;   /**< screen area (bounding boxes) of the polygons using it so far */
     } entry[RASTER_TEX_CACHE_ENTRIES];
 } raster_tex_cache;
 
@@ -104,10 +106,12 @@ typedef struct raster_tex_cache {
 void raster_tex_cache_reset(raster_tex_cache *c);
 
 /** Let a textured shader (after raster_shader_setup) read its texture from the cache,
- *  decoding it if it is not there yet. Same pixels; does nothing when the texture is too big,
- *  the budget is spent, or the shader is untextured. */
+ *  decoding it once the polygons using it this frame cover (by bounding box, @p area pixels
+ *  for this one) at least as many pixels as the texture has texels: decoding costs about as
+ *  much per texel as a lookup per pixel. Same pixels either way; does nothing when the texture
+ *  is too big, the budget is spent, or the shader is untextured. */
 void raster_shader_use_cache(raster_shader *sh, raster_tex_cache *c, uint32_t teximage,
-                             uint32_t pltt_base);
+                             uint32_t pltt_base, uint32_t area);
 
 /** Shade one pixel. @p r9, @p g9, @p b9: interpolated 9-bit vertex colour; @p s, @p t: 1.11.4
  *  texture coordinates. @return r6 | g6 << 8 | b6 << 16 | a5 << 24. */
@@ -133,13 +137,12 @@ static inline uint32_t raster_modulate6(const raster_shader *sh, uint32_t v6, ui
 
 /** Textured modulate from the decoded texture (sh->decoded != NULL): = raster_shade(). */
 static inline uint32_t raster_shade_modulate_decoded(const raster_shader *sh, uint32_t r9,
-                                                     uint32_t g9, uint32_t b9, int32_t s,
-                                                     int32_t t)
+                                                     uint32_t g9, uint32_t b9, int32_t s, int32_t t)
 {
     uint32_t ws = raster_tex_wrap(&sh->tex.ax_s, s), wt = raster_tex_wrap(&sh->tex.ax_t, t);
     uint32_t px = sh->decoded[(wt << sh->tex.width_log2) + ws];
-    return raster_modulate6(sh, (r9 >> 3) | ((g9 >> 3) << 8) | ((b9 >> 3) << 16),
-                            px & 0x003F3F3Fu, px >> 24);
+    return raster_modulate6(sh, (r9 >> 3) | ((g9 >> 3) << 8) | ((b9 >> 3) << 16), px & 0x003F3F3Fu,
+                            px >> 24);
 }
 
 /** Untextured vertex colour (RASTER_SHADE_VERTEX): = raster_shade(). */

@@ -123,19 +123,19 @@ struct raster_engine {
     bool prev_shadow_mask; /**< the last polygon drawn on a line was a shadow mask */
 
     /* frame-constant state */
-    uint16_t disp3dcnt;       /**< latched DISP3DCNT */
-    uint8_t alpha_ref;        /**< ALPHA_TEST_REF */
-    bool fill_all_edges;      /**< AA or edge marking on: every edge is filled */
-    raster_pixel_frame pixel; /**< pixel stage frame state (H4) */
+    uint16_t disp3dcnt;        /**< latched DISP3DCNT */
+    uint8_t alpha_ref;         /**< ALPHA_TEST_REF */
+    bool fill_all_edges;       /**< AA or edge marking on: every edge is filled */
+    raster_pixel_frame pixel;  /**< pixel stage frame state (H4) */
     raster_tex_cache texcache; /**< decoded textures of this frame (pixel.h) */
     raster_recip *recip;       /**< reciprocal tables (interp.h), or NULL: divide */
-    bool melonds_gaps;        /**< X-major span ends as melonDS (false: hardware gaps) */
+    bool melonds_gaps;         /**< X-major span ends as melonDS (false: hardware gaps) */
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
      * reaches it (raster_span_begin) or the final pass needs it. Empty: lo = 256, hi = 0. */
-    bool lazy_clear;    /**< this frame clears lazily (raster_render; false in unit scenes) */
-    bool clear_lower;   /**< the lower layer is cleared along (anti-aliasing reads it) */
+    bool lazy_clear;      /**< this frame clears lazily (raster_render; false in unit scenes) */
+    bool clear_lower;     /**< the lower layer is cleared along (anti-aliasing reads it) */
     uint32_t clear_px[3]; /**< clear colour, depth, attribute word */
     int16_t valid_lo[192], valid_hi[192];
 
@@ -143,6 +143,7 @@ struct raster_engine {
     raster_timing timing;
 
     /* render list of this frame: opaque polygons, then translucent, in drawing order */
+    const gx_frame *frame; /**< the frame being drawn (raster_setup_frame) */
     uint32_t npolys;
     raster_poly polys[GX_MAX_POLYGONS];
 
@@ -177,6 +178,10 @@ static inline void raster_span_begin(raster_engine *r, int32_t y, int32_t x0, in
 /* ---- rasterizer (H3) ---- */
 /** Build the render list (ordering, per-polygon setup) for a frame (setup.c). */
 void raster_setup_frame(raster_engine *r, const gx_frame *in);
+/** Per-polygon set-up (setup.c), done when the scanline loop reaches the polygon's top line:
+ *  the polygon's state is then written just before it is used (2,000 polygons' state does not
+ *  fit the caches), instead of all at once at the start of the frame. */
+void raster_poly_activate(raster_engine *r, raster_poly *rp);
 /** Span-function flags of a polygon (span.c; computed once per polygon by setup.c). */
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw scanline @p y of every polygon in the render list (span.c); lines 0..191 in order. */

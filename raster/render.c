@@ -138,8 +138,7 @@ static void convert_lazy(const raster_engine *r, dsgx_frame *out)
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res)
 {
     uint32_t cnt = in->regs.disp3dcnt;
-    bool final_pass =
-        disp3dcnt_edge_marking(cnt) || disp3dcnt_fog(cnt) || disp3dcnt_antialias(cnt);
+    bool final_pass = disp3dcnt_edge_marking(cnt) || disp3dcnt_fog(cnt) || disp3dcnt_antialias(cnt);
 
     latch_frame_state(r, in);
     r->lazy_clear = !disp3dcnt_rear_bitmap(cnt);

@@ -17,7 +17,6 @@
  *  - Depth test per polygon: POLYGON_ATTR bit 14 equal test (tolerance by buffer mode), else
  *    less-than, with less-or-equal for front-facing pixels over opaque back-facing ones.
  */
-#include <stdlib.h>
 
 #include "gx/regs.h"
 #include "raster/raster_internal.h"
@@ -39,10 +38,10 @@ static uint8_t next_vtx(const raster_poly *rp, uint8_t cur, bool forward)
 static void edge_attrs(raster_slope *s, const gx_polygon *p, unsigned i, unsigned j,
                        const gx_vertex *a, const gx_vertex *b)
 {
-    int32_t a0[RASTER_EDGE_ATTRS] = {p->w[i], a->color[0], a->color[1], a->color[2],
-                                     a->texcoord[0], a->texcoord[1]};
-    int32_t a1[RASTER_EDGE_ATTRS] = {p->w[j], b->color[0], b->color[1], b->color[2],
-                                     b->texcoord[0], b->texcoord[1]};
+    int32_t a0[RASTER_EDGE_ATTRS] = {p->w[i],     a->color[0],    a->color[1],
+                                     a->color[2], a->texcoord[0], a->texcoord[1]};
+    int32_t a1[RASTER_EDGE_ATTRS] = {p->w[j],     b->color[0],    b->color[1],
+                                     b->color[2], b->texcoord[0], b->texcoord[1]};
     raster_slope_attrs(s, a0, a1);
     s->x1 = b->sx;
     s->z0 = p->z[i];
@@ -119,6 +118,19 @@ static uint8_t choose_depth_test(const gx_polygon *p)
     return p->facing_front ? RASTER_DEPTH_LESS_FRONT : RASTER_DEPTH_LESS;
 }
 
+/* Screen area of a polygon's bounding box (an upper bound of its pixels). */
+static uint32_t bbox_area(const raster_poly *rp)
+{
+    const gx_polygon *p = rp->poly;
+    int32_t x0 = INT32_MAX, x1 = INT32_MIN;
+    for (unsigned i = 0; i < p->nverts; i++) {
+        int32_t x = poly_vtx(rp, i)->sx;
+        x0 = x < x0 ? x : x0;
+        x1 = x > x1 ? x : x1;
+    }
+    return (uint32_t)(x1 - x0 + 1) * (uint32_t)(p->ybottom - p->ytop + 1);
+}
+
 static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p)
 {
     rp->poly = p;
@@ -142,8 +154,14 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
     rp->fill_all = r->fill_all_edges || (rp->alpha < 31 && r->pixel.blending) || rp->wireframe;
     raster_shader_setup(&rp->shader, &r->pixel, p->attr, p->teximage, p->pltt_base, in->tex_vram,
                         in->pal_vram);
-    raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base);
+    raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base,
+                            bbox_area(rp));
     setup_edges(r, rp);
+}
+
+void raster_poly_activate(raster_engine *r, raster_poly *rp)
+{
+    setup_poly(r, r->frame, rp, rp->poly);
 }
 
 /** Drawn at all (melonDS's Degenerate flag: a vertex with W = 0, or bottom below 192). */
@@ -156,16 +174,24 @@ static bool poly_drawable(const gx_frame *in, const gx_polygon *p)
     return true;
 }
 
-/* Sort entries: key << 11 | polygon-RAM index, so equal keys keep their order (stable). */
-static int cmp_u32(const void *a, const void *b)
+/* Sort entries: key << 11 | polygon-RAM index (key: 17 bits, translucent flag on top), so
+ * sorting the whole words is a stable sort by key. Done as an LSD radix sort on the key, 8 bits
+ * per pass (each pass stable, the input in index order): the same order as a comparison sort
+ * of the words, at a few operations per polygon instead of a qsort call per comparison. */
+static void sort_entries(uint32_t *v, uint32_t *tmp, uint32_t n)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
+    for (unsigned shift = 11; shift < 11 + 17; shift += 8) {
+        uint32_t count[257] = {0};
+        for (uint32_t i = 0; i < n; i++) count[((v[i] >> shift) & 0xFFu) + 1]++;
+        for (unsigned b = 0; b < 256; b++) count[b + 1] += count[b];
+        for (uint32_t i = 0; i < n; i++) tmp[count[(v[i] >> shift) & 0xFFu]++] = v[i];
+        for (uint32_t i = 0; i < n; i++) v[i] = tmp[i];
+    }
 }
 
 void raster_setup_frame(raster_engine *r, const gx_frame *in)
 {
-    uint32_t order[GX_MAX_POLYGONS];
+    uint32_t order[GX_MAX_POLYGONS], tmp[GX_MAX_POLYGONS];
     uint32_t n = in->npolys > GX_MAX_POLYGONS ? GX_MAX_POLYGONS : in->npolys;
     bool manual = swap_manual_sort(in->regs.swap_param) != 0;
 
@@ -178,14 +204,16 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         if (p->translucent && manual) key = 0;
         order[i] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | i;
     }
-    qsort(order, n, sizeof order[0], cmp_u32);
+    sort_entries(order, tmp, n);
 
     r->npolys = 0;
     for (uint32_t k = 0; k < n; k++) {
         const gx_polygon *p = &in->polys[order[k] & 0x7FFu];
         if (!poly_drawable(in, p)) continue;
-        setup_poly(r, in, &r->polys[r->npolys++], p);
+        /* the rest of the set-up waits for the polygon's top line (raster_poly_activate) */
+        r->polys[r->npolys++].poly = p;
     }
+    r->frame = in;
 
     /* lists of polygons by top line, for the scanline loop's active list */
     for (int y = 0; y < 256; y++) r->start_first[y] = 0xFFFF;

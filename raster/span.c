@@ -54,9 +54,10 @@ enum {
     SPAN_VARIANTS = 32,
     /* fused shading (fast variants, only with depth/W-buffer flags): the shader's code is
      * inlined into the pixel loop instead of called through raster_shader.shade */
-    SPAN_SHADE_VERTEX = 32,  /* untextured vertex colour: texcoords not interpolated */
-    SPAN_SHADE_MODDEC = 64,  /* textured modulate from a decoded texture */
-    SPAN_DDA = 128,          /* linear Z-buffered span stepped per pixel (span_dda) */
+    SPAN_SHADE_VERTEX = 32, /* untextured vertex colour: texcoords not interpolated */
+    SPAN_SHADE_MODDEC = 64, /* textured modulate from a decoded texture */
+    SPAN_DDA = 128,         /* linear Z-buffered span stepped per pixel (span_dda) */
+    SPAN_FLAT = 256,        /* with SPAN_SHADE_VERTEX: one colour on the whole span */
 };
 
 /** Everything constant over one polygon's line. */
@@ -78,6 +79,7 @@ typedef struct span_line {
     int32_t l_cov, r_cov; /* edge coverage words */
     int32_t xcov;         /* running X-major coverage */
     int32_t xstart, xend;
+    uint32_t flat_color; /* SPAN_FLAT: the shaded colour of every pixel */
     int32_t l_len, r_len;
     bool l_fill, r_fill;
     uint32_t yedge;
@@ -158,24 +160,29 @@ SPAN_INLINE int32_t span_wz(const span_line *c, const uint32_t f[2])
  * same integers (dr * xs < 2^61 by lin_fast's bound, zk * k < 2^53), one add per attribute.
  */
 typedef struct span_dda {
-    uint64_t acc[5];
-    int64_t zacc;
+    uint64_t acc[5], step[5];
+    int64_t zacc, zstep;
 } span_dda;
 
-/* Accumulators at pixel x (run start). */
-SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d)
+/* Accumulators at pixel x (run start); @p n: attributes used (3: colour only, 5: with the
+ * texcoords). */
+SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d, int n)
 {
     uint64_t xr = (uint32_t)(x - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (x - c->ix.x0));
-    for (int k = 0; k < 5; k++) d->acc[k] = c->lin_dr[k] * (c->ap[k].sel ? xl : xr);
+    for (int k = 0; k < n; k++) {
+        d->acc[k] = c->lin_dr[k] * (c->ap[k].sel ? xl : xr);
+        d->step[k] = c->ap[k].sel ? 0u - c->lin_dr[k] : c->lin_dr[k];
+    }
     d->zacc = c->zk * (int64_t)(c->zsel ? xl : xr);
+    d->zstep = c->zsel ? -c->zk : c->zk;
 }
 
-/* Move the accumulators to the next pixel. */
-SPAN_INLINE void dda_step(const span_line *c, span_dda *d)
+/* Move the accumulators to the next pixel (steps: +-dr, +-zk, signs chosen in dda_init; the
+ * unsigned wrap of "+ (0 - dr)" is exactly "- dr"). */
+SPAN_INLINE void dda_step(span_dda *d, int n)
 {
-    for (int k = 0; k < 5; k++)
-        d->acc[k] = c->ap[k].sel ? d->acc[k] - c->lin_dr[k] : d->acc[k] + c->lin_dr[k];
-    d->zacc = c->zsel ? d->zacc - c->zk : d->zacc + c->zk;
+    for (int k = 0; k < n; k++) d->acc[k] += d->step[k];
+    d->zacc += d->zstep;
 }
 
 /* Attribute k at the accumulators' pixel (= the lin_fast formula in plot). */
@@ -228,7 +235,9 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
     const bool tex = !(flags & SPAN_SHADE_VERTEX);
     uint32_t vr, vg, vb;
     int32_t s = 0, t = 0;
-    if (flags & SPAN_DDA) {
+    if (flags & SPAN_FLAT) {
+        vr = vg = vb = 0; /* unused: the span's colour is flat_color */
+    } else if (flags & SPAN_DDA) {
         vr = dda_attr(c, d, 0);
         vg = dda_attr(c, d, 1);
         vb = dda_attr(c, d, 2);
@@ -266,7 +275,9 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         }
     }
     uint32_t color;
-    if (flags & SPAN_SHADE_VERTEX)
+    if (flags & SPAN_FLAT)
+        color = c->flat_color;
+    else if (flags & SPAN_SHADE_VERTEX)
         color = raster_shade_vertex(&rp->shader, vr, vg, vb);
     else if (flags & SPAN_SHADE_MODDEC)
         color = raster_shade_modulate_decoded(&rp->shader, vr, vg, vb, s, t);
@@ -327,17 +338,20 @@ static int32_t min32(int32_t a, int32_t b)
  * are set up again only where x jumps over pixels (an edge run that is not filled). */
 #define RUN(x, end, body)                                                                          \
     do {                                                                                           \
-        if ((flags & SPAN_DDA) && (x) < (end) && (x) != dx) dda_init(c, dx = (x), &d);             \
+        if ((flags & SPAN_DDA) && (x) < (end) && (x) != dx) dda_init(c, dx = (x), &d, nattr);      \
         for (; (x) < (end); (x)++) {                                                               \
             body;                                                                                  \
-            if (flags & SPAN_DDA) dda_step(c, &d), dx++;                                           \
+            if (flags & SPAN_DDA) dda_step(&d, nattr), dx++;                                       \
         }                                                                                          \
     } while (0)
 
 SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 {
-    span_dda d = {{0}, 0};
+    span_dda d;
+    d.zacc = d.zstep = 0; /* (the rest is set by dda_init before any use: dx) */
     int32_t dx = INT32_MIN; /* pixel of the accumulators (none yet) */
+    /* vertex colour: no texcoords; flat colour: no attribute at all */
+    const int nattr = (flags & SPAN_FLAT) ? 0 : (flags & SPAN_SHADE_VERTEX) ? 3 : 5;
     const bool wire = c->rp->wireframe;
     int32_t x = c->xstart < 0 ? 0 : c->xstart;
     int32_t end1 = min32(c->xend + 1, min32(256, xcut));
@@ -425,6 +439,10 @@ static const span_fn span_fns[SPAN_VARIANTS] = {
     static void span_fn_dgen_##n(span_line *c, int32_t xcut)                                       \
     {                                                                                              \
         draw_line(c, xcut, n | SPAN_DDA);                                                          \
+    }                                                                                              \
+    static void span_fn_dflat_##n(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                          \
     }
 SPAN_FN_FUSED(0)
 SPAN_FN_FUSED(1)
@@ -443,22 +461,30 @@ static const span_fn span_fns_dvtx[4] = {span_fn_dvtx_0, span_fn_dvtx_1, span_fn
                                          span_fn_dvtx_3};
 static const span_fn span_fns_dmod[4] = {span_fn_dmod_0, span_fn_dmod_1, span_fn_dmod_2,
                                          span_fn_dmod_3};
+static const span_fn span_fns_dflat[4] = {span_fn_dflat_0, span_fn_dflat_1, span_fn_dflat_2,
+                                          span_fn_dflat_3};
 static const span_fn span_fns_dgen[4] = {span_fn_dgen_0, span_fn_dgen_1, span_fn_dgen_2,
                                          span_fn_dgen_3};
-static const span_fn span_fns_vtx[8] = {span_fn_vtx_0, span_fn_vtx_1, span_fn_vtx_2,
-                                        span_fn_vtx_3, span_fn_vtx_4, span_fn_vtx_5,
-                                        span_fn_vtx_6, span_fn_vtx_7};
-static const span_fn span_fns_mod[8] = {span_fn_mod_0, span_fn_mod_1, span_fn_mod_2,
-                                        span_fn_mod_3, span_fn_mod_4, span_fn_mod_5,
-                                        span_fn_mod_6, span_fn_mod_7};
+static const span_fn span_fns_vtx[8] = {span_fn_vtx_0, span_fn_vtx_1, span_fn_vtx_2, span_fn_vtx_3,
+                                        span_fn_vtx_4, span_fn_vtx_5, span_fn_vtx_6, span_fn_vtx_7};
+static const span_fn span_fns_mod[8] = {span_fn_mod_0, span_fn_mod_1, span_fn_mod_2, span_fn_mod_3,
+                                        span_fn_mod_4, span_fn_mod_5, span_fn_mod_6, span_fn_mod_7};
 
 /* The span function of a polygon line: by the polygon's flags and shading, and whether the
  * line's span is linear (SPAN_DDA). */
-static span_fn choose_span_fn(const raster_poly *rp, const span_line *c)
+static span_fn choose_span_fn(const raster_poly *rp, span_line *c)
 {
     uint8_t flags = rp->span_flags;
     if (!(flags & (SPAN_SHADOW | SPAN_AA | SPAN_WBUFFER)) && c->ix.linear && c->lin_fast) {
-        if (rp->shader.kind == RASTER_SHADE_VERTEX) return span_fns_dvtx[flags & 3u];
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) {
+            if ((c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
+                /* every pixel gets the colour of the span's start */
+                c->flat_color =
+                    raster_shade_vertex(&rp->shader, c->ap[0].base, c->ap[1].base, c->ap[2].base);
+                return span_fns_dflat[flags & 3u];
+            }
+            return span_fns_dvtx[flags & 3u];
+        }
         if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
             return span_fns_dmod[flags & 3u];
         return span_fns_dgen[flags & 3u];
@@ -718,6 +744,7 @@ static void update_active(raster_engine *r, int32_t y)
         }
         if (a == 0xFFFF && next == 0xFFFF) break;
         if (next < a) {
+            raster_poly_activate(r, &r->polys[next]);
             r->active_tmp[n++] = next;
             next = r->start_next[next];
         } else {
@@ -733,6 +760,9 @@ void raster_draw_scanline(raster_engine *r, int32_t y)
 {
     if (y == 0) r->nactive = 0;
     update_active(r, y);
+    /* Lazy clear: a line crossed by many polygons is cleared whole at once (one vectorised
+     * fill instead of many small range extensions); same buffer contents either way. */
+    if (r->lazy_clear && r->nactive >= 8) raster_span_begin(r, y, 0, 256);
     raster_timing_line_begin(&r->timing, y);
     for (uint32_t i = 0; i < r->nactive; i++) {
         raster_poly *rp = &r->polys[r->active[i]];

@@ -28,7 +28,7 @@
 /* The samplers the function-pointer table (raster_tex.sample) holds: the inline texel lookups
  * of texture.h (the pixel stage inlines those directly into its per-format shaders). */
 #define SAMPLER(fmt)                                                                               \
-    static void sample_##fmt(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,         \
+    static void sample_##fmt(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,          \
                              uint8_t *alpha5)                                                      \
     {                                                                                              \
         raster_texel_##fmt(tx, s, t, color, alpha5);                                               \

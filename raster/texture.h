@@ -115,7 +115,7 @@ static inline uint32_t raster_texel_index(const raster_tex *tx, int32_t s, int32
 }
 
 static inline void raster_texel_none(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                        uint8_t *alpha5)
+                                     uint8_t *alpha5)
 {
     (void)tx, (void)s, (void)t;
     *color = 0;
@@ -124,7 +124,7 @@ static inline void raster_texel_none(const raster_tex *tx, int32_t s, int32_t t,
 
 /* A3I5: byte = index (bits 0-4) | alpha (bits 5-7); alpha expanded a*4 + a/2 (GBATEK). */
 static inline void raster_texel_a3i5(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                        uint8_t *alpha5)
+                                     uint8_t *alpha5)
 {
     uint32_t su;
     uint32_t px = raster_tex_read8(tx, tx->base + raster_texel_index(tx, s, t, &su));
@@ -135,7 +135,7 @@ static inline void raster_texel_a3i5(const raster_tex *tx, int32_t s, int32_t t,
 
 /* 4-colour: 2 bits per texel, leftmost texel in the low bits. */
 static inline void raster_texel_pal4(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                        uint8_t *alpha5)
+                                     uint8_t *alpha5)
 {
     uint32_t su;
     uint32_t i = raster_texel_index(tx, s, t, &su);
@@ -146,7 +146,7 @@ static inline void raster_texel_pal4(const raster_tex *tx, int32_t s, int32_t t,
 
 /* 16-colour: 4 bits per texel, leftmost texel in the low nibble. */
 static inline void raster_texel_pal16(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                         uint8_t *alpha5)
+                                      uint8_t *alpha5)
 {
     uint32_t su;
     uint32_t i = raster_texel_index(tx, s, t, &su);
@@ -156,7 +156,7 @@ static inline void raster_texel_pal16(const raster_tex *tx, int32_t s, int32_t t
 }
 
 static inline void raster_texel_pal256(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                          uint8_t *alpha5)
+                                       uint8_t *alpha5)
 {
     uint32_t su;
     uint32_t px = raster_tex_read8(tx, tx->base + raster_texel_index(tx, s, t, &su));
@@ -166,7 +166,7 @@ static inline void raster_texel_pal256(const raster_tex *tx, int32_t s, int32_t 
 
 /* A5I3: byte = index (bits 0-2) | alpha (bits 3-7). */
 static inline void raster_texel_a5i3(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                        uint8_t *alpha5)
+                                     uint8_t *alpha5)
 {
     uint32_t su;
     uint32_t px = raster_tex_read8(tx, tx->base + raster_texel_index(tx, s, t, &su));
@@ -176,7 +176,7 @@ static inline void raster_texel_a5i3(const raster_tex *tx, int32_t s, int32_t t,
 
 /* Direct colour: BGR555 halfword, bit 15 = opaque. */
 static inline void raster_texel_direct(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
-                          uint8_t *alpha5)
+                                       uint8_t *alpha5)
 {
     uint32_t su;
     uint32_t c = raster_tex_read16(tx, tx->base + raster_texel_index(tx, s, t, &su) * 2);
@@ -186,7 +186,8 @@ static inline void raster_texel_direct(const raster_tex *tx, int32_t s, int32_t 
 
 /* Per-channel mix (c0 * w0 + c1 * w1) >> sh of two BGR555 colours, each channel floored as
  * melonDS does it on the masked, unshifted fields (equivalent to flooring per 5-bit field). */
-static inline uint32_t raster_mix555(uint32_t c0, uint32_t c1, uint32_t w0, uint32_t w1, unsigned sh)
+static inline uint32_t raster_mix555(uint32_t c0, uint32_t c1, uint32_t w0, uint32_t w1,
+                                     unsigned sh)
 {
     uint32_t r = ((c0 & 0x001Fu) * w0 + (c1 & 0x001Fu) * w1) >> sh;
     uint32_t g = (((c0 & 0x03E0u) * w0 + (c1 & 0x03E0u) * w1) >> sh) & 0x03E0u;
@@ -203,7 +204,8 @@ static inline uint32_t raster_mix555(uint32_t c0, uint32_t c1, uint32_t w0, uint
  *   mode 2 col0   col1   col2               col3
  *   mode 3 col0   col1   (col0*5+col1*3)/8  (col0*3+col1*5)/8
  * Transparent (alpha 0) texels ignore TEXIMAGE_PARAM bit 29. */
-static inline void raster_texel_4x4(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color, uint8_t *alpha5)
+static inline void raster_texel_4x4(const raster_tex *tx, int32_t s, int32_t t, uint16_t *color,
+                                    uint8_t *alpha5)
 {
     uint32_t ws = raster_tex_wrap(&tx->ax_s, s);
     uint32_t wt = raster_tex_wrap(&tx->ax_t, t);
@@ -228,10 +230,16 @@ static inline void raster_texel_4x4(const raster_tex *tx, int32_t s, int32_t t, 
     case 0xD: c = raster_pal_read16(tx, pal + 2); break;
     case 0x2:
     case 0xA: c = raster_pal_read16(tx, pal + 4); break;
-    case 0x6: c = raster_mix555(raster_pal_read16(tx, pal), raster_pal_read16(tx, pal + 2), 1, 1, 1); break;
-    case 0xE: c = raster_mix555(raster_pal_read16(tx, pal), raster_pal_read16(tx, pal + 2), 5, 3, 3); break;
+    case 0x6:
+        c = raster_mix555(raster_pal_read16(tx, pal), raster_pal_read16(tx, pal + 2), 1, 1, 1);
+        break;
+    case 0xE:
+        c = raster_mix555(raster_pal_read16(tx, pal), raster_pal_read16(tx, pal + 2), 5, 3, 3);
+        break;
     case 0xB: c = raster_pal_read16(tx, pal + 6); break;
-    case 0xF: c = raster_mix555(raster_pal_read16(tx, pal), raster_pal_read16(tx, pal + 2), 3, 5, 3); break;
+    case 0xF:
+        c = raster_mix555(raster_pal_read16(tx, pal), raster_pal_read16(tx, pal + 2), 3, 5, 3);
+        break;
     default: /* index 3 in modes 0 and 1 */
         c = 0;
         a = 0;
