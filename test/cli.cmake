@@ -11,3 +11,7 @@ add_test(NAME cli.nitro
           $<TARGET_FILE:test_nitro_render> $<TARGET_FILE:test_anim_render>
           ${CMAKE_CURRENT_BINARY_DIR}/cli_nitro_tmp)
 set_tests_properties(cli.nitro PROPERTIES LABELS cli)
+add_test(NAME cli.golden
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden.sh $<TARGET_FILE:dsgx>
+          ${PROJECT_SOURCE_DIR}/golden/ref ${CMAKE_CURRENT_BINARY_DIR}/cli_golden_tmp)
+set_tests_properties(cli.golden PROPERTIES LABELS cli)

@@ -1,0 +1,120 @@
+/*
+ * span_fns.c - the specialised span functions: one compiled copy of the pixel loops
+ * (span_pixel.h) per combination of polygon-constant state, and the choice among them.
+ *
+ * Hardware notes: none of its own (see span.c); every variant draws exactly what the generic
+ * loop draws. Performance: a polygon's depth test, buffer mode, shadow and anti-aliasing flags
+ * select one of 32 generic variants; common polygons (no shadow) also get variants with the
+ * shading inlined (vertex colour, flat colour, modulate from a decoded texture) and, on linear
+ * Z-buffered spans, the attributes stepped per pixel (span_pixel.h SPAN_DDA).
+ */
+#include "raster/span_pixel.h"
+
+#define SPAN_FN(n)                                                                                 \
+    static void span_fn_##n(span_line *c, int32_t xcut)                                            \
+    {                                                                                              \
+        draw_line(c, xcut, n);                                                                     \
+    }
+#define SPAN_FN8(b)                                                                                \
+    SPAN_FN(b##0)                                                                                  \
+    SPAN_FN(b##1)                                                                                  \
+    SPAN_FN(b##2) SPAN_FN(b##3) SPAN_FN(b##4) SPAN_FN(b##5) SPAN_FN(b##6) SPAN_FN(b##7)
+/* octal-free spelling: variants 0..31 as 0x00..0x1F */
+SPAN_FN8(0x0)
+SPAN_FN8(0x1)
+#define SPAN_FN8B(b)                                                                               \
+    SPAN_FN(b##8)                                                                                  \
+    SPAN_FN(b##9)                                                                                  \
+    SPAN_FN(b##A) SPAN_FN(b##B) SPAN_FN(b##C) SPAN_FN(b##D) SPAN_FN(b##E) SPAN_FN(b##F)
+SPAN_FN8B(0x0)
+SPAN_FN8B(0x1)
+
+static const span_fn span_fns[SPAN_VARIANTS] = {
+    span_fn_0x00, span_fn_0x01, span_fn_0x02, span_fn_0x03, span_fn_0x04, span_fn_0x05,
+    span_fn_0x06, span_fn_0x07, span_fn_0x08, span_fn_0x09, span_fn_0x0A, span_fn_0x0B,
+    span_fn_0x0C, span_fn_0x0D, span_fn_0x0E, span_fn_0x0F, span_fn_0x10, span_fn_0x11,
+    span_fn_0x12, span_fn_0x13, span_fn_0x14, span_fn_0x15, span_fn_0x16, span_fn_0x17,
+    span_fn_0x18, span_fn_0x19, span_fn_0x1A, span_fn_0x1B, span_fn_0x1C, span_fn_0x1D,
+    span_fn_0x1E, span_fn_0x1F,
+};
+
+/* Fused-shading variants for the common polygon: no shadow, no anti-aliasing; index
+ * = depth test | W-buffer (flags & 7). */
+#define SPAN_FN_FUSED(n)                                                                           \
+    static void span_fn_vtx_##n(span_line *c, int32_t xcut)                                        \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_VERTEX);                                                 \
+    }                                                                                              \
+    static void span_fn_mod_##n(span_line *c, int32_t xcut)                                        \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_MODDEC);                                                 \
+    }
+#define SPAN_FN_DDA(n)                                                                             \
+    static void span_fn_dvtx_##n(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_VERTEX | SPAN_DDA);                                      \
+    }                                                                                              \
+    static void span_fn_dmod_##n(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_MODDEC | SPAN_DDA);                                      \
+    }                                                                                              \
+    static void span_fn_dgen_##n(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_DDA);                                                          \
+    }                                                                                              \
+    static void span_fn_dflat_##n(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_line(c, xcut, n | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                          \
+    }
+SPAN_FN_FUSED(0)
+SPAN_FN_FUSED(1)
+SPAN_FN_FUSED(2)
+SPAN_FN_FUSED(3)
+SPAN_FN_FUSED(4)
+SPAN_FN_FUSED(5)
+SPAN_FN_FUSED(6)
+SPAN_FN_FUSED(7)
+/* DDA variants exist for the Z-buffer depth tests only (flags 0-3) */
+SPAN_FN_DDA(0)
+SPAN_FN_DDA(1)
+SPAN_FN_DDA(2)
+SPAN_FN_DDA(3)
+static const span_fn span_fns_dvtx[4] = {span_fn_dvtx_0, span_fn_dvtx_1, span_fn_dvtx_2,
+                                         span_fn_dvtx_3};
+static const span_fn span_fns_dmod[4] = {span_fn_dmod_0, span_fn_dmod_1, span_fn_dmod_2,
+                                         span_fn_dmod_3};
+static const span_fn span_fns_dflat[4] = {span_fn_dflat_0, span_fn_dflat_1, span_fn_dflat_2,
+                                          span_fn_dflat_3};
+static const span_fn span_fns_dgen[4] = {span_fn_dgen_0, span_fn_dgen_1, span_fn_dgen_2,
+                                         span_fn_dgen_3};
+static const span_fn span_fns_vtx[8] = {span_fn_vtx_0, span_fn_vtx_1, span_fn_vtx_2, span_fn_vtx_3,
+                                        span_fn_vtx_4, span_fn_vtx_5, span_fn_vtx_6, span_fn_vtx_7};
+static const span_fn span_fns_mod[8] = {span_fn_mod_0, span_fn_mod_1, span_fn_mod_2, span_fn_mod_3,
+                                        span_fn_mod_4, span_fn_mod_5, span_fn_mod_6, span_fn_mod_7};
+
+/* The span function of a polygon line: by the polygon's flags and shading, and whether the
+ * line's span is linear (SPAN_DDA). */
+span_fn raster_span_choose(const raster_poly *rp, span_line *c)
+{
+    uint8_t flags = rp->span_flags;
+    if (!(flags & (SPAN_SHADOW | SPAN_AA | SPAN_WBUFFER)) && c->ix.linear && c->lin_fast) {
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) {
+            if ((c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
+                /* every pixel gets the colour of the span's start */
+                c->flat_color =
+                    raster_shade_vertex(&rp->shader, c->ap[0].base, c->ap[1].base, c->ap[2].base);
+                return span_fns_dflat[flags & 3u];
+            }
+            return span_fns_dvtx[flags & 3u];
+        }
+        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+            return span_fns_dmod[flags & 3u];
+        return span_fns_dgen[flags & 3u];
+    }
+    if (!(flags & (SPAN_SHADOW | SPAN_AA))) {
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) return span_fns_vtx[flags & 7u];
+        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+            return span_fns_mod[flags & 7u];
+    }
+    return span_fns[flags];
+}

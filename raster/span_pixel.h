@@ -1,0 +1,374 @@
+/*
+ * span_pixel.h - the rendering engine's pixel loops, shared by the scanline loop (span.c) and
+ * the specialised span functions (span_fns.c). Internal to raster/.
+ *
+ * Hardware notes: see span.c (the facts these loops implement: fill rules, depth test, alpha
+ * test, opaque and translucent writes, anti-aliasing coverage, shadow stencil).
+ *
+ * Everything here is inline so that each span function (span_fns.c) is compiled with its
+ * polygon-constant flags known: the pixel loop contains no dispatch on them.
+ */
+#ifndef DSGX_RASTER_SPAN_PIXEL_H
+#define DSGX_RASTER_SPAN_PIXEL_H
+
+#include "gx/regs.h"
+#include "raster/raster_internal.h"
+
+#if defined(__GNUC__)
+#define SPAN_INLINE static inline __attribute__((always_inline))
+#else
+#define SPAN_INLINE static inline
+#endif
+
+enum { PART_LEFT, PART_INSIDE, PART_RIGHT };
+
+/* Specialisation flags of a span function. */
+enum {
+    SPAN_DEPTH_MASK = 3, /* RASTER_DEPTH_* */
+    SPAN_WBUFFER = 4,
+    SPAN_SHADOW = 8, /* shadow polygon: stencil-gated */
+    SPAN_AA = 16,    /* anti-aliasing on */
+    SPAN_VARIANTS = 32,
+    /* fused shading (fast variants, only with depth/W-buffer flags): the shader's code is
+     * inlined into the pixel loop instead of called through raster_shader.shade */
+    SPAN_SHADE_VERTEX = 32, /* untextured vertex colour: texcoords not interpolated */
+    SPAN_SHADE_MODDEC = 64, /* textured modulate from a decoded texture */
+    SPAN_DDA = 128,         /* linear Z-buffered span stepped per pixel (span_dda) */
+    SPAN_FLAT = 256,        /* with SPAN_SHADE_VERTEX: one colour on the whole span */
+};
+
+/** Everything constant over one polygon's line. */
+typedef struct span_line {
+    raster_engine *r;
+    raster_poly *rp;
+    uint32_t line;    /* buffer address of (0, y) */
+    uint8_t *stencil; /* this line's stencil row */
+    raster_interp ix; /* along the span */
+    int32_t zl, zr;
+    int64_t zbase, zk;          /* depth along the span: base + (zk * k) >> 13 (Z) or >> 8 (W) */
+    uint32_t zsel;              /* which end is the smaller depth */
+    int32_t den_base, den_step; /* factor denominator: xr * den_step + den_base */
+    raster_attr_prep ap[5];     /* r, g, b, s, t along the span */
+    uint64_t lin_dr[5];         /* linear spans: d * lin_recip per attribute */
+    bool lin_fast;              /* linear span whose products all stay below 2^25 */
+    int32_t cl[3], cr[3];       /* vertex colour at the left / right end */
+    int32_t sl, tl, sr, tr;
+    int32_t l_cov, r_cov; /* edge coverage words */
+    int32_t xcov;         /* running X-major coverage */
+    int32_t xstart, xend;
+    uint32_t flat_color; /* SPAN_FLAT: the shaded colour of every pixel */
+    int32_t l_len, r_len;
+    bool l_fill, r_fill;
+    uint32_t yedge;
+} span_line;
+
+SPAN_INLINE bool depth_pass(int dt, int32_t dstz, int32_t z, uint32_t dstattr)
+{
+    switch (dt) {
+    case RASTER_DEPTH_EQUAL_Z: return (uint32_t)(dstz - z + 0x200) <= 0x400u;
+    case RASTER_DEPTH_EQUAL_W: return (uint32_t)(dstz - z + 0xFF) <= 0x1FEu;
+    case RASTER_DEPTH_LESS_FRONT:
+        /* over an opaque back-facing pixel: less-or-equal */
+        if ((dstattr & (RASTER_ATTR_TRANSLUCENT | RASTER_ATTR_BACKFACE)) == RASTER_ATTR_BACKFACE)
+            return z <= dstz;
+        return z < dstz;
+    default: return z < dstz;
+    }
+}
+
+/* melonDS PlotTranslucentPixel. */
+static inline void plot_translucent(raster_engine *r, uint32_t addr, uint32_t color, int32_t z,
+                             bool write_z, uint32_t polyattr, bool shadow)
+{
+    uint32_t dstattr = r->attr[addr];
+    uint32_t attr =
+        (polyattr & (RASTER_ATTR_BACKFACE | RASTER_ATTR_FOG)) |
+        ((polyattr >> 8) & RASTER_ATTR_TRANS_ID_MASK) | RASTER_ATTR_TRANSLUCENT |
+        (dstattr & (RASTER_ATTR_OPAQUE_ID_MASK | RASTER_ATTR_COV_MASK | RASTER_ATTR_EDGE_MASK));
+    if (shadow && !(dstattr & RASTER_ATTR_TRANSLUCENT)) {
+        /* shadows are not drawn over opaque pixels of their own polygon ID either */
+        if ((dstattr & RASTER_ATTR_OPAQUE_ID_MASK) == (polyattr & RASTER_ATTR_OPAQUE_ID_MASK))
+            return;
+    } else if ((dstattr & RASTER_ATTR_TRANS_KEY) == (attr & RASTER_ATTR_TRANS_KEY)) {
+        return; /* same translucent polygon ID */
+    }
+    if (!(dstattr & RASTER_ATTR_FOG)) attr &= ~RASTER_ATTR_FOG;
+    r->color[addr] = raster_pixel_blend(color, r->color[addr], r->pixel.blending);
+    if (write_z) r->depth[addr] = (uint32_t)z;
+    r->attr[addr] = attr;
+}
+
+/* The span's perspective factor at relative position xr (raster_interp_update_factor with the
+ * span's constants): f[0] = factor, f[1] = 256 - factor. Linear spans leave it unused. */
+SPAN_INLINE void span_factor(const span_line *c, int32_t xr, uint32_t f[2])
+{
+    const raster_interp *ix = &c->ix;
+    uint32_t q = 0;
+    if (!ix->linear) {
+        int64_t num = dsgx_shl64(dsgx_mul64(xr, ix->w0n), 8);
+        int32_t den = dsgx_wrap32(dsgx_mul64(xr, c->den_step) + c->den_base);
+        if (den > 0 && num >= 0 && num <= (int64_t)UINT32_MAX)
+            q = (uint32_t)num / (uint32_t)den;
+        else
+            q = den == 0 ? 0u : (uint32_t)(int32_t)(num / den);
+    }
+    f[0] = q;
+    f[1] = 256u - q;
+}
+
+/* Z-buffer depth along the span (raster_interp_z, X direction, with the span's constants). */
+SPAN_INLINE int32_t span_zz(const span_line *c, int32_t xr)
+{
+    int32_t k = c->zsel ? c->ix.xdiff - xr : xr;
+    return dsgx_wrap32(c->zbase + dsgx_asr64(c->zk * k, 13));
+}
+
+/* W-buffer depth along the span. */
+SPAN_INLINE int32_t span_wz(const span_line *c, const uint32_t f[2])
+{
+    return dsgx_wrap32(c->zbase + dsgx_asr64(c->zk * (int64_t)f[c->zsel], 8));
+}
+
+/*
+ * Linear spans stepped pixel by pixel (SPAN_DDA). On a linear Z-buffered span with lin_fast,
+ * every attribute is base + (dr * xs) >> 35 and depth is zbase + (zk * k) >> 13, with xs / k
+ * = the pixel's distance from the span's start (or from its end, sel = 1). Instead of the
+ * products per pixel, accumulators hold dr * xs and zk * k and add +-dr / +-zk per pixel: the
+ * same integers (dr * xs < 2^61 by lin_fast's bound, zk * k < 2^53), one add per attribute.
+ */
+typedef struct span_dda {
+    uint64_t acc[5], step[5];
+    int64_t zacc, zstep;
+} span_dda;
+
+/* Accumulators at pixel x (run start); @p n: attributes used (3: colour only, 5: with the
+ * texcoords). */
+SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d, int n)
+{
+    uint64_t xr = (uint32_t)(x - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (x - c->ix.x0));
+    for (int k = 0; k < n; k++) {
+        d->acc[k] = c->lin_dr[k] * (c->ap[k].sel ? xl : xr);
+        d->step[k] = c->ap[k].sel ? 0u - c->lin_dr[k] : c->lin_dr[k];
+    }
+    d->zacc = c->zk * (int64_t)(c->zsel ? xl : xr);
+    d->zstep = c->zsel ? -c->zk : c->zk;
+}
+
+/* Move the accumulators to the next pixel (steps: +-dr, +-zk, signs chosen in dda_init; the
+ * unsigned wrap of "+ (0 - dr)" is exactly "- dr"). */
+SPAN_INLINE void dda_step(span_dda *d, int n)
+{
+    for (int k = 0; k < n; k++) d->acc[k] += d->step[k];
+    d->zacc += d->zstep;
+}
+
+/* Attribute k at the accumulators' pixel (= the lin_fast formula in plot). */
+SPAN_INLINE uint32_t dda_attr(const span_line *c, const span_dda *d, int k)
+{
+    return c->ap[k].base + (uint32_t)(d->acc[k] >> 35);
+}
+
+/* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). @p d: the linear
+ * accumulators at x (SPAN_DDA only). */
+SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags,
+                      const span_dda *d)
+{
+    raster_engine *r = c->r;
+    const raster_poly *rp = c->rp;
+    const int dt = flags & SPAN_DEPTH_MASK;
+    const bool wbuf = (flags & SPAN_WBUFFER) != 0;
+    uint32_t addr = c->line + (uint32_t)x;
+    uint32_t dstattr = r->attr[addr];
+
+    if (flags & SPAN_SHADOW) {
+        uint8_t st = c->stencil[x];
+        if (!st) return;
+        if (!(st & 1)) addr += RASTER_BUF_SIZE;
+        if (!(st & 2)) dstattr &= ~RASTER_ATTR_EDGE_MASK; /* not under AA edges */
+    }
+
+    const raster_interp *ix = &c->ix;
+    int32_t xr = x - ix->x0;
+    uint32_t f[2];
+    int32_t z;
+    if (flags & SPAN_DDA) {
+        z = dsgx_wrap32(c->zbase + dsgx_asr64(d->zacc, 13));
+    } else if (wbuf) {
+        span_factor(c, xr, f);
+        z = span_wz(c, f);
+    } else {
+        z = span_zz(c, xr);
+    }
+
+    if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) {
+        /* retry against the pixel under an edge pixel */
+        if (!(dstattr & RASTER_ATTR_EDGE_MASK) || addr >= RASTER_BUF_SIZE) return;
+        addr += RASTER_BUF_SIZE;
+        dstattr = r->attr[addr];
+        if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) return;
+    }
+
+    /* texcoords are not interpolated for untextured vertex colour (never read) */
+    const bool tex = !(flags & SPAN_SHADE_VERTEX);
+    uint32_t vr, vg, vb;
+    int32_t s = 0, t = 0;
+    if (flags & SPAN_FLAT) {
+        vr = vg = vb = 0; /* unused: the span's colour is flat_color */
+    } else if (flags & SPAN_DDA) {
+        vr = dda_attr(c, d, 0);
+        vg = dda_attr(c, d, 1);
+        vb = dda_attr(c, d, 2);
+        if (tex) {
+            s = (int32_t)dda_attr(c, d, 3);
+            t = (int32_t)dda_attr(c, d, 4);
+        }
+    } else if (!ix->linear) {
+        if (!wbuf) span_factor(c, xr, f);
+        vr = (uint32_t)raster_attr_persp(&c->ap[0], f, 8);
+        vg = (uint32_t)raster_attr_persp(&c->ap[1], f, 8);
+        vb = (uint32_t)raster_attr_persp(&c->ap[2], f, 8);
+        if (tex) {
+            s = raster_attr_persp(&c->ap[3], f, 8);
+            t = raster_attr_persp(&c->ap[4], f, 8);
+        }
+    } else if (c->lin_fast) {
+        /* linear, every d * x < 2^25: one multiply by d * lin_recip (see interp.h) */
+        const uint64_t xs[2] = {(uint64_t)xr, (uint64_t)(ix->xdiff - xr)};
+        vr = c->ap[0].base + (uint32_t)((c->lin_dr[0] * xs[c->ap[0].sel]) >> 35);
+        vg = c->ap[1].base + (uint32_t)((c->lin_dr[1] * xs[c->ap[1].sel]) >> 35);
+        vb = c->ap[2].base + (uint32_t)((c->lin_dr[2] * xs[c->ap[2].sel]) >> 35);
+        if (tex) {
+            s = (int32_t)(c->ap[3].base + (uint32_t)((c->lin_dr[3] * xs[c->ap[3].sel]) >> 35));
+            t = (int32_t)(c->ap[4].base + (uint32_t)((c->lin_dr[4] * xs[c->ap[4].sel]) >> 35));
+        }
+    } else {
+        const int32_t xs[2] = {xr, ix->xdiff - xr};
+        vr = (uint32_t)raster_attr_linear(ix, &c->ap[0], xs);
+        vg = (uint32_t)raster_attr_linear(ix, &c->ap[1], xs);
+        vb = (uint32_t)raster_attr_linear(ix, &c->ap[2], xs);
+        if (tex) {
+            s = raster_attr_linear(ix, &c->ap[3], xs);
+            t = raster_attr_linear(ix, &c->ap[4], xs);
+        }
+    }
+    uint32_t color;
+    if (flags & SPAN_FLAT)
+        color = c->flat_color;
+    else if (flags & SPAN_SHADE_VERTEX)
+        color = raster_shade_vertex(&rp->shader, vr, vg, vb);
+    else if (flags & SPAN_SHADE_MODDEC)
+        color = raster_shade_modulate_decoded(&rp->shader, vr, vg, vb, s, t);
+    else
+        color = raster_shade(&rp->shader, vr, vg, vb, s, t);
+    uint32_t alpha = color >> 24;
+
+    if (alpha <= r->alpha_ref) return;
+
+    if (alpha == 31) {
+        uint32_t attr = rp->polyattr | edge;
+        if ((flags & SPAN_AA) && (part != PART_INSIDE || (attr & RASTER_ATTR_EDGE_MASK))) {
+            int32_t cov = 31;
+            if (part == PART_LEFT) {
+                cov = c->l_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = c->xcov >> 5;
+                    if (cov > 31) cov = 31;
+                    c->xcov += c->l_cov & 0x3FF;
+                }
+            } else if (part == PART_RIGHT) {
+                cov = c->r_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = 31 - (c->xcov >> 5);
+                    if (cov < 0) cov = 0;
+                    c->xcov += c->r_cov & 0x3FF;
+                }
+            }
+            attr |= (uint32_t)cov << RASTER_ATTR_COV_SHIFT;
+            if (addr < RASTER_BUF_SIZE) {
+                /* push the old pixel to the lower layer */
+                r->color[addr + RASTER_BUF_SIZE] = r->color[addr];
+                r->depth[addr + RASTER_BUF_SIZE] = r->depth[addr];
+                r->attr[addr + RASTER_BUF_SIZE] = r->attr[addr];
+            }
+        }
+        r->depth[addr] = (uint32_t)z;
+        r->color[addr] = color;
+        r->attr[addr] = attr;
+        return;
+    }
+
+    bool write_z = polyattr_trans_depth(rp->poly->attr) != 0;
+    bool shadow = (flags & SPAN_SHADOW) != 0;
+    plot_translucent(r, addr, color, z, write_z, rp->polyattr, shadow);
+    if ((dstattr & RASTER_ATTR_EDGE_MASK) && addr < RASTER_BUF_SIZE)
+        plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
+}
+
+static inline int32_t min32(int32_t a, int32_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The three runs of one line (melonDS RenderPolygonScanline, parts 1-3). @p xcut: the
+ * timing model's limit (pixels x < xcut only). */
+/* Pixels [x, end) of one run: with SPAN_DDA the accumulators (at pixel dx) step with x; they
+ * are set up again only where x jumps over pixels (an edge run that is not filled). */
+#define RUN(x, end, body)                                                                          \
+    do {                                                                                           \
+        if ((flags & SPAN_DDA) && (x) < (end) && (x) != dx) dda_init(c, dx = (x), &d, nattr);      \
+        for (; (x) < (end); (x)++) {                                                               \
+            body;                                                                                  \
+            if (flags & SPAN_DDA) dda_step(&d, nattr), dx++;                                       \
+        }                                                                                          \
+    } while (0)
+
+SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
+{
+    span_dda d;
+    d.zacc = d.zstep = 0; /* (the rest is set by dda_init before any use: dx) */
+    int32_t dx = INT32_MIN; /* pixel of the accumulators (none yet) */
+    /* vertex colour: no texcoords; flat colour: no attribute at all */
+    const int nattr = (flags & SPAN_FLAT) ? 0 : (flags & SPAN_SHADE_VERTEX) ? 3 : 5;
+    const bool wire = c->rp->wireframe;
+    int32_t x = c->xstart < 0 ? 0 : c->xstart;
+    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    int32_t xlimit;
+
+    /* left edge */
+    xlimit = min32(c->xstart + c->l_len, end1);
+    if ((uint32_t)c->l_cov & RASTER_COV_XMAJOR) {
+        c->xcov = (c->l_cov >> 12) & 0x3FF;
+        if (c->xcov == 0x3FF) c->xcov = 0;
+    }
+    if (!c->l_fill) {
+        x = xlimit < 0 ? 0 : xlimit;
+    } else {
+        RUN(x, xlimit, plot(c, x, c->yedge | RASTER_ATTR_EDGE_LEFT, PART_LEFT, flags, &d));
+    }
+
+    /* inside (wireframe: only the first and last line) */
+    xlimit = min32(c->xend - c->r_len + 1, end1);
+    if (wire && !c->yedge) {
+        if (x < xlimit) x = xlimit;
+    } else {
+        RUN(x, xlimit, plot(c, x, c->yedge, PART_INSIDE, flags, &d));
+    }
+
+    /* right edge */
+    if ((uint32_t)c->r_cov & RASTER_COV_XMAJOR) {
+        c->xcov = (c->r_cov >> 12) & 0x3FF;
+        if (c->xcov == 0x3FF) c->xcov = 0;
+    }
+    if (c->r_fill) {
+        RUN(x, end1, plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags, &d));
+    }
+}
+
+/** A specialised span function: draws one polygon line (span_fns.c). */
+typedef void (*span_fn)(span_line *c, int32_t xcut);
+
+/** The span function for a polygon line: by the polygon's flags and shading, and whether the
+ *  line's span is linear (may set c->flat_color). */
+span_fn raster_span_choose(const raster_poly *rp, span_line *c);
+
+#endif
