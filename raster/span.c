@@ -31,8 +31,10 @@
  *  - Guess (melonDS's own TODOs): wireframe equal-Z rules, edge fill of swapped shadow masks.
  *
  * Performance: everything polygon-constant (shadow or not, depth test, buffer mode,
- * anti-aliasing) selects one of the specialised span functions once per polygon line
- * (span_fns[]); the pixel loops below contain no dispatch on it.
+ * anti-aliasing, shading) selects one of the specialised span functions of span_fns.c per
+ * polygon line; the pixel loops (span_pixel.h) contain no dispatch on it. Per-edge attribute
+ * preparation (edge.h), per-polygon set-up at the polygon's top line (setup.c) and the lazy
+ * clear (render.c) keep the per-line work small.
  */
 #include "raster/span_pixel.h"
 

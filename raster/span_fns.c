@@ -38,83 +38,94 @@ static const span_fn span_fns[SPAN_VARIANTS] = {
     span_fn_0x1E, span_fn_0x1F,
 };
 
-/* Fused-shading variants for the common polygon: no shadow, no anti-aliasing; index
- * = depth test | W-buffer (flags & 7). */
-#define SPAN_FN_FUSED(n)                                                                           \
-    static void span_fn_vtx_##n(span_line *c, int32_t xcut)                                        \
+/* Fused-shading variants for polygons without shadow: anti-aliasing (16), W-buffer (4) and the
+ * depth test (0-3) stay flags; index = depth | W-buffer | AA >> 1 (0-15). */
+#define SPAN_FN_FUSED(i, n)                                                                        \
+    static void span_fn_vtx_##i(span_line *c, int32_t xcut)                                        \
     {                                                                                              \
-        draw_line(c, xcut, n | SPAN_SHADE_VERTEX);                                                 \
+        draw_line(c, xcut, (n) | SPAN_SHADE_VERTEX);                                               \
     }                                                                                              \
-    static void span_fn_mod_##n(span_line *c, int32_t xcut)                                        \
+    static void span_fn_mod_##i(span_line *c, int32_t xcut)                                        \
     {                                                                                              \
-        draw_line(c, xcut, n | SPAN_SHADE_MODDEC);                                                 \
+        draw_line(c, xcut, (n) | SPAN_SHADE_MODDEC);                                               \
     }
-#define SPAN_FN_DDA(n)                                                                             \
-    static void span_fn_dvtx_##n(span_line *c, int32_t xcut)                                       \
+/* Linear Z-buffered spans: index = depth | AA >> 2 (0-7). */
+#define SPAN_FN_DDA(i, n)                                                                          \
+    static void span_fn_dvtx_##i(span_line *c, int32_t xcut)                                       \
     {                                                                                              \
-        draw_line(c, xcut, n | SPAN_SHADE_VERTEX | SPAN_DDA);                                      \
+        draw_line(c, xcut, (n) | SPAN_SHADE_VERTEX | SPAN_DDA);                                    \
     }                                                                                              \
-    static void span_fn_dmod_##n(span_line *c, int32_t xcut)                                       \
+    static void span_fn_dmod_##i(span_line *c, int32_t xcut)                                       \
     {                                                                                              \
-        draw_line(c, xcut, n | SPAN_SHADE_MODDEC | SPAN_DDA);                                      \
+        draw_line(c, xcut, (n) | SPAN_SHADE_MODDEC | SPAN_DDA);                                    \
     }                                                                                              \
-    static void span_fn_dgen_##n(span_line *c, int32_t xcut)                                       \
+    static void span_fn_dgen_##i(span_line *c, int32_t xcut)                                       \
     {                                                                                              \
-        draw_line(c, xcut, n | SPAN_DDA);                                                          \
+        draw_line(c, xcut, (n) | SPAN_DDA);                                                        \
     }                                                                                              \
-    static void span_fn_dflat_##n(span_line *c, int32_t xcut)                                      \
+    static void span_fn_dflat_##i(span_line *c, int32_t xcut)                                      \
     {                                                                                              \
-        draw_line(c, xcut, n | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                          \
+        draw_line(c, xcut, (n) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                        \
     }
-SPAN_FN_FUSED(0)
-SPAN_FN_FUSED(1)
-SPAN_FN_FUSED(2)
-SPAN_FN_FUSED(3)
-SPAN_FN_FUSED(4)
-SPAN_FN_FUSED(5)
-SPAN_FN_FUSED(6)
-SPAN_FN_FUSED(7)
-/* DDA variants exist for the Z-buffer depth tests only (flags 0-3) */
-SPAN_FN_DDA(0)
-SPAN_FN_DDA(1)
-SPAN_FN_DDA(2)
-SPAN_FN_DDA(3)
-static const span_fn span_fns_dvtx[4] = {span_fn_dvtx_0, span_fn_dvtx_1, span_fn_dvtx_2,
-                                         span_fn_dvtx_3};
-static const span_fn span_fns_dmod[4] = {span_fn_dmod_0, span_fn_dmod_1, span_fn_dmod_2,
-                                         span_fn_dmod_3};
-static const span_fn span_fns_dflat[4] = {span_fn_dflat_0, span_fn_dflat_1, span_fn_dflat_2,
-                                          span_fn_dflat_3};
-static const span_fn span_fns_dgen[4] = {span_fn_dgen_0, span_fn_dgen_1, span_fn_dgen_2,
-                                         span_fn_dgen_3};
-static const span_fn span_fns_vtx[8] = {span_fn_vtx_0, span_fn_vtx_1, span_fn_vtx_2, span_fn_vtx_3,
-                                        span_fn_vtx_4, span_fn_vtx_5, span_fn_vtx_6, span_fn_vtx_7};
-static const span_fn span_fns_mod[8] = {span_fn_mod_0, span_fn_mod_1, span_fn_mod_2, span_fn_mod_3,
-                                        span_fn_mod_4, span_fn_mod_5, span_fn_mod_6, span_fn_mod_7};
+SPAN_FN_FUSED(0, 0)
+SPAN_FN_FUSED(1, 1)
+SPAN_FN_FUSED(2, 2)
+SPAN_FN_FUSED(3, 3)
+SPAN_FN_FUSED(4, 4)
+SPAN_FN_FUSED(5, 5)
+SPAN_FN_FUSED(6, 6)
+SPAN_FN_FUSED(7, 7)
+SPAN_FN_FUSED(8, SPAN_AA | 0)
+SPAN_FN_FUSED(9, SPAN_AA | 1)
+SPAN_FN_FUSED(10, SPAN_AA | 2)
+SPAN_FN_FUSED(11, SPAN_AA | 3)
+SPAN_FN_FUSED(12, SPAN_AA | 4)
+SPAN_FN_FUSED(13, SPAN_AA | 5)
+SPAN_FN_FUSED(14, SPAN_AA | 6)
+SPAN_FN_FUSED(15, SPAN_AA | 7)
+SPAN_FN_DDA(0, 0)
+SPAN_FN_DDA(1, 1)
+SPAN_FN_DDA(2, 2)
+SPAN_FN_DDA(3, 3)
+SPAN_FN_DDA(4, SPAN_AA | 0)
+SPAN_FN_DDA(5, SPAN_AA | 1)
+SPAN_FN_DDA(6, SPAN_AA | 2)
+SPAN_FN_DDA(7, SPAN_AA | 3)
+
+#define TABLE8(p) {p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7}
+#define TABLE16(p)                                                                                 \
+    {p##0, p##1, p##2,  p##3,  p##4,  p##5,  p##6,  p##7,                                          \
+     p##8, p##9, p##10, p##11, p##12, p##13, p##14, p##15}
+static const span_fn span_fns_dvtx[8] = TABLE8(span_fn_dvtx_);
+static const span_fn span_fns_dmod[8] = TABLE8(span_fn_dmod_);
+static const span_fn span_fns_dflat[8] = TABLE8(span_fn_dflat_);
+static const span_fn span_fns_dgen[8] = TABLE8(span_fn_dgen_);
+static const span_fn span_fns_vtx[16] = TABLE16(span_fn_vtx_);
+static const span_fn span_fns_mod[16] = TABLE16(span_fn_mod_);
 
 /* The span function of a polygon line: by the polygon's flags and shading, and whether the
  * line's span is linear (SPAN_DDA). */
 span_fn raster_span_choose(const raster_poly *rp, span_line *c)
 {
     uint8_t flags = rp->span_flags;
-    if (!(flags & (SPAN_SHADOW | SPAN_AA | SPAN_WBUFFER)) && c->ix.linear && c->lin_fast) {
+    if (flags & SPAN_SHADOW) return span_fns[flags];
+    unsigned aa = (flags & SPAN_AA) ? 1u : 0u;
+    if (!(flags & SPAN_WBUFFER) && c->ix.linear && c->lin_fast) {
+        unsigned i = (flags & 3u) | aa << 2;
         if (rp->shader.kind == RASTER_SHADE_VERTEX) {
             if ((c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
                 /* every pixel gets the colour of the span's start */
                 c->flat_color =
                     raster_shade_vertex(&rp->shader, c->ap[0].base, c->ap[1].base, c->ap[2].base);
-                return span_fns_dflat[flags & 3u];
+                return span_fns_dflat[i];
             }
-            return span_fns_dvtx[flags & 3u];
+            return span_fns_dvtx[i];
         }
-        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
-            return span_fns_dmod[flags & 3u];
-        return span_fns_dgen[flags & 3u];
+        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) return span_fns_dmod[i];
+        return span_fns_dgen[i];
     }
-    if (!(flags & (SPAN_SHADOW | SPAN_AA))) {
-        if (rp->shader.kind == RASTER_SHADE_VERTEX) return span_fns_vtx[flags & 7u];
-        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
-            return span_fns_mod[flags & 7u];
-    }
+    unsigned i = (flags & 7u) | aa << 3;
+    if (rp->shader.kind == RASTER_SHADE_VERTEX) return span_fns_vtx[i];
+    if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) return span_fns_mod[i];
     return span_fns[flags];
 }

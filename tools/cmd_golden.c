@@ -432,6 +432,11 @@ static int update_scene(const options *opt, golden_manifest *m, const char *scen
         char png[4096];
         snprintf(png, sizeof png, "%s/%s.frame%03ld.png", m->dir, scene, fn);
         unsigned px = png_diff(png, &g->frame);
+        char pxs[48];
+        if (px == ~0u)
+            snprintf(pxs, sizeof pxs, "no expected PNG to compare");
+        else
+            snprintf(pxs, sizeof pxs, "%u pixels", px);
         if (m->reference) {
             bool same = !strcmp(g->hash, golden_cell(m, r, m->c_xxh3));
             if (same && *golden_cell(m, r, m->c_dsgx_xxh3)) {
@@ -442,9 +447,9 @@ static int update_scene(const options *opt, golden_manifest *m, const char *scen
                        g->hash);
             } else if (!same && strcmp(old, g->hash)) {
                 if (!opt->note) {
-                    printf("%s frame %03ld: %s -> %s differs from the reference (%u pixels): "
+                    printf("%s frame %03ld: %s -> %s differs from the reference (%s): "
                            "needs --note\n",
-                           scene, fn, golden_cell(m, r, m->c_xxh3), g->hash, px);
+                           scene, fn, golden_cell(m, r, m->c_xxh3), g->hash, pxs);
                     *need_note = true;
                     continue;
                 }
@@ -452,9 +457,9 @@ static int update_scene(const options *opt, golden_manifest *m, const char *scen
                 if (cd < 0 || cn < 0 || golden_set_cell(m, r, cd, g->hash) ||
                     golden_set_cell(m, r, cn, opt->note))
                     goto oom;
-                printf("%s frame %03ld: dsgx_xxh3 %s -> %s (%u pixels differ from the "
+                printf("%s frame %03ld: dsgx_xxh3 %s -> %s (%s differ from the "
                        "reference)\n",
-                       scene, fn, *old ? old : "-", g->hash, px);
+                       scene, fn, *old ? old : "-", g->hash, pxs);
             } else {
                 printf("%s frame %03ld: unchanged %s\n", scene, fn, g->hash);
             }
@@ -471,8 +476,8 @@ static int update_scene(const options *opt, golden_manifest *m, const char *scen
         } else if (px == ~0u) {
             printf("%s frame %03ld: %s -> %s (new)\n", scene, fn, *old ? old : "-", g->hash);
         } else {
-            printf("%s frame %03ld: %s -> %s (%u pixels differ)\n", scene, fn, *old ? old : "-",
-                   g->hash, px);
+            printf("%s frame %03ld: %s -> %s (%s differ)\n", scene, fn, *old ? old : "-", g->hash,
+                   px == ~0u ? "new frame: no pixels" : pxs);
         }
         if (dsgx_frame_write_png(&g->frame, png, err, sizeof err)) {
             printf("%s\n", err);
