@@ -99,7 +99,8 @@ static uint8_t *lcdc_locate(const gx_vram *v, uint32_t addr, unsigned *bank)
 
 void gx_vram_lcdc_write8(gx_vram *v, uint32_t addr, uint8_t val)
 {
-    gx_vram_lcdc_write32(v, addr & ~3u, (uint32_t)val << ((addr & 3u) * 8), 0xFFu << ((addr & 3u) * 8));
+    gx_vram_lcdc_write32(v, addr & ~3u, (uint32_t)val << ((addr & 3u) * 8),
+                         0xFFu << ((addr & 3u) * 8));
 }
 
 /* Widen bank b's used range to [lo, hi). */

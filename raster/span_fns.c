@@ -92,10 +92,15 @@ SPAN_FN_DDA(5, SPAN_AA | 1)
 SPAN_FN_DDA(6, SPAN_AA | 2)
 SPAN_FN_DDA(7, SPAN_AA | 3)
 
-#define TABLE8(p) {p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7}
+#define TABLE8(p)                                                                                  \
+    {                                                                                              \
+        p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7                                             \
+    }
 #define TABLE16(p)                                                                                 \
-    {p##0, p##1, p##2,  p##3,  p##4,  p##5,  p##6,  p##7,                                          \
-     p##8, p##9, p##10, p##11, p##12, p##13, p##14, p##15}
+    {                                                                                              \
+        p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8, p##9, p##10, p##11, p##12, p##13,    \
+            p##14, p##15                                                                           \
+    }
 static const span_fn span_fns_dvtx[8] = TABLE8(span_fn_dvtx_);
 static const span_fn span_fns_dmod[8] = TABLE8(span_fn_dmod_);
 static const span_fn span_fns_dflat[8] = TABLE8(span_fn_dflat_);

@@ -78,7 +78,7 @@ SPAN_INLINE bool depth_pass(int dt, int32_t dstz, int32_t z, uint32_t dstattr)
 
 /* melonDS PlotTranslucentPixel. */
 static inline void plot_translucent(raster_engine *r, uint32_t addr, uint32_t color, int32_t z,
-                             bool write_z, uint32_t polyattr, bool shadow)
+                                    bool write_z, uint32_t polyattr, bool shadow)
 {
     uint32_t dstattr = r->attr[addr];
     uint32_t attr =
@@ -325,7 +325,7 @@ static inline int32_t min32(int32_t a, int32_t b)
 SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 {
     span_dda d;
-    d.zacc = d.zstep = 0; /* (the rest is set by dda_init before any use: dx) */
+    d.zacc = d.zstep = 0;   /* (the rest is set by dda_init before any use: dx) */
     int32_t dx = INT32_MIN; /* pixel of the accumulators (none yet) */
     /* vertex colour: no texcoords; flat colour: no attribute at all */
     const int nattr = (flags & SPAN_FLAT) ? 0 : (flags & SPAN_SHADE_VERTEX) ? 3 : 5;

@@ -219,7 +219,7 @@ for _nm, _kw in (("repeat", dict(rs=True, rt=True)), ("flip", dict(rs=True, rt=T
 def _(t):
     setup(t, disp=1, clear=(31, 16, 0)); load_std_texture(t); t.pltt_base(0); t.poly_attr(); tex_quad(t, 32, 32, 3, c0=True); finish(t)
 
-for _g in (1,):  # modes 2 and 3: render black here, not yet understood (see README)
+for _g in (1,):  # modes 2 and 3: own scenes below (spheres need an emission/lit colour, see README)
     def _b(t, g=_g):
         setup(t, disp=1, persp=True); load_std_texture(t); t.pltt_base(0)
         t.mtx_mode(3); t.identity(); t.scale(1.0 if g == 1 else 16, 1.0 if g == 1 else 16, 1.0 if g == 1 else 16)
@@ -231,6 +231,44 @@ for _g in (1,):  # modes 2 and 3: render black here, not yet understood (see REA
         finish(t)
     scene("texgen_mode%d" % _g, "texgen,texture-matrix,mtx_mode_3,texgen-mode-%d" % _g,
           "Texture coordinate generation mode %d (1 texcoord, 2 normal, 3 vertex) through a scaled texture matrix." % _g)(_b)
+
+# Texgen modes 2 and 3. Every NORMAL recomputes the vertex colour from the lights enabled in POLYGON_ATTR,
+# starting from the SPE_EMI emission colour, and overwrites COLOR (melonDS GPU3D.cpp CalculateLighting /
+# LightVertex; GBATEK "DS 3D Polygon Light Parameters"): with no lights and emission 0 a sphere sent with
+# NORMALs is black whatever COLOR said, so these scenes use a white emission or a real light.
+# Texcoords: mode 2 s,t = TEXCOORD + (normal 1.0.9 * texture matrix) >> 21 (1.0 normal x scale k -> k/16 texels),
+# mode 3 s,t = TEXCOORD + (vertex 1.3.12 * texture matrix) >> 24 (1.0 vertex x scale k -> k/16 texels).
+@scene("texgen_mode2", "texgen,texture-matrix,mtx_mode_3,texgen-mode-2,texgen-normal,env-mapping,lighting",
+       "Texgen mode 2 (normal source, sphere/env map) on two spheres, texture matrix scale 256 (y negated) so s,t = 16 + 16*normal: "
+       "left unlit with white emission (rotated Y 30, texture follows the object normals), right lit by light 0 with the texture "
+       "matrix also rotated Z 45.")
+def _(t):
+    setup(t, disp=1, clear=(3, 3, 8), persp=True); load_std_texture(t); t.pltt_base(0)
+    t.mtx_mode(3); t.identity(); t.scale(256, -256, 256); t.mtx_mode(2)
+    t.teximage(0, 32, 32, 3, gen=2); t.texcoord(16, 16)
+    t.c("left: no lights, white emission -> every NORMAL sets the vertex colour to white")
+    t.spe_emi((0, 0, 0), (31, 31, 31)); t.poly_attr(back=False)
+    t.push(); t.trans(-0.85, 0, -3); t.mult33(m_rot('y', 30)); draw_sphere(t, 0.72, 16, 10, col=(31, 31, 31)); t.pop()
+    t.c("right: light 0, no emission; texture matrix = rotZ45 * scale")
+    t.mtx_mode(3); t.mult33(m_rot('z', 45)); t.mtx_mode(2)
+    t.light_vec(0, -1, -1, -1); t.light_col(0, (31, 31, 31)); t.dif_amb((31, 31, 31), (6, 6, 6)); t.spe_emi((0, 0, 0), (0, 0, 0))
+    t.poly_attr(lights=1, back=False)
+    t.push(); t.trans(0.85, 0, -3); draw_sphere(t, 0.72, 16, 10, col=(31, 31, 31)); t.pop()
+    finish(t)
+
+@scene("texgen_mode3", "texgen,texture-matrix,mtx_mode_3,texgen-mode-3,texgen-vertex,planar-projection",
+       "Texgen mode 3 (vertex source): left a cube rotated (Y 35, X 25) with texture matrix scale 600 (planar projection along "
+       "object z, continuous across faces); right a sphere (white emission) rotated Y 40 with texture matrix rotZ 30 * scale 360.")
+def _(t):
+    setup(t, disp=1, clear=(3, 3, 8), persp=True); load_std_texture(t); t.pltt_base(0)
+    t.mtx_mode(3); t.identity(); t.scale(600, -600, 600); t.mtx_mode(2)
+    t.teximage(0, 32, 32, 3, gen=3); t.texcoord(16, 16); t.poly_attr(back=False)
+    t.push(); t.trans(-0.85, 0, -3); t.mult33(m_mul(m_rot('y', 35), m_rot('x', 25))); draw_cube(t, 0.45, cols=[(31, 31, 31)]); t.pop()
+    t.mtx_mode(3); t.identity(); t.scale(360, -360, 360); t.mult33(m_rot('z', 30)); t.mtx_mode(2)
+    t.c("sphere: NORMALs with no lights -> vertex colour = emission: make it white")
+    t.spe_emi((0, 0, 0), (31, 31, 31))
+    t.push(); t.trans(0.85, 0, -3); t.mult33(m_rot('y', 40)); draw_sphere(t, 0.7, 16, 10, col=(31, 31, 31)); t.pop()
+    finish(t)
 
 # ---------------- translucency, alpha, depth ----------------
 for _a in (4, 12, 20, 28):
@@ -476,7 +514,10 @@ def _(t):
         t.light_vec(0, -0.5, -0.6, -0.7); t.light_col(0, (31, 31, 31)); t.dif_amb((26, 26, 26), (8, 8, 8)); t.spe_emi((0, 0, 0), (0, 0, 0))
         t.trans(0, -0.2, -4.5); t.mult33(m_rot('y', 40 * f - 30)); t.teximage(0, 32, 32, 3); t.pltt_base(0)
         t.poly_attr(lights=1, back=False, pid=1); t.push(); t.scale(0.9, 1.3, 0.6); draw_cube(t, 0.5, cols=None, normals=True, tex=(32, 32)); t.pop()
+        t.c("head: untextured (TEXIMAGE_PARAM 0), otherwise the body's texture samples stale texcoords")
+        t.teximage(0, 8, 8, 0, rs=False, rt=False)
         t.poly_attr(lights=1, back=False, pid=2); t.push(); t.trans(0, 0.95, 0); draw_sphere(t, 0.32, 12, 8, col=(31, 24, 20)); t.pop()
+        t.teximage(0, 32, 32, 3)
         for s in (-1, 1):
             t.poly_attr(lights=1, back=False, pid=3); t.push(); t.trans(0.6 * s, 0.1, 0); t.mult33(m_rot('z', 20 * s + 10 * f * s)); t.scale(0.2, 0.8, 0.2)
             draw_cube(t, 0.5, cols=None, normals=True, tex=(32, 32)); t.pop()
@@ -518,13 +559,14 @@ def _(t):
     t.end(); finish(t)
 
 @scene("multiframe_swap_attrs", "multi-frame,swap_buffers-bit0,manual-sort,translucent",
-       "Two frames of the same translucent stack: auto Y-sort, then manual sort (SWAP_BUFFERS bit 0) changes the blend order.")
+       "Two frames of the same three overlapping translucent quads (alpha 14) submitted bottom-most first: auto Y-sort draws the top-most first, manual sort (SWAP_BUFFERS bit 0) keeps submission order, so the overlap colours differ.")
 def _(t):
     setup(t, disp=8)
     for f, manual in enumerate((False, True)):
         if f: t.viewport(0, 0, 255, 191)
         t.poly_attr(); t.rect(-1, -1, 1, 1, 0.5, col=(8, 8, 8))
-        for i, col in reversed(list(enumerate(((31, 0, 0), (0, 31, 0), (0, 0, 31))))):
+        t.c("submitted bottom-most (red) first: auto Y-sort draws the top-most (blue) first, manual sort keeps this order")
+        for i, col in enumerate(((31, 0, 0), (0, 31, 0), (0, 0, 31))):
             t.poly_attr(alpha=14, pid=10 + i); t.rect(-0.6 + i * 0.3, -0.6 + i * 0.25, 0.2 + i * 0.3, 0.1 + i * 0.25, -0.1 * i, col=col)
         t.swap(manual_sort=manual); t.frame()
 
