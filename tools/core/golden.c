@@ -116,6 +116,23 @@ oom:
     return -1;
 }
 
+int golden_manifest_parse(golden_manifest *m, const char *name, const char *text, size_t n,
+                          char *err, size_t errlen)
+{
+    if (parse_rows(m, name, text, n, err, errlen)) return -1;
+    if (!m->ncols) {
+        snprintf(err, errlen, "%s: empty manifest (a header row is required)", name);
+        return -1;
+    }
+    index_columns(m);
+    if ((m->c_name < 0 && m->c_file < 0) || m->c_frame < 0 || m->c_xxh3 < 0) {
+        snprintf(err, errlen,
+                 "%s:1: header needs a scene column (name/trace/scene/file), frame and xxh3", name);
+        return -1;
+    }
+    return 0;
+}
+
 int golden_manifest_load(golden_manifest *m, const char *dir, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -127,19 +144,9 @@ int golden_manifest_load(golden_manifest *m, const char *dir, char *err, size_t 
     uint8_t *buf;
     size_t n;
     if (!m->dir || dsgx_read_file(path, &buf, &n, err, errlen)) goto bad;
-    int r = parse_rows(m, path, (const char *)buf, n, err, errlen);
+    int r = golden_manifest_parse(m, path, (const char *)buf, n, err, errlen);
     free(buf);
     if (r) goto bad;
-    if (!m->ncols) {
-        snprintf(err, errlen, "%s: empty manifest (a header row is required)", path);
-        goto bad;
-    }
-    index_columns(m);
-    if ((m->c_name < 0 && m->c_file < 0) || m->c_frame < 0 || m->c_xxh3 < 0) {
-        snprintf(err, errlen,
-                 "%s:1: header needs a scene column (name/trace/scene/file), frame and xxh3", path);
-        goto bad;
-    }
     return 0;
 bad:
     golden_manifest_free(m);

@@ -27,6 +27,10 @@ typedef struct golden_manifest {
 } golden_manifest;
 
 /** Load <dir>/manifest.tsv. @return 0, or -1 with "path:line: reason" in err. */
+/** Parse manifest text (name is used in messages; m must be zeroed, m->dir may be NULL).
+ *  @return 0, or -1 with "name:line: reason" in err (free m with golden_manifest_free). */
+int golden_manifest_parse(golden_manifest *m, const char *name, const char *text, size_t n,
+                          char *err, size_t errlen);
 int golden_manifest_load(golden_manifest *m, const char *dir, char *err, size_t errlen);
 /** Rewrite <dir>/manifest.tsv. @return 0 or -1 with a message. */
 int golden_manifest_save(const golden_manifest *m, char *err, size_t errlen);
