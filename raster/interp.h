@@ -133,11 +133,9 @@ typedef struct raster_attr_prep {
 
 RASTER_HOT void raster_attr_prepare(raster_attr_prep *ap, int32_t a0, int32_t a1)
 {
-    bool sel = a0 >= a1; /* one compare, then selects (branch-free) */
-    int32_t lo = sel ? a1 : a0, hi = sel ? a0 : a1;
-    ap->sel = sel;
-    ap->base = (uint32_t)lo;
-    ap->d = (uint32_t)hi - (uint32_t)lo;
+    ap->sel = a0 < a1 ? 0u : 1u;
+    ap->base = (uint32_t)(a0 < a1 ? a0 : a1);
+    ap->d = a0 < a1 ? (uint32_t)(a1 - a0) : (uint32_t)(a0 - a1);
 }
 
 /** Perspective value: @p f = {factor, (1 << shift) - factor}. */
