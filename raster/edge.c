@@ -21,12 +21,26 @@
  */
 #include "raster/edge.h"
 
+#include <stddef.h>
+
 int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                            int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y)
+{
+    return raster_slope_setup_tab(s, side, hw_gaps, x0, x1, y0, y1, w0, w1, y, NULL);
+}
+
+int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
+                               int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y,
+                               const raster_recip *tab)
 {
     s->x0 = x0;
     s->y = y;
     s->side = (uint8_t)side;
+    s->attr_lin_fast = false; /* until raster_slope_attrs */
+    s->zacc_on = false;       /* until raster_slope_depth */
+    s->zacc = s->zstep = 0;
+    s->zacc_on = false;       /* until raster_slope_depth */
+    s->zacc = s->zstep = 0;
 
     if (x1 > x0) {
         s->xmin = x0;
@@ -50,7 +64,9 @@ int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, 
     } else if (s->ylen == s->xlen && s->xlen != 1) {
         s->inc = RASTER_SLOPE_ONE;
     } else {
-        int32_t yrecip = (1 << 18) / s->ylen;
+        /* (the same quotient from the table: divisions cost more than the rest of a set-up) */
+        int32_t yrecip = tab && s->ylen > 0 && s->ylen <= RASTER_RECIP_MAX ? tab->y18[s->ylen]
+                                                                           : (1 << 18) / s->ylen;
         int32_t inc = (x1 - x0) * yrecip;
         s->inc = inc < 0 ? -inc : inc;
     }
@@ -78,7 +94,7 @@ int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, 
 
     /* Far-end edges with slope >= 1 interpolate one line earlier (melonDS "interpoffset"). */
     int32_t ioff = (s->inc >= RASTER_SLOPE_ONE && far_end) ? 1 : 0;
-    raster_interp_setup(&s->interp, RASTER_INTERP_Y, y0 - ioff, y1 - ioff, w0, w1);
+    raster_interp_setup_tab(&s->interp, RASTER_INTERP_Y, y0 - ioff, y1 - ioff, w0, w1, tab);
     raster_interp_set(&s->interp, y);
 
     /* AA coverage increment of X-major edges (melonDS Slope::Setup). */
@@ -103,6 +119,9 @@ int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
     s->negative = false;
     s->xmajor = false;
     s->side = (uint8_t)side;
+    s->attr_lin_fast = false; /* until raster_slope_attrs */
+    s->zacc_on = false;       /* until raster_slope_depth */
+    s->zacc = s->zstep = 0;
     raster_interp_setup(&s->interp, RASTER_INTERP_Y, 0, 0, 0, 0);
     raster_interp_set(&s->interp, 0);
     return x0;
@@ -117,6 +136,50 @@ void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
         raster_attr_prepare_on(&s->interp, &s->attr[k], &s->attr_dr[k], a0[k], a1[k]);
         if (s->attr[k].d != 0 && s->attr_dr[k] == 0) s->attr_lin_fast = false;
     }
+    /* Linear edges: the per-line product dr * xs (xs = x or xdiff - x, the distance from the
+     * smaller end) as an accumulator stepped by +-dr per line (raster_slope_step). Kept modulo
+     * 2^64 also while x is outside [0, xdiff]; inside it, it equals the product itself, which
+     * is below 2^61 (d * xdiff < 2^25 and dr = d * lin_recip, lin_recip <= 2^35 + 1), so
+     * raster_slope_attr_values reads the same value as multiplying. */
+    for (int k = 0; k < RASTER_EDGE_ATTRS; k++) s->attr_base[k] = s->attr[k].base;
+    if (s->attr[RASTER_EA_W].d != 0) s->attr_lin_fast = false; /* (cannot happen: see below) */
+    if (s->attr_lin_fast) {
+        /* W: equal at both ends of a linear edge (interp.h), so d = 0 and no accumulator */
+        const raster_interp *ip = &s->interp;
+        uint64_t x = (uint64_t)(int64_t)ip->x, xl = (uint64_t)(int64_t)(ip->xdiff - ip->x);
+        for (int k = 1; k < RASTER_EDGE_ATTRS; k++) {
+            bool sel = s->attr[k].sel != 0;
+            s->attr_acc[k - 1] = s->attr_dr[k] * (sel ? xl : x);
+            s->attr_step[k - 1] = sel ? 0u - s->attr_dr[k] : s->attr_dr[k];
+        }
+    }
+}
+
+void raster_slope_depth(raster_slope *s, int32_t z0, int32_t z1, bool wbuffer)
+{
+    const raster_interp *ip = &s->interp;
+    s->z0 = z0;
+    s->z1 = z1;
+    /* raster_interp_z along Y (Z-buffer): base + ((disp' * factor * xrecip_z) >> 22) << sh,
+     * disp' = |z1 - z0| reduced to 10 bits by sh, factor = x (z0 < z1) or xdiff - x. Only
+     * factor changes from line to line, by +-1, so the product is kept as an accumulator
+     * stepped by +-disp' * xrecip_z: the same 64-bit integer (|disp'| < 2^10, xrecip_z <= 2^22,
+     * |factor| < 2^12, no overflow), hence the same depth. */
+    s->zacc_on = !wbuffer && ip->xdiff != 0 && z0 != z1;
+    s->zacc = s->zstep = 0;
+    if (!s->zacc_on) return;
+    int32_t disp = z0 < z1 ? z1 - z0 : z0 - z1;
+    int32_t factor = z0 < z1 ? ip->x : ip->xdiff - ip->x;
+    unsigned sh = 0;
+    if (disp > 0x3FF) {
+        sh = 22u - (unsigned)__builtin_clz((uint32_t)disp);
+        disp >>= sh;
+    }
+    int64_t k = (int64_t)disp * ip->xrecip_z;
+    s->zbase = z0 < z1 ? z0 : z1;
+    s->zsh = (uint8_t)sh;
+    s->zacc = k * factor;
+    s->zstep = z0 < z1 ? k : -k;
 }
 
 static void edge_params_xmajor(const raster_slope *s, bool swapped, int32_t *length,
@@ -164,21 +227,6 @@ static void edge_params_ymajor(const raster_slope *s, bool swapped, int32_t *len
     bool flip = (s->side == RASTER_SIDE_RIGHT) != s->negative;
     if (swapped ? flip : !flip) cov = 0x1F - cov;
     *coverage = cov;
-}
-
-int32_t raster_slope_edge_length(const raster_slope *s, bool swapped)
-{
-    /* edge_params_xmajor's run length alone (no coverage, so no division) */
-    if (!s->xmajor || swapped) return 1;
-    bool far_end = (s->side == RASTER_SIDE_RIGHT) != s->negative;
-    uint32_t dx = (uint32_t)s->dx;
-    uint32_t before = dx - (uint32_t)s->inc;
-    if (far_end) {
-        uint32_t dxf = dx - (before & (uint32_t)s->far_mask);
-        return dsgx_asr32((int32_t)dxf, 18) - dsgx_asr32((int32_t)before, 18);
-    }
-    return dsgx_asr32((int32_t)((dx & (uint32_t)s->near_keep) + (uint32_t)s->inc), 18) -
-           dsgx_asr32((int32_t)dx, 18);
 }
 
 void raster_slope_edge_params(const raster_slope *s, bool swapped, int32_t *length,

@@ -43,31 +43,62 @@ enum {
     RASTER_EDGE_ATTRS
 };
 
+/* Field order: what the scanline loop reads and writes on every line first (stepping, span
+ * X, edge runs, depth and the linear attribute accumulators: about four cache lines), the
+ * per-edge set-up data after it. A line visits every polygon on it (about 80 on g_heavy_1):
+ * their per-line state has to stay in the L1 cache for the loop to stay fast. */
 typedef struct raster_slope {
-    int32_t x0;           /**< X of the edge's upper vertex */
-    int32_t xmin, xmax;   /**< the span position is clamped to this range */
-    int32_t xlen, ylen;   /**< edge extent in pixels */
-    int32_t dx;           /**< accumulator, 18 fraction bits, relative to x0 */
-    int32_t y;            /**< current scanline */
-    int32_t inc;          /**< |slope|, 18 fraction bits */
-    int32_t xcov_incr;    /**< X-major AA coverage increment per pixel (10 fraction bits) */
-    int32_t far_mask;     /**< 0x1FF: hardware far end (gap rule) for a far-end edge, else 0 */
-    int32_t near_keep;    /**< ~0x1FF: hardware run length of a near-end edge, else ~0 */
-    bool negative;        /**< X decreases going down */
-    bool xmajor;          /**< inc > 1.0 */
-    uint8_t side;         /**< RASTER_SIDE_LEFT / RASTER_SIDE_RIGHT */
+    /* ---- per line ---- */
+    int32_t dx;         /**< accumulator, 18 fraction bits, relative to x0 */
+    int32_t inc;        /**< |slope|, 18 fraction bits */
+    int32_t x0;         /**< X of the edge's upper vertex */
+    int32_t xmin, xmax; /**< the span position is clamped to this range */
+    int32_t far_mask;   /**< 0x1FF: hardware far end (gap rule) for a far-end edge, else 0 */
+    int32_t near_keep;  /**< ~0x1FF: hardware run length of a near-end edge, else ~0 */
+    int32_t y;          /**< current scanline */
+    bool negative;      /**< X decreases going down */
+    bool xmajor;        /**< inc > 1.0 */
+    uint8_t side;       /**< RASTER_SIDE_LEFT / RASTER_SIDE_RIGHT */
+    bool attr_lin_fast; /**< linear edge: every attribute takes the d * lin_recip product */
+    /** Z-buffer depth along the edge (raster_slope_depth): zbase + ((zacc >> 22) << zsh),
+     *  zacc = the product raster_interp_z forms, stepped per line by zstep; zacc_on false:
+     *  the depth is z0 on every line (or the W-buffer, which raster_interp_z computes) */
+    bool zacc_on;
+    uint8_t zsh;
+    int32_t zbase;
+    int32_t z0, z1; /**< depth at the upper and lower vertex */
+    int32_t x1;     /**< X of the edge's lower vertex */
+    int64_t zacc, zstep;
+    /** attr[k].base, next to the accumulators (attr_lin_fast reads only these) */
+    uint32_t attr_base[RASTER_EDGE_ATTRS];
+    /** attr_lin_fast edges: attr_dr[k] * (attribute k's distance from its smaller end), for
+     *  k = 1..5 at [k - 1] (W is constant on a linear edge), stepped per line by
+     *  attr_step = +-attr_dr[k] (raster_slope_step) */
+    uint64_t attr_acc[RASTER_EDGE_ATTRS - 1], attr_step[RASTER_EDGE_ATTRS - 1];
     raster_interp interp; /**< perspective interpolation along the edge (Y) */
+    /* ---- per edge ---- */
+    int32_t xlen, ylen; /**< edge extent in pixels */
+    int32_t xcov_incr;  /**< X-major AA coverage increment per pixel (10 fraction bits) */
     /** W, r, g, b, s, t along the edge, prepared once per edge (raster_slope_attrs) */
     raster_attr_prep attr[RASTER_EDGE_ATTRS];
     uint64_t attr_dr[RASTER_EDGE_ATTRS];
-    bool attr_lin_fast; /**< linear edge: every attribute takes the d * lin_recip product */
-    int32_t x1;         /**< X of the edge's lower vertex */
-    int32_t z0, z1;     /**< depth at the upper and lower vertex */
 } raster_slope;
 
 /** Prepare the edge's attributes (RASTER_EDGE_ATTRS values at its upper and lower vertex)
  *  after raster_slope_setup / raster_slope_setup_flat. */
 void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[]);
+
+/** Set the edge's depth at its upper and lower vertex (after raster_slope_setup and at the
+ *  line the slope is positioned on); @p wbuffer: W-buffered polygon. */
+void raster_slope_depth(raster_slope *s, int32_t z0, int32_t z1, bool wbuffer);
+
+/** Z-buffer depth of a non-W-buffered edge on its current line (= raster_interp_z(&s->interp,
+ *  s->z0, s->z1, false)). */
+static inline int32_t raster_slope_zdepth(const raster_slope *s)
+{
+    if (!s->zacc_on) return s->z0;
+    return dsgx_wrap32(s->zbase + dsgx_shl64(dsgx_asr64(s->zacc, 22), s->zsh));
+}
 
 /** The edge's attributes on its current line (= raster_interp_attr of each). */
 static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[])
@@ -80,10 +111,11 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
             out[k] = raster_attr_persp(&s->attr[k], f, ip->shift);
     } else if (s->attr_lin_fast && (uint32_t)ip->x <= (uint32_t)ip->xdiff) {
-        const uint64_t xs[2] = {(uint32_t)ip->x, (uint32_t)(ip->xdiff - ip->x)};
-        for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
-            out[k] =
-                (int32_t)(s->attr[k].base + (uint32_t)((s->attr_dr[k] * xs[s->attr[k].sel]) >> 35));
+        /* base + (dr * xs) >> 35 with the product kept up to date per line (attr_acc); W is
+         * constant (linear: equal W at both ends, d = 0) */
+        out[RASTER_EA_W] = (int32_t)s->attr_base[RASTER_EA_W];
+        for (int k = 1; k < RASTER_EDGE_ATTRS; k++)
+            out[k] = (int32_t)(s->attr_base[k] + (uint32_t)(s->attr_acc[k - 1] >> 35));
     } else {
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
             out[k] = raster_attr_at(ip, &s->attr[k], s->attr_dr[k]);
@@ -97,6 +129,12 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
  */
 int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                            int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y);
+
+/** raster_slope_setup with the reciprocals from @p tab (interp.h; NULL: divide). Same
+ *  result. */
+int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
+                               int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y,
+                               const raster_recip *tab);
 
 /** A zero-height edge at @p x0 (flat polygons: every vertex on one line). @return x0. */
 int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0);
@@ -119,6 +157,12 @@ static inline int32_t raster_slope_step(raster_slope *s)
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->y++;
     raster_interp_set(&s->interp, s->y);
+    /* the interpolator's position moved by one: each product dr * xs moves by +-dr (exact in
+     * 64 bits, see raster_slope_attrs) */
+    if (s->attr_lin_fast) {
+        for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
+    }
+    s->zacc += s->zstep; /* (0 unless zacc_on) */
     return raster_slope_x(s);
 }
 
@@ -132,7 +176,19 @@ void raster_slope_edge_params(const raster_slope *s, bool swapped, int32_t *leng
                               int32_t *coverage);
 
 /** The run length alone (raster_slope_edge_params without the coverage, which only
- *  anti-aliasing reads). */
-int32_t raster_slope_edge_length(const raster_slope *s, bool swapped);
+ *  anti-aliasing reads; so no division). Inline: asked twice per polygon line. */
+static inline int32_t raster_slope_edge_length(const raster_slope *s, bool swapped)
+{
+    if (!s->xmajor || swapped) return 1;
+    bool far_end = (s->side == RASTER_SIDE_RIGHT) != s->negative;
+    uint32_t dx = (uint32_t)s->dx;
+    uint32_t before = dx - (uint32_t)s->inc;
+    if (far_end) {
+        uint32_t dxf = dx - (before & (uint32_t)s->far_mask);
+        return dsgx_asr32((int32_t)dxf, 18) - dsgx_asr32((int32_t)before, 18);
+    }
+    return dsgx_asr32((int32_t)((dx & (uint32_t)s->near_keep) + (uint32_t)s->inc), 18) -
+           dsgx_asr32((int32_t)dx, 18);
+}
 
 #endif

@@ -56,14 +56,61 @@ void raster_interp_setup(raster_interp *ip, int dir, int32_t x0, int32_t x1, int
 #define RASTER_RECIP_MAX 1024
 typedef struct raster_recip {
     int32_t z[RASTER_RECIP_MAX + 1];    /**< (1 << 22) / n */
+    int32_t y18[RASTER_RECIP_MAX + 1];  /**< (1 << 18) / n (edge slopes, edge.c) */
     uint64_t lin[RASTER_RECIP_MAX + 1]; /**< floor(2^35 / n) + 1 */
 } raster_recip;
 
 void raster_recip_init(raster_recip *t);
 
-/** raster_interp_setup with the reciprocals from @p tab (NULL: divide). Same result. */
-void raster_interp_setup_tab(raster_interp *ip, int dir, int32_t x0, int32_t x1, int32_t w0,
-                             int32_t w1, const raster_recip *tab);
+/** raster_interp_setup with the reciprocals from @p tab (NULL: divide). Same result. Inline:
+ *  the span loop sets one up per polygon line, with dir constant. */
+RASTER_HOT void raster_interp_setup_tab(raster_interp *ip, int dir, int32_t x0, int32_t x1,
+                                        int32_t w0, int32_t w1, const raster_recip *tab)
+{
+    ip->x0 = x0;
+    ip->xdiff = x1 - x0;
+    ip->x = 0;
+    ip->factor = 0;
+    ip->dir = (uint8_t)dir;
+    /* the two reciprocals below come from the table for lengths 1..RASTER_RECIP_MAX */
+    bool in_tab = tab && ip->xdiff > 0 && ip->xdiff <= RASTER_RECIP_MAX;
+    /* melonDS Interpolator::Setup: reciprocal for Z-buffer depth, (1 << 22) / length. */
+    if (in_tab)
+        ip->xrecip_z = tab->z[ip->xdiff];
+    else
+        ip->xrecip_z = ip->xdiff != 0 ? (1 << 22) / ip->xdiff : 0;
+
+    /* Linear when both W are equal and their low bits are clear: bits 0-6 along X, 1-6 along Y
+     * (melonDS Interpolator::Setup). */
+    int32_t mask = dir == RASTER_INTERP_Y ? 0x7E : 0x7F;
+    ip->linear = w0 == w1 && !(w0 & mask);
+    if (!ip->linear || ip->xdiff <= 0 || ip->xdiff > 1024)
+        ip->lin_recip = 0; /* 0: raster_interp_lindiv divides */
+    else if (in_tab)
+        ip->lin_recip = tab->lin[ip->xdiff];
+    else
+        ip->lin_recip = (((uint64_t)1 << 35) / (uint64_t)ip->xdiff) + 1u;
+
+    if (dir == RASTER_INTERP_Y) {
+        /* Along Y: an odd W0 with an even W1 is corrected by one each way; otherwise bit 0 of
+         * both W is dropped (melonDS Interpolator::Setup, dir = 1). */
+        if ((w0 & 1) && !(w1 & 1)) {
+            ip->w0n = w0 - 1;
+            ip->w0d = w0 + 1;
+            ip->w1d = w1;
+        } else {
+            ip->w0n = w0 & 0xFFFE;
+            ip->w0d = w0 & 0xFFFE;
+            ip->w1d = w1 & 0xFFFE;
+        }
+        ip->shift = 9;
+    } else {
+        ip->w0n = w0;
+        ip->w0d = w0;
+        ip->w1d = w1;
+        ip->shift = 8;
+    }
+}
 
 /** Move to position @p x only (no factor): enough for Z-buffer depth and linear mode. */
 RASTER_HOT void raster_interp_set_pos(raster_interp *ip, int32_t x)

@@ -82,28 +82,30 @@ static inline uint32_t raster_addr(int x, int y)
 #define RASTER_ATTR_OPAQUE_ID_SHIFT 24
 #define RASTER_ATTR_OPAQUE_ID_MASK  0x3F000000u
 
-/** Rendering state of one polygon (set up once per frame, stepped per scanline). */
+/** Rendering state of one polygon (set up once per frame, stepped per scanline). Field order:
+ *  the scanline loop's per-line fields first, then the two edges (their per-line parts first,
+ *  edge.h), the pixel stage last: the polygons of one line must stay in the L1 cache. */
 typedef struct raster_poly {
-    const gx_polygon *poly;
-    const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
     /* copies of the polygon's per-line fields, so that the scanline loop reads only this
      * struct (one polygon's data stays in a few cache lines) */
     int32_t ytop, ybottom;
-    int32_t yl_next, yr_next; /**< Y of the current left / right edge's lower vertex */
+    int32_t yl_next, yr_next;             /**< Y of the current left / right edge's lower vertex */
+    int32_t xl, xr;                       /**< span ends of the current line */
+    uint32_t polyattr;                    /**< opaque attr word: opaque ID, fog, back-facing bit */
+    uint8_t cur_l, next_l, cur_r, next_r; /**< 0..nverts-1: current edges' vertex slots */
     uint8_t vbottom;
     bool wbuffer;
     bool fill_all; /**< every edge run is filled (AA / edge marking, blending, wireframe) */
-    raster_slope left, right;
-    int32_t xl, xr;                       /**< span ends of the current line */
-    uint8_t cur_l, next_l, cur_r, next_r; /**< 0..nverts-1: current edges' vertex slots */
-    bool flat;                            /**< ytop == ybottom (one-line polygon) */
-    uint32_t polyattr;                    /**< opaque attr word: opaque ID, fog, back-facing bit */
-    uint8_t alpha;                        /**< POLYGON_ATTR alpha (0: wireframe) */
+    bool flat;     /**< ytop == ybottom (one-line polygon) */
+    uint8_t alpha; /**< POLYGON_ATTR alpha (0: wireframe) */
     bool wireframe;
-    uint8_t depth_test;   /**< RASTER_DEPTH_* chosen once per polygon */
-    uint8_t span_flags;   /**< selects the specialised span function (span.c) */
-    bool is_mask;         /**< shadow mask: mode 3, polygon ID 0 */
-    bool is_shadow;       /**< shadow polygon: mode 3, polygon ID != 0 */
+    uint8_t depth_test; /**< RASTER_DEPTH_* chosen once per polygon */
+    uint8_t span_flags; /**< selects the specialised span function (span.c) */
+    bool is_mask;       /**< shadow mask: mode 3, polygon ID 0 */
+    bool is_shadow;     /**< shadow polygon: mode 3, polygon ID != 0 */
+    const gx_polygon *poly;
+    const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
+    raster_slope left, right;
     raster_shader shader; /**< pixel stage (H4), set up once per polygon */
 } raster_poly;
 
@@ -145,6 +147,15 @@ struct raster_engine {
     /* render list of this frame: opaque polygons, then translucent, in drawing order */
     const gx_frame *frame; /**< the frame being drawn (raster_setup_frame) */
     uint32_t npolys;
+    const gx_polygon *list[GX_MAX_POLYGONS];
+    /* Rendering state of the polygons on the current line, in slots: a polygon takes a slot at
+     * its top line (raster_poly_activate) and gives it back after its bottom line, and the
+     * next polygon takes the slot freed last. The state in use then stays a few slots that
+     * are still in the caches, instead of one new ~900-byte struct per polygon of the frame
+     * (2,000 polygons' state does not fit the L2 cache next to the pixel buffers). */
+    uint16_t slot[GX_MAX_POLYGONS]; /**< render-list index -> slot, while on a line */
+    uint16_t free_slots[GX_MAX_POLYGONS];
+    uint32_t nfree;
     raster_poly polys[GX_MAX_POLYGONS];
 
     /* polygons on the current line, as render-list indices in list order (span.c) */

@@ -44,8 +44,7 @@ static void edge_attrs(raster_slope *s, const gx_polygon *p, unsigned i, unsigne
                                      b->color[2], b->texcoord[0], b->texcoord[1]};
     raster_slope_attrs(s, a0, a1);
     s->x1 = b->sx;
-    s->z0 = p->z[i];
-    s->z1 = p->z[j];
+    raster_slope_depth(s, p->z[i], p->z[j], p->wbuffer);
 }
 
 void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
@@ -57,8 +56,8 @@ void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
         rp->next_l = next_vtx(rp, rp->cur_l, fwd);
     }
     const gx_vertex *a = poly_vtx(rp, rp->cur_l), *b = poly_vtx(rp, rp->next_l);
-    rp->xl = raster_slope_setup(&rp->left, RASTER_SIDE_LEFT, !r->melonds_gaps, a->sx, b->sx, a->sy,
-                                b->sy, p->w[rp->cur_l], p->w[rp->next_l], y);
+    rp->xl = raster_slope_setup_tab(&rp->left, RASTER_SIDE_LEFT, !r->melonds_gaps, a->sx, b->sx,
+                                    a->sy, b->sy, p->w[rp->cur_l], p->w[rp->next_l], y, r->recip);
     edge_attrs(&rp->left, p, rp->cur_l, rp->next_l, a, b);
     rp->yl_next = b->sy;
 }
@@ -72,8 +71,8 @@ void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
         rp->next_r = next_vtx(rp, rp->cur_r, fwd);
     }
     const gx_vertex *a = poly_vtx(rp, rp->cur_r), *b = poly_vtx(rp, rp->next_r);
-    rp->xr = raster_slope_setup(&rp->right, RASTER_SIDE_RIGHT, !r->melonds_gaps, a->sx, b->sx,
-                                a->sy, b->sy, p->w[rp->cur_r], p->w[rp->next_r], y);
+    rp->xr = raster_slope_setup_tab(&rp->right, RASTER_SIDE_RIGHT, !r->melonds_gaps, a->sx, b->sx,
+                                    a->sy, b->sy, p->w[rp->cur_r], p->w[rp->next_r], y, r->recip);
     edge_attrs(&rp->right, p, rp->cur_r, rp->next_r, a, b);
     rp->yr_next = b->sy;
 }
@@ -210,16 +209,20 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         const gx_polygon *p = &in->polys[order[k] & 0x7FFu];
         if (!poly_drawable(in, p)) continue;
         /* the rest of the set-up waits for the polygon's top line (raster_poly_activate) */
-        r->polys[r->npolys++].poly = p;
+        r->list[r->npolys++] = p;
     }
     r->frame = in;
 
     /* lists of polygons by top line, for the scanline loop's active list */
     for (int y = 0; y < 256; y++) r->start_first[y] = 0xFFFF;
     for (uint32_t i = r->npolys; i-- > 0;) {
-        uint32_t ytop = (uint32_t)r->polys[i].poly->ytop & 0xFFu;
+        uint32_t ytop = (uint32_t)r->list[i]->ytop & 0xFFu;
         r->start_next[i] = r->start_first[ytop];
         r->start_first[ytop] = (uint16_t)i;
     }
     r->nactive = 0;
+    /* every state slot free, slot 0 taken first */
+    r->nfree = GX_MAX_POLYGONS;
+    for (uint32_t k = 0; k < GX_MAX_POLYGONS; k++)
+        r->free_slots[k] = (uint16_t)(GX_MAX_POLYGONS - 1u - k);
 }

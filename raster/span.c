@@ -145,8 +145,13 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     raster_slope_attr_values(R, rv);
     const int32_t *vs = lv, *ve = rv; /* the span's start and end edge */
     int32_t wl = lv[RASTER_EA_W], wr = rv[RASTER_EA_W];
-    c->zl = raster_interp_z(&L->interp, L->z0, L->z1, rp->wbuffer);
-    c->zr = raster_interp_z(&R->interp, R->z0, R->z1, rp->wbuffer);
+    if (rp->wbuffer) {
+        c->zl = raster_interp_z(&L->interp, L->z0, L->z1, true);
+        c->zr = raster_interp_z(&R->interp, R->z0, R->z1, true);
+    } else {
+        c->zl = raster_slope_zdepth(L); /* = raster_interp_z(..., false), stepped per line */
+        c->zr = raster_slope_zdepth(R);
+    }
 
     /* right vertical edges are pushed 1 pixel left (melonDS) */
     if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
@@ -280,12 +285,16 @@ static void update_active(raster_engine *r, int32_t y)
         uint16_t a = 0xFFFF;
         while (k < r->nactive) {
             a = r->active[k];
-            if (r->polys[a].ybottom >= y) break;
+            if (r->polys[r->slot[a]].ybottom >= y) break;
+            r->free_slots[r->nfree++] = r->slot[a]; /* done: its slot is free */
             a = 0xFFFF, k++;
         }
         if (a == 0xFFFF && next == 0xFFFF) break;
         if (next < a) {
-            raster_poly_activate(r, &r->polys[next]);
+            uint16_t slot = r->free_slots[--r->nfree]; /* (never empty: one per polygon) */
+            r->slot[next] = slot;
+            r->polys[slot].poly = r->list[next];
+            raster_poly_activate(r, &r->polys[slot]);
             r->active_tmp[n++] = next;
             next = r->start_next[next];
         } else {
@@ -306,7 +315,7 @@ void raster_draw_scanline(raster_engine *r, int32_t y)
     if (r->lazy_clear && r->nactive >= 8) raster_span_begin(r, y, 0, 256);
     raster_timing_line_begin(&r->timing, y);
     for (uint32_t i = 0; i < r->nactive; i++) {
-        raster_poly *rp = &r->polys[r->active[i]];
+        raster_poly *rp = &r->polys[r->slot[r->active[i]]];
         if (y == rp->ybottom && rp->ytop != rp->ybottom) {
             raster_timing_poly_bottom(&r->timing, y);
             continue;

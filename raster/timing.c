@@ -195,11 +195,6 @@ void raster_timing_poly_bottom(raster_timing *t, int y)
     if (time_left(t, y) < 0) abort_line(t, y);
 }
 
-bool raster_timing_line_aborted(const raster_timing *t, int y)
-{
-    return t->timed && y >= 0 && y < RASTER_TIMING_LINES && t->line_aborted[y & 1];
-}
-
 int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr, bool count_pixels)
 {
     if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES) return RASTER_TIMING_NO_LIMIT;

@@ -105,8 +105,12 @@ void raster_timing_frame_begin(raster_timing *t, const gx_frame *in);
 void raster_timing_line_begin(raster_timing *t, int y);
 /** A polygon's bottom line (y == ybottom, ytop != ybottom): charge EmptyPolyScanline. */
 void raster_timing_poly_bottom(raster_timing *t, int y);
-/** True when line @p y gave up: skip the remaining polygons (still step their edges). */
-bool raster_timing_line_aborted(const raster_timing *t, int y);
+/** True when line @p y gave up: skip the remaining polygons (still step their edges). Inline:
+ *  asked once per polygon line. */
+static inline bool raster_timing_line_aborted(const raster_timing *t, int y)
+{
+    return t->timed && y >= 0 && y < RASTER_TIMING_LINES && t->line_aborted[y & 1];
+}
 /**
  * A polygon covering line @p y with span xl..xr (inclusive, unclamped) wants to start.
  * @return RASTER_TIMING_SKIP (do not draw it), or the x limit: draw only pixels x < limit
