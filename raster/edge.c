@@ -18,6 +18,12 @@
  * ((n & ~0x1FF) + slope) >> 18. Near-end edges (left positive, right negative) keep their X
  * and only their run length changes (near_keep); far-end edges (right positive, left negative)
  * move their X (far_mask). Both masks are fixed at set-up.
+ *
+ * Performance: the per-line values of an edge that only depend on the interpolator position
+ * through a product with it (linear attributes, Z-buffer depth) are kept as accumulators and
+ * stepped by one add per line (raster_slope_attrs, raster_slope_depth; exactness argued there
+ * and checked against the direct formulas by test_raster_edge_step); the set-up's divisions
+ * come from the engine's reciprocal table (raster_slope_setup_tab).
  */
 #include "raster/edge.h"
 
@@ -39,7 +45,7 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
     s->attr_lin_fast = false; /* until raster_slope_attrs */
     s->zacc_on = false;       /* until raster_slope_depth */
     s->zacc = s->zstep = 0;
-    s->zacc_on = false;       /* until raster_slope_depth */
+    s->zacc_on = false; /* until raster_slope_depth */
     s->zacc = s->zstep = 0;
 
     if (x1 > x0) {
@@ -133,15 +139,19 @@ void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
      * mode's product with the reciprocal (interp.h raster_attr_prepare_on). */
     s->attr_lin_fast = s->interp.linear;
     for (int k = 0; k < RASTER_EDGE_ATTRS; k++) {
-        raster_attr_prepare_on(&s->interp, &s->attr[k], &s->attr_dr[k], a0[k], a1[k]);
-        if (s->attr[k].d != 0 && s->attr_dr[k] == 0) s->attr_lin_fast = false;
+        raster_attr_prep ap;
+        uint64_t dr;
+        raster_attr_prepare_on(&s->interp, &ap, &dr, a0[k], a1[k]);
+        s->attr[k] = ap;
+        s->attr_dr[k] = dr;
+        s->attr_base[k] = ap.base;
+        if (ap.d != 0 && dr == 0) s->attr_lin_fast = false;
     }
     /* Linear edges: the per-line product dr * xs (xs = x or xdiff - x, the distance from the
      * smaller end) as an accumulator stepped by +-dr per line (raster_slope_step). Kept modulo
      * 2^64 also while x is outside [0, xdiff]; inside it, it equals the product itself, which
      * is below 2^61 (d * xdiff < 2^25 and dr = d * lin_recip, lin_recip <= 2^35 + 1), so
      * raster_slope_attr_values reads the same value as multiplying. */
-    for (int k = 0; k < RASTER_EDGE_ATTRS; k++) s->attr_base[k] = s->attr[k].base;
     if (s->attr[RASTER_EA_W].d != 0) s->attr_lin_fast = false; /* (cannot happen: see below) */
     if (s->attr_lin_fast) {
         /* W: equal at both ends of a linear edge (interp.h), so d = 0 and no accumulator */

@@ -82,6 +82,10 @@ static inline uint32_t raster_addr(int x, int y)
 #define RASTER_ATTR_OPAQUE_ID_SHIFT 24
 #define RASTER_ATTR_OPAQUE_ID_MASK  0x3F000000u
 
+struct span_line;
+/** A specialised span function: draws one polygon line (span_fns.c, span_pixel.h). */
+typedef void (*raster_span_fn)(struct span_line *c, int32_t xcut);
+
 /** Rendering state of one polygon (set up once per frame, stepped per scanline). Field order:
  *  the scanline loop's per-line fields first, then the two edges (their per-line parts first,
  *  edge.h), the pixel stage last: the polygons of one line must stay in the L1 cache. */
@@ -105,6 +109,9 @@ typedef struct raster_poly {
     bool is_shadow;     /**< shadow polygon: mode 3, polygon ID != 0 */
     const gx_polygon *poly;
     const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
+    /** span functions (raster_span_select_poly): linear spans (NULL: none), linear spans of one
+     *  vertex colour (NULL: none), every other span */
+    raster_span_fn span_lin, span_flat, span_gen;
     raster_slope left, right;
     raster_shader shader; /**< pixel stage (H4), set up once per polygon */
 } raster_poly;
@@ -193,6 +200,8 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in);
  *  the polygon's state is then written just before it is used (2,000 polygons' state does not
  *  fit the caches), instead of all at once at the start of the frame. */
 void raster_poly_activate(raster_engine *r, raster_poly *rp);
+/** Choose a polygon's span functions (span_fns.c; once per polygon, after its shader). */
+void raster_span_select_poly(raster_poly *rp);
 /** Span-function flags of a polygon (span.c; computed once per polygon by setup.c). */
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw scanline @p y of every polygon in the render list (span.c); lines 0..191 in order. */

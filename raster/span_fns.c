@@ -29,7 +29,7 @@ SPAN_FN8(0x1)
 SPAN_FN8B(0x0)
 SPAN_FN8B(0x1)
 
-static const span_fn span_fns[SPAN_VARIANTS] = {
+static const raster_span_fn span_fns[SPAN_VARIANTS] = {
     span_fn_0x00, span_fn_0x01, span_fn_0x02, span_fn_0x03, span_fn_0x04, span_fn_0x05,
     span_fn_0x06, span_fn_0x07, span_fn_0x08, span_fn_0x09, span_fn_0x0A, span_fn_0x0B,
     span_fn_0x0C, span_fn_0x0D, span_fn_0x0E, span_fn_0x0F, span_fn_0x10, span_fn_0x11,
@@ -101,36 +101,41 @@ SPAN_FN_DDA(7, SPAN_AA | 3)
         p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8, p##9, p##10, p##11, p##12, p##13,    \
             p##14, p##15                                                                           \
     }
-static const span_fn span_fns_dvtx[8] = TABLE8(span_fn_dvtx_);
-static const span_fn span_fns_dmod[8] = TABLE8(span_fn_dmod_);
-static const span_fn span_fns_dflat[8] = TABLE8(span_fn_dflat_);
-static const span_fn span_fns_dgen[8] = TABLE8(span_fn_dgen_);
-static const span_fn span_fns_vtx[16] = TABLE16(span_fn_vtx_);
-static const span_fn span_fns_mod[16] = TABLE16(span_fn_mod_);
+static const raster_span_fn span_fns_dvtx[8] = TABLE8(span_fn_dvtx_);
+static const raster_span_fn span_fns_dmod[8] = TABLE8(span_fn_dmod_);
+static const raster_span_fn span_fns_dflat[8] = TABLE8(span_fn_dflat_);
+static const raster_span_fn span_fns_dgen[8] = TABLE8(span_fn_dgen_);
+static const raster_span_fn span_fns_vtx[16] = TABLE16(span_fn_vtx_);
+static const raster_span_fn span_fns_mod[16] = TABLE16(span_fn_mod_);
 
-/* The span function of a polygon line: by the polygon's flags and shading, and whether the
- * line's span is linear (SPAN_DDA). */
-span_fn raster_span_choose(const raster_poly *rp, span_line *c)
+/* The span functions of a polygon (raster_span_select_poly): by its flags and shading; the
+ * choice per line (raster_span_choose, span_pixel.h) is then whether the line's span is
+ * linear (SPAN_DDA) and, for vertex colour, flat. */
+void raster_span_select_poly(raster_poly *rp)
 {
     uint8_t flags = rp->span_flags;
-    if (flags & SPAN_SHADOW) return span_fns[flags];
+    rp->span_lin = rp->span_flat = NULL;
+    if (flags & SPAN_SHADOW) {
+        rp->span_gen = span_fns[flags];
+        return;
+    }
     unsigned aa = (flags & SPAN_AA) ? 1u : 0u;
-    if (!(flags & SPAN_WBUFFER) && c->ix.linear && c->lin_fast) {
+    if (!(flags & SPAN_WBUFFER)) {
         unsigned i = (flags & 3u) | aa << 2;
         if (rp->shader.kind == RASTER_SHADE_VERTEX) {
-            if ((c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
-                /* every pixel gets the colour of the span's start */
-                c->flat_color =
-                    raster_shade_vertex(&rp->shader, c->ap[0].base, c->ap[1].base, c->ap[2].base);
-                return span_fns_dflat[i];
-            }
-            return span_fns_dvtx[i];
+            rp->span_lin = span_fns_dvtx[i];
+            rp->span_flat = span_fns_dflat[i];
+        } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
+            rp->span_lin = span_fns_dmod[i];
+        } else {
+            rp->span_lin = span_fns_dgen[i];
         }
-        if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) return span_fns_dmod[i];
-        return span_fns_dgen[i];
     }
     unsigned i = (flags & 7u) | aa << 3;
-    if (rp->shader.kind == RASTER_SHADE_VERTEX) return span_fns_vtx[i];
-    if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) return span_fns_mod[i];
-    return span_fns[flags];
+    if (rp->shader.kind == RASTER_SHADE_VERTEX)
+        rp->span_gen = span_fns_vtx[i];
+    else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+        rp->span_gen = span_fns_mod[i];
+    else
+        rp->span_gen = span_fns[flags];
 }

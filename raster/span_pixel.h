@@ -334,6 +334,30 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     int32_t end1 = min32(c->xend + 1, min32(256, xcut));
     int32_t xlimit;
 
+    /* Short lines without anti-aliasing: a pixel's run only decides its edge flag (plot reads
+     * the part for the coverage alone), so the three runs below are drawn as one loop: the
+     * same pixels in the same order, the flag chosen per pixel by comparing x with the runs'
+     * limits. Left run [x, lim1) if filled, inside [max(x, lim1), lim2), right run from there
+     * to end1 if filled (the runs below, with their x carried from one to the next). One loop
+     * exit per line instead of three pays on heavy scenes' few-pixel lines; on long lines, and
+     * on perspective spans (their pixels cost more), the per-pixel choice costs more than it
+     * saves (callgrind: c_textured_quad, scene_terrain), so they keep the three loops. */
+    int32_t lim1 = min32(c->xstart + c->l_len, end1);
+    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
+    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
+    int32_t after_inside = after_left > lim2 ? after_left : lim2;
+    int32_t xs = c->l_fill ? x : after_left;
+    int32_t xe = c->r_fill ? end1 : after_inside;
+    if ((flags & SPAN_DDA) && !(flags & SPAN_AA) && !wire && xe - xs <= 16) {
+        RUN(xs, xe,
+            plot(c, xs,
+                 c->yedge | (xs < lim1   ? RASTER_ATTR_EDGE_LEFT
+                             : xs < lim2 ? 0u
+                                         : RASTER_ATTR_EDGE_RIGHT),
+                 PART_INSIDE, flags, &d));
+        return;
+    }
+
     /* left edge */
     xlimit = min32(c->xstart + c->l_len, end1);
     if ((uint32_t)c->l_cov & RASTER_COV_XMAJOR) {
@@ -364,11 +388,22 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     }
 }
 
-/** A specialised span function: draws one polygon line (span_fns.c). */
-typedef void (*span_fn)(span_line *c, int32_t xcut);
-
-/** The span function for a polygon line: by the polygon's flags and shading, and whether the
- *  line's span is linear (may set c->flat_color). */
-span_fn raster_span_choose(const raster_poly *rp, span_line *c);
+/** The span function for a polygon line, from the polygon's choice (raster_span_select_poly):
+ *  the SPAN_DDA variant when the line's span is linear with small products, with one colour
+ *  (SPAN_FLAT, sets c->flat_color) when an untextured span's colour does not change. Inline:
+ *  once per polygon line. */
+static inline raster_span_fn raster_span_choose(const raster_poly *rp, span_line *c)
+{
+    if (rp->span_lin && c->ix.linear && c->lin_fast) {
+        if (rp->span_flat && (c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
+            /* every pixel gets the colour of the span's start */
+            c->flat_color =
+                raster_shade_vertex(&rp->shader, c->ap[0].base, c->ap[1].base, c->ap[2].base);
+            return rp->span_flat;
+        }
+        return rp->span_lin;
+    }
+    return rp->span_gen;
+}
 
 #endif
