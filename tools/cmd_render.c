@@ -33,6 +33,7 @@
 #include "raster/raster.h"
 #include "tools/cli_util.h"
 #include "tools/commands.h"
+#include "tools/core/nitro_open.h"
 #include "tools/sheet.h"
 
 #define MAX_TEX        6
@@ -86,21 +87,29 @@ static uint32_t tr_read(void *u, uint32_t addr)
     return gx_read32(((tracer *)u)->gx, addr);
 }
 
+/* A model, texture or animation file: FILE, ARCHIVE.narc:INDEX|NAME, LZ77 decompressed
+ * (tools/core/nitro_open.h). Prints the reason and returns NULL on failure. */
 static uint8_t *load(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = n > 0 ? malloc((size_t)n) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
+    dsgx_nitro_input in;
+    char err[600];
+    if (dsgx_nitro_open(path, &in, err, sizeof err)) {
+        fprintf(stderr, "dsgx render: %s\n", err);
+        return NULL;
     }
-    fclose(f);
-    *size = (size_t)n;
-    return b;
+    if (in.archive) {
+        fprintf(stderr,
+                "dsgx render: %s is a NARC archive: name a member (%s:INDEX or %s:NAME) or "
+                "use --all\n",
+                path, path, path);
+        dsgx_nitro_input_free(&in);
+        return NULL;
+    }
+    uint8_t *data = in.data;
+    *size = in.size;
+    in.data = NULL; /* ownership moves to the caller */
+    dsgx_nitro_input_free(&in);
+    return data;
 }
 
 static fx32 fx(double v)
@@ -234,24 +243,23 @@ typedef struct anim_file {
     bool anims_ok;
 } anim_file;
 
-/* FILE[:NAME|INDEX]: the part after the last ':' is a selector unless FILE itself exists. */
+/* FILE[:NAME|INDEX]: the part after the last ':' selects an animation unless the whole
+ * argument opens as a file (FILE may itself be ARCHIVE.narc:MEMBER). */
 static bool anim_open(anim_file *af, const char *arg)
 {
     snprintf(af->path, sizeof af->path, "%s", arg);
     char *colon = strrchr(af->path, ':');
-    FILE *probe = fopen(af->path, "rb");
-    if (probe) {
-        fclose(probe);
-    } else if (colon && colon[1] && !strchr(colon, '/')) {
+    dsgx_nitro_input probe;
+    char perr[600];
+    bool whole = dsgx_nitro_open(af->path, &probe, perr, sizeof perr) == 0 && !probe.archive;
+    if (whole || probe.archive) dsgx_nitro_input_free(&probe);
+    if (!whole && colon && colon[1] && !strchr(colon, '/')) {
         snprintf(af->sel, sizeof af->sel, "%s", colon + 1);
         af->has_sel = true;
         *colon = 0;
     }
     af->buf = load(af->path, &af->size);
-    if (!af->buf) {
-        fprintf(stderr, "dsgx render: cannot read %s\n", af->path);
-        return false;
-    }
+    if (!af->buf) return false;
     char msg[512];
     nitro_status st = nitro_parse(af->buf, af->size, &af->file);
     if (!st.ok) {
@@ -616,10 +624,7 @@ int cmd_render(int argc, char **argv)
 
     size_t msize;
     uint8_t *mbuf = load(model_path, &msize);
-    if (!mbuf) {
-        fprintf(stderr, "dsgx render: cannot read %s\n", model_path);
-        return 1;
-    }
+    if (!mbuf) return 1;
     nitro_file mf;
     char msg[512];
     nitro_status st = nitro_parse(mbuf, msize, &mf);
@@ -661,10 +666,7 @@ int cmd_render(int argc, char **argv)
     for (unsigned i = 0; i < ntex; i++) {
         size_t ts;
         tbuf[i] = load(tex_paths[i], &ts);
-        if (!tbuf[i]) {
-            fprintf(stderr, "dsgx render: cannot read %s\n", tex_paths[i]);
-            goto done;
-        }
+        if (!tbuf[i]) goto done;
         st = nitro_parse(tbuf[i], ts, &tf[ntf]);
         if (!st.ok) {
             nitro_status_format(&st, tex_paths[i], msg, sizeof msg);
