@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gx/gx.h"
 #include "nitro/writer.h"
 
 void nitro_buf_free(nitro_buf *b)
@@ -89,47 +90,8 @@ void nitro_buf_put32(nitro_buf *b, size_t at, uint32_t v)
 
 int nitro_gx_param_count(uint8_t op)
 {
-    switch (op) {
-    case 0x00:
-    case 0x11:
-    case 0x15:
-    case 0x41: return 0;
-    case 0x10:
-    case 0x12:
-    case 0x13:
-    case 0x14: return 1;
-    case 0x16:
-    case 0x18: return 16;
-    case 0x17:
-    case 0x19: return 12;
-    case 0x1A: return 9;
-    case 0x1B:
-    case 0x1C: return 3;
-    case 0x20:
-    case 0x21:
-    case 0x22: return 1;
-    case 0x23: return 2;
-    case 0x24:
-    case 0x25:
-    case 0x26:
-    case 0x27:
-    case 0x28: return 1;
-    case 0x29:
-    case 0x2A:
-    case 0x2B: return 1;
-    case 0x30:
-    case 0x31:
-    case 0x32:
-    case 0x33: return 1;
-    case 0x34: return 32;
-    case 0x40:
-    case 0x50:
-    case 0x60: return 1;
-    case 0x70: return 3;
-    case 0x71: return 2;
-    case 0x72: return 1;
-    default: return -1;
-    }
+    /* the geometry engine's command table is the one source of parameter counts */
+    return gx_opcode_name(op) ? (int)gx_opcode_params(op) : -1;
 }
 
 static void dl_flush(nitro_dl *dl)

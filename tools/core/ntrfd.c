@@ -12,6 +12,7 @@
  * command 0xFF (text: 0x72); DISP3DCNT can carry status bit 13; the ndSf chunk CRC is zero.
  * Verified: the parser reads every dump in test/data/ntrfd (melonDS framedump writer output).
  */
+#include "gx/gx.h"
 #include "tools/core/ntrfd.h"
 
 #include <stdio.h>
@@ -91,49 +92,10 @@ bool dsgx_ntrfd_bank_saved(unsigned bank, uint8_t cnt)
 
 int dsgx_ntrfd_cmd_params(uint8_t cmd)
 {
-    /* GBATEK "DS 3D Geometry Commands" parameter counts; plus the dump's 1-dot-depth ids */
-    switch (cmd) {
-    case 0x00:
-    case 0x11:
-    case 0x15:
-    case 0x41: return 0;
-    case 0x10:
-    case 0x12:
-    case 0x13:
-    case 0x14: return 1;
-    case 0x16:
-    case 0x18: return 16;
-    case 0x17:
-    case 0x19: return 12;
-    case 0x1A: return 9;
-    case 0x1B:
-    case 0x1C: return 3;
-    case 0x23: return 2;
-    case 0x20:
-    case 0x21:
-    case 0x22:
-    case 0x24:
-    case 0x25:
-    case 0x26:
-    case 0x27:
-    case 0x28:
-    case 0x29:
-    case 0x2A:
-    case 0x2B: return 1;
-    case 0x30:
-    case 0x31:
-    case 0x32:
-    case 0x33: return 1;
-    case 0x34: return 32;
-    case 0x40:
-    case 0x50:
-    case 0x60: return 1;
-    case 0x70: return 3;
-    case 0x71: return 2;
-    case NTRFD_CMD_1DOT_DEPTH_ALT:
-    case NTRFD_CMD_1DOT_DEPTH: return 1;
-    default: return -1;
-    }
+    /* the dump's 1-dot-depth register ids, then the geometry engine's command table (GBATEK
+     * "DS 3D Geometry Commands" parameter counts) */
+    if (cmd == NTRFD_CMD_1DOT_DEPTH_ALT || cmd == NTRFD_CMD_1DOT_DEPTH) return 1;
+    return gx_opcode_name(cmd) ? (int)gx_opcode_params(cmd) : -1;
 }
 
 void dsgx_ntrfd_init_reset(dsgx_ntrfd *fd)

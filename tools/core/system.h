@@ -22,7 +22,8 @@ typedef struct dsgx_system {
     gx_frame_stats stats; /**< its geometry figures */
     bool have_frame;
     bool reemitted;       /**< the last `frame` had no new SWAP_BUFFERS */
-    uint64_t geometry_ns; /**< wall time spent executing this frame's bus writes */
+    uint64_t geometry_ns; /**< wall time spent executing this frame's bus writes (measured by
+                               dsgx_system_replay around each run of writes) */
     uint64_t render_ns;   /**< wall time spent in raster_render for this frame */
     dsgx_log_fn log;
     void *log_user;
@@ -32,7 +33,7 @@ dsgx_system *dsgx_system_create(void);
 void dsgx_system_destroy(dsgx_system *s);
 void dsgx_system_set_log(dsgx_system *s, dsgx_log_fn fn, void *user);
 
-/** Execute one bus operation of a trace (w32/w16/w8/data); `frame` items go to
+/** Execute one bus operation of a trace (w32/w16/w8/data), untimed; `frame` items go to
  *  dsgx_system_frame(). */
 void dsgx_system_exec(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item *it);
 
