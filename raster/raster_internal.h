@@ -86,6 +86,23 @@ struct span_line;
 /** A specialised span function: draws one polygon line (span_fns.c, span_pixel.h). */
 typedef void (*raster_span_fn)(struct span_line *c, int32_t xcut);
 
+/** The pixel loop's constants of one polygon (span_pixel.h; set up by span_fns.c setup_k),
+ *  kept out of the shader so that the loop reads them without re-deriving them. */
+typedef struct raster_span_k {
+    uint32_t alpha_ref; /**< raster_engine.alpha_ref */
+    uint32_t polyattr;  /**< raster_poly.polyattr */
+    uint32_t valpha;    /**< (polygon alpha | wireframe alpha) << 24: vertex colour's alpha */
+    /* modulate from the decoded texture (shader.decoded != NULL) */
+    const uint32_t *texels;
+    uint32_t wlog2;
+    raster_tex_axis ax_s, ax_t;
+    bool repeat;                   /**< both axes repeat: the wrap's clamp never limits */
+    bool a31;                      /**< polygon alpha 31: the modulated alpha is the texel's */
+    const uint16_t *tab_s, *tab_t; /**< raster_engine.wrap_tab of each axis' size and flip */
+    uint32_t pm_s, pm_t;           /**< 2 * size - 1 of each axis */
+    uint32_t pa1, alpha_or;        /**< polygon alpha + 1; 31 for wireframe, else 0 */
+} raster_span_k;
+
 /** Rendering state of one polygon (set up once per frame, stepped per scanline). Field order:
  *  the scanline loop's per-line fields first, then the two edges (their per-line parts first,
  *  edge.h), the pixel stage last: the polygons of one line must stay in the L1 cache. */
@@ -112,6 +129,7 @@ typedef struct raster_poly {
     /** span functions (raster_span_select_poly): linear spans (NULL: none), linear spans of one
      *  vertex colour (NULL: none), every other span */
     raster_span_fn span_lin, span_flat, span_gen;
+    raster_span_k spk; /**< the pixel loop's constants */
     raster_slope left, right;
     raster_shader shader; /**< pixel stage (H4), set up once per polygon */
 } raster_poly;
@@ -138,7 +156,11 @@ struct raster_engine {
     raster_pixel_frame pixel;  /**< pixel stage frame state (H4) */
     raster_tex_cache texcache; /**< decoded textures of this frame (pixel.h) */
     raster_recip *recip;       /**< reciprocal tables (interp.h), or NULL: divide */
-    bool melonds_gaps;         /**< X-major span ends as melonDS (false: hardware gaps) */
+    /** Texel coordinate wrap of repeat axes (span_pixel.h span_wrap): for size S = 8..1024,
+     *  [flip][2S + u] for u < 2S is u mod S (flip 0) or u mirrored at S (flip 1), the
+     *  wrapped coordinate of any u with the same low log2(2S) bits. Filled at creation. */
+    uint16_t wrap_tab[2][4096];
+    bool melonds_gaps; /**< X-major span ends as melonDS (false: hardware gaps) */
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
@@ -200,8 +222,9 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in);
  *  the polygon's state is then written just before it is used (2,000 polygons' state does not
  *  fit the caches), instead of all at once at the start of the frame. */
 void raster_poly_activate(raster_engine *r, raster_poly *rp);
-/** Choose a polygon's span functions (span_fns.c; once per polygon, after its shader). */
-void raster_span_select_poly(raster_poly *rp);
+/** Choose a polygon's span functions and set up their constants (span_fns.c; once per
+ *  polygon, after its shader). */
+void raster_span_select_poly(const raster_engine *r, raster_poly *rp);
 /** Span-function flags of a polygon (span.c; computed once per polygon by setup.c). */
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw scanline @p y of every polygon in the render list (span.c); lines 0..191 in order. */

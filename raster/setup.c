@@ -154,7 +154,7 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
     raster_shader_setup(&rp->shader, &r->pixel, p->attr, p->teximage, p->pltt_base, in->tex_vram,
                         in->pal_vram);
     raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base, bbox_area(rp));
-    raster_span_select_poly(rp);
+    raster_span_select_poly(r, rp);
     setup_edges(r, rp);
 }
 

@@ -5,8 +5,10 @@
  * Hardware notes: none of its own (see span.c); every variant draws exactly what the generic
  * loop draws. Performance: a polygon's depth test, buffer mode, shadow and anti-aliasing flags
  * select one of 32 generic variants; common polygons (no shadow) also get variants with the
- * shading inlined (vertex colour, flat colour, modulate from a decoded texture) and, on linear
- * Z-buffered spans, the attributes stepped per pixel (span_pixel.h SPAN_DDA).
+ * shading inlined (vertex colour, flat colour, modulate from a decoded texture, and on spans
+ * of one vertex colour that modulate with the colour's factors fixed, or none at all for
+ * white) and, on linear Z-buffered spans, the attributes stepped per pixel (span_pixel.h
+ * SPAN_DDA). The pixel loop's polygon constants are set up here once per polygon (setup_k).
  */
 #include "raster/span_pixel.h"
 
@@ -66,6 +68,10 @@ static const raster_span_fn span_fns[SPAN_VARIANTS] = {
     static void span_fn_dflat_##i(span_line *c, int32_t xcut)                                      \
     {                                                                                              \
         draw_line(c, xcut, (n) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                        \
+    }                                                                                              \
+    static void span_fn_dfmod_##i(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_line(c, xcut, (n) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                        \
     }
 SPAN_FN_FUSED(0, 0)
 SPAN_FN_FUSED(1, 1)
@@ -104,15 +110,41 @@ SPAN_FN_DDA(7, SPAN_AA | 3)
 static const raster_span_fn span_fns_dvtx[8] = TABLE8(span_fn_dvtx_);
 static const raster_span_fn span_fns_dmod[8] = TABLE8(span_fn_dmod_);
 static const raster_span_fn span_fns_dflat[8] = TABLE8(span_fn_dflat_);
+static const raster_span_fn span_fns_dfmod[8] = TABLE8(span_fn_dfmod_);
 static const raster_span_fn span_fns_dgen[8] = TABLE8(span_fn_dgen_);
 static const raster_span_fn span_fns_vtx[16] = TABLE16(span_fn_vtx_);
 static const raster_span_fn span_fns_mod[16] = TABLE16(span_fn_mod_);
 
+/* The pixel loop's constants of a polygon (raster_span_k). */
+static void setup_k(const raster_engine *r, raster_poly *rp)
+{
+    raster_span_k *k = &rp->spk;
+    const raster_shader *sh = &rp->shader;
+    k->alpha_ref = r->alpha_ref;
+    k->polyattr = rp->polyattr;
+    k->valpha = (sh->poly_alpha | sh->alpha_or) << 24;
+    k->texels = sh->decoded;
+    if (!sh->decoded) return; /* the rest is read by SPAN_SHADE_MODDEC only */
+    k->wlog2 = sh->tex.width_log2;
+    k->ax_s = sh->tex.ax_s;
+    k->ax_t = sh->tex.ax_t;
+    k->repeat = k->ax_s.lo == INT32_MIN && k->ax_s.hi == INT32_MAX && k->ax_t.lo == INT32_MIN &&
+                k->ax_t.hi == INT32_MAX;
+    k->pm_s = 2 * k->ax_s.mask + 1; /* (mask = size - 1 in every mode) */
+    k->pm_t = 2 * k->ax_t.mask + 1;
+    k->tab_s = &r->wrap_tab[k->ax_s.flip != 0][k->pm_s + 1];
+    k->tab_t = &r->wrap_tab[k->ax_t.flip != 0][k->pm_t + 1];
+    k->a31 = sh->poly_alpha == 31;
+    k->pa1 = sh->poly_alpha + 1;
+    k->alpha_or = sh->alpha_or;
+}
+
 /* The span functions of a polygon (raster_span_select_poly): by its flags and shading; the
  * choice per line (raster_span_choose, span_pixel.h) is then whether the line's span is
  * linear (SPAN_DDA) and, for vertex colour, flat. */
-void raster_span_select_poly(raster_poly *rp)
+void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
 {
+    setup_k(r, rp);
     uint8_t flags = rp->span_flags;
     rp->span_lin = rp->span_flat = NULL;
     if (flags & SPAN_SHADOW) {
@@ -127,6 +159,7 @@ void raster_span_select_poly(raster_poly *rp)
             rp->span_flat = span_fns_dflat[i];
         } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
             rp->span_lin = span_fns_dmod[i];
+            rp->span_flat = span_fns_dfmod[i]; /* one vertex colour: span_moddec */
         } else {
             rp->span_lin = span_fns_dgen[i];
         }

@@ -34,7 +34,7 @@ enum {
     SPAN_SHADE_VERTEX = 32, /* untextured vertex colour: texcoords not interpolated */
     SPAN_SHADE_MODDEC = 64, /* textured modulate from a decoded texture */
     SPAN_DDA = 128,         /* linear Z-buffered span stepped per pixel (span_dda) */
-    SPAN_FLAT = 256,        /* with SPAN_SHADE_VERTEX: one colour on the whole span */
+    SPAN_FLAT = 256,        /* one vertex colour on the whole span (vertex colour or modulate) */
 };
 
 /** Everything constant over one polygon's line. */
@@ -61,6 +61,70 @@ typedef struct span_line {
     bool l_fill, r_fill;
     uint32_t yedge;
 } span_line;
+
+/*
+ * Constants of the pixel loop: the polygon's (raster_span_k, raster_poly.spk, set up once per
+ * polygon by span_fns.c setup_k) and the line's flat colour (SPAN_FLAT with
+ * SPAN_SHADE_MODDEC), in a local struct of draw_line. The pixel loop reads them from there
+ * and not from span_line / the shader, where they had to be re-derived at every pixel: the
+ * pixel stores go through uint32_t pointers that may alias any uint32_t field.
+ */
+typedef struct span_k {
+    const raster_span_k *p;
+    /* SPAN_FLAT with SPAN_SHADE_MODDEC: vertex colour channels + 1 of the whole span, and
+     * whether the modulate is the identity (white, alpha 31) */
+    uint32_t fr1, fg1, fb1;
+    bool ident;
+    uint32_t flat; /* SPAN_FLAT: c->flat_color */
+} span_k;
+
+SPAN_INLINE void span_k_init(const span_line *c, span_k *k, int flags)
+{
+    k->p = &c->rp->spk;
+    k->ident = false;
+    k->flat = (flags & SPAN_FLAT) ? c->flat_color : 0u; /* set by raster_span_choose */
+    if (!(flags & SPAN_FLAT) || !(flags & SPAN_SHADE_MODDEC)) return;
+    uint32_t v6 = k->flat;
+    k->fr1 = (v6 & 0x3Fu) + 1;
+    k->fg1 = ((v6 >> 8) & 0x3Fu) + 1;
+    k->fb1 = ((v6 >> 16) & 0x3Fu) + 1;
+    /* ((t + 1) * 64 - 1) >> 6 = t for t <= 63 and ((a + 1) * 32 - 1) >> 5 = a for a <= 31:
+     * modulating by white with polygon alpha 31 (alpha_or 0) returns the texel as it is */
+    k->ident = k->fr1 == 64 && k->fg1 == 64 && k->fb1 == 64 && k->p->a31;
+}
+
+/* raster_tex_wrap for the span loop. Repeat axes: the clamp does not limit (lo/hi are the
+ * int32 extremes), and the result depends only on the texel coordinate's bits below
+ * log2(2 * size) <= 11, where sext16(coord) >> 4 and (uint32)coord >> 4 agree (both are bits
+ * 4-14 of coord): the sign extension and the clamp are skipped, and the mask-and-mirror is one
+ * load from the engine's table for the axis' size and flip (raster_engine.wrap_tab). Same
+ * result as raster_tex_wrap. */
+SPAN_INLINE uint32_t span_wrap(const raster_tex_axis *ax, const uint16_t *tab, uint32_t pm,
+                               int32_t coord, bool repeat)
+{
+    if (!repeat) return raster_tex_wrap(ax, coord);
+    return tab[((uint32_t)coord >> 4) & pm];
+}
+
+/* raster_shade_modulate_decoded with the constants of k (same arithmetic, raster_modulate6).
+ * @p flat: the vertex colour is k's flat colour (vr, vg, vb unused). */
+SPAN_INLINE uint32_t span_moddec(const span_k *k, uint32_t vr, uint32_t vg, uint32_t vb, int32_t s,
+                                 int32_t t, bool flat)
+{
+    uint32_t ws = span_wrap(&k->p->ax_s, k->p->tab_s, k->p->pm_s, s, k->p->repeat);
+    uint32_t wt = span_wrap(&k->p->ax_t, k->p->tab_t, k->p->pm_t, t, k->p->repeat);
+    uint32_t px = k->p->texels[(wt << k->p->wlog2) + ws];
+    if (flat && k->ident) return px;
+    uint32_t r1 = flat ? k->fr1 : (vr >> 3) + 1;
+    uint32_t g1 = flat ? k->fg1 : (vg >> 3) + 1;
+    uint32_t b1 = flat ? k->fb1 : (vb >> 3) + 1;
+    uint32_t r = (((px & 0x3Fu) + 1) * r1 - 1) >> 6;
+    uint32_t g = ((((px >> 8) & 0x3Fu) + 1) * g1 - 1) >> 6;
+    uint32_t b = ((((px >> 16) & 0x3Fu) + 1) * b1 - 1) >> 6;
+    uint32_t ta = px >> 24;
+    uint32_t a = k->p->a31 ? ta : ((ta + 1) * k->p->pa1 - 1) >> 5; /* (a31: alpha_or is 0) */
+    return r | (g << 8) | (b << 16) | ((a | k->p->alpha_or) << 24);
+}
 
 SPAN_INLINE bool depth_pass(int dt, int32_t dstz, int32_t z, uint32_t dstattr)
 {
@@ -141,13 +205,14 @@ typedef struct span_dda {
     int64_t zacc, zstep;
 } span_dda;
 
-/* Accumulators at pixel x (run start); @p n: attributes used (3: colour only, 5: with the
- * texcoords). */
-SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d, int n)
+/* Accumulators at pixel x (run start); attributes k0..n-1 used (0..2: colour, 3..4: the
+ * texcoords; a flat colour is not stepped). */
+SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d, int k0, int n)
 {
     uint64_t xr = (uint32_t)(x - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (x - c->ix.x0));
-    for (int k = 0; k < n; k++) {
-        d->acc[k] = c->lin_dr[k] * (c->ap[k].sel ? xl : xr);
+    for (int k = k0; k < n; k++) {
+        /* the base is folded in (dda_attr) */
+        d->acc[k] = c->lin_dr[k] * (c->ap[k].sel ? xl : xr) + ((uint64_t)c->ap[k].base << 35);
         d->step[k] = c->ap[k].sel ? 0u - c->lin_dr[k] : c->lin_dr[k];
     }
     d->zacc = c->zk * (int64_t)(c->zsel ? xl : xr);
@@ -156,22 +221,27 @@ SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d, int n)
 
 /* Move the accumulators to the next pixel (steps: +-dr, +-zk, signs chosen in dda_init; the
  * unsigned wrap of "+ (0 - dr)" is exactly "- dr"). */
-SPAN_INLINE void dda_step(span_dda *d, int n)
+SPAN_INLINE void dda_step(span_dda *d, int k0, int n)
 {
-    for (int k = 0; k < n; k++) d->acc[k] += d->step[k];
+    for (int k = k0; k < n; k++) d->acc[k] += d->step[k];
     d->zacc += d->zstep;
 }
 
-/* Attribute k at the accumulators' pixel (= the lin_fast formula in plot). */
+/* Attribute k at the accumulators' pixel (= the lin_fast formula in plot), modulo 2^29: the
+ * accumulator holds dr * xs + (base << 35) (mod 2^64; dr * xs < 2^61 and the low 35 bits of
+ * the base term are 0, so no carry is lost below bit 64), whose bits 35-63 are base +
+ * ((dr * xs) >> 35) mod 2^29. Exact for what reads them: colours are 9-bit (< 2^29) and
+ * texcoords are used through their low 16 bits only (texture.h). One add per pixel less. */
 SPAN_INLINE uint32_t dda_attr(const span_line *c, const span_dda *d, int k)
 {
-    return c->ap[k].base + (uint32_t)(d->acc[k] >> 35);
+    (void)c;
+    return (uint32_t)(d->acc[k] >> 35);
 }
 
 /* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). @p d: the linear
  * accumulators at x (SPAN_DDA only). */
 SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags,
-                      const span_dda *d)
+                      const span_dda *d, const span_k *k)
 {
     raster_engine *r = c->r;
     const raster_poly *rp = c->rp;
@@ -212,12 +282,13 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
     const bool tex = !(flags & SPAN_SHADE_VERTEX);
     uint32_t vr, vg, vb;
     int32_t s = 0, t = 0;
-    if (flags & SPAN_FLAT) {
-        vr = vg = vb = 0; /* unused: the span's colour is flat_color */
-    } else if (flags & SPAN_DDA) {
-        vr = dda_attr(c, d, 0);
-        vg = dda_attr(c, d, 1);
-        vb = dda_attr(c, d, 2);
+    if (flags & SPAN_DDA) {
+        vr = vg = vb = 0; /* flat: unused, the span's colour is flat_color */
+        if (!(flags & SPAN_FLAT)) {
+            vr = dda_attr(c, d, 0);
+            vg = dda_attr(c, d, 1);
+            vb = dda_attr(c, d, 2);
+        }
         if (tex) {
             s = (int32_t)dda_attr(c, d, 3);
             t = (int32_t)dda_attr(c, d, 4);
@@ -252,20 +323,20 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         }
     }
     uint32_t color;
-    if (flags & SPAN_FLAT)
-        color = c->flat_color;
-    else if (flags & SPAN_SHADE_VERTEX)
-        color = raster_shade_vertex(&rp->shader, vr, vg, vb);
-    else if (flags & SPAN_SHADE_MODDEC)
-        color = raster_shade_modulate_decoded(&rp->shader, vr, vg, vb, s, t);
+    if (flags & SPAN_SHADE_MODDEC)
+        color = span_moddec(k, vr, vg, vb, s, t, (flags & SPAN_FLAT) != 0);
+    else if (flags & SPAN_FLAT)
+        color = k->flat;
+    else if (flags & SPAN_SHADE_VERTEX) /* = raster_shade_vertex, the alpha from k */
+        color = (vr >> 3) | ((vg >> 3) << 8) | ((vb >> 3) << 16) | k->p->valpha;
     else
         color = raster_shade(&rp->shader, vr, vg, vb, s, t);
     uint32_t alpha = color >> 24;
 
-    if (alpha <= r->alpha_ref) return;
+    if (alpha <= k->p->alpha_ref) return;
 
     if (alpha == 31) {
-        uint32_t attr = rp->polyattr | edge;
+        uint32_t attr = k->p->polyattr | edge;
         if ((flags & SPAN_AA) && (part != PART_INSIDE || (attr & RASTER_ATTR_EDGE_MASK))) {
             int32_t cov = 31;
             if (part == PART_LEFT) {
@@ -315,10 +386,10 @@ static inline int32_t min32(int32_t a, int32_t b)
  * are set up again only where x jumps over pixels (an edge run that is not filled). */
 #define RUN(x, end, body)                                                                          \
     do {                                                                                           \
-        if ((flags & SPAN_DDA) && (x) < (end) && (x) != dx) dda_init(c, dx = (x), &d, nattr);      \
+        if ((flags & SPAN_DDA) && (x) < (end) && (x) != dx) dda_init(c, dx = (x), &d, k0, nattr);  \
         for (; (x) < (end); (x)++) {                                                               \
             body;                                                                                  \
-            if (flags & SPAN_DDA) dda_step(&d, nattr), dx++;                                       \
+            if (flags & SPAN_DDA) dda_step(&d, k0, nattr), dx++;                                   \
         }                                                                                          \
     } while (0)
 
@@ -327,8 +398,12 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     span_dda d;
     d.zacc = d.zstep = 0;   /* (the rest is set by dda_init before any use: dx) */
     int32_t dx = INT32_MIN; /* pixel of the accumulators (none yet) */
-    /* vertex colour: no texcoords; flat colour: no attribute at all */
-    const int nattr = (flags & SPAN_FLAT) ? 0 : (flags & SPAN_SHADE_VERTEX) ? 3 : 5;
+    /* vertex colour: no texcoords; flat colour: no colour (flat vertex colour: nothing) */
+    const int nattr = (flags & SPAN_SHADE_VERTEX) ? ((flags & SPAN_FLAT) ? 0 : 3) : 5;
+    const int k0 = (flags & SPAN_FLAT) ? 3 : 0;
+    span_k k;
+    span_k_init(c, &k, flags);
+    for (int i = k0; i < nattr; i++) d.acc[i] = d.step[i] = 0; /* (quiets -Wmaybe-uninitialized) */
     const bool wire = c->rp->wireframe;
     int32_t x = c->xstart < 0 ? 0 : c->xstart;
     int32_t end1 = min32(c->xend + 1, min32(256, xcut));
@@ -354,7 +429,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
                  c->yedge | (xs < lim1   ? RASTER_ATTR_EDGE_LEFT
                              : xs < lim2 ? 0u
                                          : RASTER_ATTR_EDGE_RIGHT),
-                 PART_INSIDE, flags, &d));
+                 PART_INSIDE, flags, &d, &k));
         return;
     }
 
@@ -367,7 +442,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     if (!c->l_fill) {
         x = xlimit < 0 ? 0 : xlimit;
     } else {
-        RUN(x, xlimit, plot(c, x, c->yedge | RASTER_ATTR_EDGE_LEFT, PART_LEFT, flags, &d));
+        RUN(x, xlimit, plot(c, x, c->yedge | RASTER_ATTR_EDGE_LEFT, PART_LEFT, flags, &d, &k));
     }
 
     /* inside (wireframe: only the first and last line) */
@@ -375,7 +450,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     if (wire && !c->yedge) {
         if (x < xlimit) x = xlimit;
     } else {
-        RUN(x, xlimit, plot(c, x, c->yedge, PART_INSIDE, flags, &d));
+        RUN(x, xlimit, plot(c, x, c->yedge, PART_INSIDE, flags, &d, &k));
     }
 
     /* right edge */
@@ -384,7 +459,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
         if (c->xcov == 0x3FF) c->xcov = 0;
     }
     if (c->r_fill) {
-        RUN(x, end1, plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags, &d));
+        RUN(x, end1, plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags, &d, &k));
     }
 }
 
@@ -396,7 +471,8 @@ static inline raster_span_fn raster_span_choose(const raster_poly *rp, span_line
 {
     if (rp->span_lin && c->ix.linear && c->lin_fast) {
         if (rp->span_flat && (c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
-            /* every pixel gets the colour of the span's start */
+            /* every pixel gets the colour of the span's start (the vertex colour's 6-bit
+             * channels, which a textured flat span modulates: span_k_init) */
             c->flat_color =
                 raster_shade_vertex(&rp->shader, c->ap[0].base, c->ap[1].base, c->ap[2].base);
             return rp->span_flat;
