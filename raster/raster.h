@@ -39,6 +39,11 @@ void raster_set_melonds_gaps(raster_engine *r, bool on);
  */
 void raster_set_melonds_gaps(raster_engine *r, bool on);
 
+/** 3D rendering was powered on (POWCNT1 bit 2 going from 0 to 1): the next frame is the
+ *  untimed first frame and RDLINES_COUNT reads its power-on value 63 until a timed frame
+ *  (raster/README.md, the scanline timing model). */
+void raster_power_on(raster_engine *r);
+
 /** Render one frame. @p res may be NULL. */
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res);
 

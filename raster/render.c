@@ -46,6 +46,11 @@ raster_engine *raster_create(void)
     return r;
 }
 
+void raster_power_on(raster_engine *r)
+{
+    raster_timing_power_on(&r->timing);
+}
+
 void raster_destroy(raster_engine *r)
 {
     if (r) free(r->texcache.texels);

@@ -27,5 +27,9 @@ out=$("$dsgx" replay "$tmp/partial.trace" 2>/dev/null)
 case "$out" in "frame 0 "*) pass=$((pass + 1)) ;; *) fail=$((fail + 1)); echo "FAIL partial: $out" ;; esac
 "$dsgx" help > "$tmp/help.txt" && grep -q "replay" "$tmp/help.txt" && grep -q "explain" "$tmp/help.txt" \
     && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL help"; }
+# RDLINES_COUNT: 63 until the first timed frame after 3D power-on, again after a power cycle
+printf 'dsgx-trace 1\nw16 04000304 820F\nw32 04000540 0\nframe\nw32 04000540 0\nframe\nw16 04000304 0\nw16 04000304 820F\nw32 04000540 0\nframe\n' > "$tmp/power.trace"
+got=$("$dsgx" replay "$tmp/power.trace" | awk '{printf "%s ", $5}')
+[ "$got" = "63 46 63 " ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL power-on rdlines: $got"; }
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tools/core/system.h"
 
+#include "gx/regs.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -43,8 +45,17 @@ void dsgx_system_set_log(dsgx_system *s, dsgx_log_fn fn, void *user)
     gx_set_log(s->gx, fn, user);
 }
 
+/* POWCNT1 bit 2 (3D rendering engine) going from 0 to 1 restarts the rendering engine's
+ * timing (raster_power_on). */
+static bool render_power(dsgx_system *s)
+{
+    return (gx_read16(s->gx, REG_POWCNT1) & 4u) != 0;
+}
+
 void dsgx_system_exec(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item *it)
 {
+    bool pow_write = (it->addr & ~3u) == REG_POWCNT1 && it->op != TRACE_DATA;
+    bool was_on = pow_write && render_power(s);
     switch (it->op) {
     case TRACE_W32: gx_write32(s->gx, it->addr, it->value); break;
     case TRACE_W16: gx_write16(s->gx, it->addr, (uint16_t)it->value); break;
@@ -60,6 +71,7 @@ void dsgx_system_exec(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item
         break;
     default: break;
     }
+    if (pow_write && !was_on && render_power(s)) raster_power_on(s->raster);
 }
 
 bool dsgx_system_frame(dsgx_system *s)
