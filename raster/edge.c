@@ -77,6 +77,8 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
         s->inc = inc < 0 ? -inc : inc;
     }
     s->xmajor = s->inc > RASTER_SLOPE_ONE;
+    s->fill_start = s->negative || !s->xmajor;
+    s->fill_end = (!s->negative && s->xmajor) || s->inc == 0;
 
     /* Initial accumulator (melonDS Slope::Setup): left edges sit at the run's start, right
      * edges at its end; X-major runs carry the +0.5 bias. */
@@ -124,6 +126,7 @@ int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
     s->near_keep = ~0;
     s->negative = false;
     s->xmajor = false;
+    s->fill_start = s->fill_end = true; /* (negative false, Y-major, inc 0) */
     s->side = (uint8_t)side;
     s->attr_lin_fast = false; /* until raster_slope_attrs */
     s->zacc_on = false;       /* until raster_slope_depth */

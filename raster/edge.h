@@ -60,6 +60,9 @@ typedef struct raster_slope {
     bool xmajor;        /**< inc > 1.0 */
     uint8_t side;       /**< RASTER_SIDE_LEFT / RASTER_SIDE_RIGHT */
     bool attr_lin_fast; /**< linear edge: every attribute takes the d * lin_recip product */
+    /** the slope's part of the opaque fill rules (span.c line_setup), set with the slope:
+     *  as a span's start edge (negative or Y-major) / end edge (positive X-major or vertical) */
+    bool fill_start, fill_end;
     /** Z-buffer depth along the edge (raster_slope_depth): zbase + ((zacc >> 22) << zsh),
      *  zacc = the product raster_interp_z forms, stepped per line by zstep; zacc_on false:
      *  the depth is z0 on every line (or the W-buffer, which raster_interp_z computes) */

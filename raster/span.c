@@ -81,14 +81,15 @@ static void draw_mask_line(span_line *c, int32_t xcut, int dt, bool wbuf)
 
 /* Span constants for the pixel loops: the same arithmetic as raster_interp_attr/_z along X,
  * with everything that does not depend on the pixel computed once. */
-static void span_prepare(span_line *c, bool wbuffer)
+/* @p vs, @p ve: the attributes (RASTER_EA_*) at the span's start and end edge, prepared here
+ * straight from the edges' values (no copy into span_line in between). */
+static void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const int32_t *ve)
 {
     const raster_interp *ix = &c->ix;
     c->den_step = ix->w0d - ix->w1d;
     c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
-    for (int k = 0; k < 3; k++) raster_attr_prepare(&c->ap[k], c->cl[k], c->cr[k]);
-    raster_attr_prepare(&c->ap[3], c->sl, c->sr);
-    raster_attr_prepare(&c->ap[4], c->tl, c->tr);
+    for (int k = 0; k < 5; k++)
+        raster_attr_prepare(&c->ap[k], vs[RASTER_EA_R + k], ve[RASTER_EA_R + k]);
     c->lin_fast = false;
     if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
         /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
@@ -183,21 +184,12 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
         if (fill_all) {
             c->l_fill = c->r_fill = true;
         } else {
-            c->l_fill = L->negative || !L->xmajor || (flatb && L->xmajor) ||
+            /* (fill_start / fill_end: the slopes' own terms, edge.h) */
+            c->l_fill = L->fill_start || (flatb && L->xmajor) ||
                         (L->inc == R->inc && xstart + c->l_len == xend + 1);
-            c->r_fill = (!R->negative && R->xmajor) || R->inc == 0 || (flatb && R->xmajor);
+            c->r_fill = R->fill_end || (flatb && R->xmajor);
         }
     }
-
-    /* attributes along the edges */
-    for (int k = 0; k < 3; k++) {
-        c->cl[k] = vs[RASTER_EA_R + k];
-        c->cr[k] = ve[RASTER_EA_R + k];
-    }
-    c->sl = vs[RASTER_EA_S];
-    c->tl = vs[RASTER_EA_T];
-    c->sr = ve[RASTER_EA_S];
-    c->tr = ve[RASTER_EA_T];
 
     c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
     c->xstart = xstart;
@@ -206,9 +198,10 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     c->r = r;
     c->rp = rp;
     c->line = raster_addr(0, y);
-    c->stencil = &r->stencil[(y & 1) * 256];
+    /* (read by shadow polygons and masks only: span_pixel.h plot, mask_pixel) */
+    if (rp->is_shadow || rp->is_mask) c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, r->recip);
-    span_prepare(c, rp->wbuffer);
+    span_prepare(c, rp->wbuffer, vs, ve);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)

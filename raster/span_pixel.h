@@ -51,10 +51,8 @@ typedef struct span_line {
     raster_attr_prep ap[5];     /* r, g, b, s, t along the span */
     uint64_t lin_dr[5];         /* linear spans: d * lin_recip per attribute */
     bool lin_fast;              /* linear span whose products all stay below 2^25 */
-    int32_t cl[3], cr[3];       /* vertex colour at the left / right end */
-    int32_t sl, tl, sr, tr;
-    int32_t l_cov, r_cov; /* edge coverage words */
-    int32_t xcov;         /* running X-major coverage */
+    int32_t l_cov, r_cov;       /* edge coverage words */
+    int32_t xcov;               /* running X-major coverage */
     int32_t xstart, xend;
     uint32_t flat_color; /* SPAN_FLAT: the shaded colour of every pixel */
     int32_t l_len, r_len;
