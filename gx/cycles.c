@@ -4,7 +4,7 @@
  *
  * Hardware notes. The model is melonDS's (GPU3D.cpp AddCycles, NextVertexSlot,
  * StallPolygonPipeline, VertexPipelineCmdDelayed4/6/8, VertexPipelineSubmitCmd, SubmitVertex,
- * SubmitPolygon, CalculateLighting), described in ../shared/reference/cycles/MODEL.md section 3.
+ * SubmitPolygon, CalculateLighting), described in test/data/cycles/MODEL.md section 3.
  * Our figures are checked per frame against melonds_cycles.tsv (test_gx_cycles.c). Cycles are
  * ARM9 bus cycles at 33.51 MHz with the FIFO always fed: the tails only drain through cycles
  * charged to later commands, never through idle time (there is none in trace replay).

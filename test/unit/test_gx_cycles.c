@@ -274,7 +274,7 @@ static void replay_check(const char *name, const row *rows, size_t nrows, unsign
                          unsigned *checked)
 {
     char path[512], err[256];
-    snprintf(path, sizeof(path), DSGX_TEST_DATA "/traces/%s.trace", name);
+    snprintf(path, sizeof(path), DSGX_GOLDEN_DIR "/ref/%s.trace", name);
     dsgx_trace t;
     memset(&t, 0, sizeof(t));
     assert_int_equal(dsgx_trace_load(&t, path, err, sizeof(err)), 0);

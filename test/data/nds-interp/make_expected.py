@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Extracts the hardware-recorded spans of every frame of subset300 from the nds-interp dataset
-(../shared/hardware/nds-interp/dataset, MIT, see LICENSE.nds-interp) into subset300.expected,
+(the nds-interp dataset, shared/hardware/nds-interp/dataset beside the project; MIT, see LICENSE.nds-interp) into subset300.expected,
 so the C test (test/unit/test_hw_slopes.c) needs neither Python nor zlib.
    python3 make_expected.py DATASETDIR [MANIFEST] > subset300.expected
 (MANIFEST defaults to subset300.manifest; the full sweep uses gen_traces.py sweep manifests)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The full hardware sweep: all 198,404 slopes (4 origins x 257 dx x 193 dy), a long check run
-# by hand (not in CI). Needs python3 and the dataset (../shared/hardware/nds-interp/dataset).
+# by hand (not in CI). Needs python3 and the nds-interp dataset (shared/hardware/nds-interp/dataset beside the project).
 # usage: sweep.sh BUILD_DIR DATASET_DIR WORK_DIR
 set -eu
 build=$1 dataset=$2 work=$3
