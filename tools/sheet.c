@@ -8,6 +8,7 @@
  * used only for the camera set-up, converted once to 1.19.12.
  */
 #include "tools/sheet.h"
+#include "tools/core/nitro_open.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,6 @@
 #include "raster/raster.h"
 
 #define MAX_CELLS 64
-#define MAX_FILE  (64u << 20)
 
 static fx32 to_fx(double v)
 {
@@ -67,48 +67,6 @@ int render_write_scaled(const dsgx_frame *f, unsigned scale, const char *path, c
     int rc = nitro_sheet_write_png(&s, path, err, err_size);
     nitro_sheet_free(&s);
     return rc;
-}
-
-/* ---- loading ---- */
-
-static uint8_t *load(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    uint8_t *b = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *nb = cap <= MAX_FILE ? realloc(b, cap) : NULL;
-            if (!nb) {
-                free(b);
-                fclose(f);
-                return NULL;
-            }
-            b = nb;
-        }
-        size_t r = fread(b + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) break;
-    }
-    fclose(f);
-    *size = n;
-    return b;
-}
-
-/* Replace *buf by its LZ77-decompressed contents when it is compressed. */
-static bool unpack(uint8_t **buf, size_t *size)
-{
-    if (!nitro_lz77_detect(*buf, *size)) return true;
-    uint8_t *out;
-    size_t osz;
-    nitro_status st = nitro_lz77_decompress(*buf, *size, MAX_FILE, &out, &osz);
-    if (!st.ok) return false;
-    free(*buf);
-    *buf = out;
-    *size = osz;
-    return true;
 }
 
 /* ---- rendering one model ---- */
@@ -205,63 +163,41 @@ typedef struct entry {
 
 int render_sheet(const char *path, const sheet_opts *o, const char *out)
 {
-    char fpath[1024], sel[256] = "";
-    snprintf(fpath, sizeof fpath, "%s", path);
-    char *colon = strrchr(fpath, ':');
-    if (colon && colon != fpath + 1) { /* keep "C:\" style prefixes intact */
-        snprintf(sel, sizeof sel, "%s", colon + 1);
-        *colon = 0;
-    }
-    size_t size = 0;
-    uint8_t *buf = load(fpath, &size);
-    if (!buf || !unpack(&buf, &size)) {
-        fprintf(stderr, "dsgx render: cannot read %s\n", fpath);
-        free(buf);
+    dsgx_nitro_input in;
+    char oerr[600];
+    if (dsgx_nitro_open(path, &in, oerr, sizeof oerr)) {
+        fprintf(stderr, "dsgx render: %s\n", oerr);
         return 1;
     }
     static entry ents[MAX_CELLS];
     unsigned nent = 0;
-    nitro_narc narc;
-    memset(&narc, 0, sizeof narc);
-    bool is_narc = size >= 4 && !memcmp(buf, "NARC", 4);
-    if (is_narc) {
-        nitro_status st = nitro_narc_parse(buf, size, &narc);
-        if (!st.ok) {
-            char msg[512];
-            nitro_status_format(&st, fpath, msg, sizeof msg);
-            fprintf(stderr, "dsgx render: %s\n", msg);
-            free(buf);
-            return 1;
-        }
-        for (unsigned i = 0; i < narc.num_files && nent < MAX_CELLS; i++) {
-            const nitro_narc_file *nf = &narc.files[i];
-            char name[48];
-            snprintf(name, sizeof name, "%.47s", nf->name ? nf->name : "");
-            if (!nf->name) snprintf(name, sizeof name, "%u", i);
-            if (sel[0]) {
-                char *end;
-                long v = strtol(sel, &end, 10);
-                bool match = *end == 0 ? v == (long)i : nitro_narc_find(&narc, sel) == (int)i;
-                if (!match) continue;
-            }
+    if (in.archive) {
+        /* every member of the archive (LZ77 members decompressed) */
+        for (unsigned i = 0; i < in.narc.num_files && nent < MAX_CELLS; i++) {
+            const nitro_narc_file *nf = &in.narc.files[i];
             entry *e = &ents[nent];
             e->buf = malloc(nf->size ? nf->size : 1);
             if (!e->buf) continue;
-            memcpy(e->buf, buf + nf->offset, nf->size);
+            memcpy(e->buf, in.data + nf->offset, nf->size);
             e->size = nf->size;
-            if (!unpack(&e->buf, &e->size)) {
+            if (nf->name)
+                snprintf(e->label, sizeof e->label, "%.47s", nf->name);
+            else
+                snprintf(e->label, sizeof e->label, "%u", i);
+            if (dsgx_nitro_unpack(e->label, &e->buf, &e->size, oerr, sizeof oerr)) {
                 free(e->buf);
+                e->buf = NULL;
                 continue;
             }
-            snprintf(e->label, sizeof e->label, "%.47s", name);
             nent++;
         }
     } else {
-        ents[0].buf = buf;
-        ents[0].size = size;
-        const char *base = strrchr(fpath, '/');
-        snprintf(ents[0].label, sizeof ents[0].label, "%.47s", base ? base + 1 : fpath);
-        buf = NULL;
+        /* one file (or one archive member): the input's buffer moves to the entry */
+        ents[0].buf = in.data;
+        ents[0].size = in.size;
+        in.data = NULL;
+        const char *base = strrchr(path, '/');
+        snprintf(ents[0].label, sizeof ents[0].label, "%.47s", base ? base + 1 : path);
         nent = 1;
     }
     /* --tex files: uploaded first for every model */
@@ -271,9 +207,17 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
     unsigned ntf = 0;
     int rc = 0;
     for (unsigned i = 0; i < o->ntex && ntf + 1 < NITRO_MAX_TEX_SETS; i++) {
-        size_t ts;
-        tbuf[ntf] = load(o->tex_paths[i], &ts);
-        if (!tbuf[ntf] || !unpack(&tbuf[ntf], &ts) || !nitro_parse(tbuf[ntf], ts, &tfile[ntf]).ok) {
+        dsgx_nitro_input tin;
+        if (dsgx_nitro_open(o->tex_paths[i], &tin, oerr, sizeof oerr) || tin.archive) {
+            fprintf(stderr, "dsgx render: %s\n",
+                    tin.archive ? "--tex needs a file or an archive member" : oerr);
+            dsgx_nitro_input_free(&tin);
+            rc = 1;
+            continue;
+        }
+        tbuf[ntf] = tin.data;
+        size_t ts = tin.size;
+        if (!nitro_parse(tbuf[ntf], ts, &tfile[ntf]).ok) {
             fprintf(stderr, "dsgx render: cannot use %s\n", o->tex_paths[i]);
             free(tbuf[ntf]);
             rc = 1;
@@ -340,7 +284,6 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
         nitro_file_free(&tfile[i]);
         free(tbuf[i]);
     }
-    nitro_narc_free(&narc);
-    free(buf);
+    dsgx_nitro_input_free(&in);
     return rc;
 }

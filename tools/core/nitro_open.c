@@ -22,23 +22,26 @@ static bool is_nitro(const uint8_t *d, size_t n)
     return false;
 }
 
-/* Replace the buffer by its decompression when it is LZ77 and nothing else. */
-static int unpack(const char *name, dsgx_nitro_input *in, char *err, size_t errlen)
+int dsgx_nitro_unpack(const char *name, uint8_t **data, size_t *size, char *err, size_t errlen)
 {
-    if (is_nitro(in->data, in->size) || is_narc(in->data, in->size) ||
-        !nitro_lz77_detect(in->data, in->size))
+    if (is_nitro(*data, *size) || is_narc(*data, *size) || !nitro_lz77_detect(*data, *size))
         return 0;
     uint8_t *out;
     size_t osz;
-    nitro_status st = nitro_lz77_decompress(in->data, in->size, DSGX_NITRO_MAX_FILE, &out, &osz);
+    nitro_status st = nitro_lz77_decompress(*data, *size, DSGX_NITRO_MAX_FILE, &out, &osz);
     if (!st.ok) {
         nitro_status_format(&st, name, err, errlen);
         return -1;
     }
-    free(in->data);
-    in->data = out;
-    in->size = osz;
+    free(*data);
+    *data = out;
+    *size = osz;
     return 0;
+}
+
+static int unpack(const char *name, dsgx_nitro_input *in, char *err, size_t errlen)
+{
+    return dsgx_nitro_unpack(name, &in->data, &in->size, err, errlen);
 }
 
 int dsgx_nitro_open(const char *arg, dsgx_nitro_input *in, char *err, size_t errlen)

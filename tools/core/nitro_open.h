@@ -26,5 +26,8 @@ typedef struct dsgx_nitro_input {
 /** @return 0, or -1 with "ARG: reason" in err. Free with dsgx_nitro_input_free(). */
 int dsgx_nitro_open(const char *arg, dsgx_nitro_input *in, char *err, size_t errlen);
 void dsgx_nitro_input_free(dsgx_nitro_input *in);
+/** Replace a malloc'd buffer by its decompression when it is LZ77-compressed (and not a Nitro
+ *  file or archive). @return 0, or -1 with "NAME: ..." in err (the buffer is kept). */
+int dsgx_nitro_unpack(const char *name, uint8_t **data, size_t *size, char *err, size_t errlen);
 
 #endif
