@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gx/regs.h"
 #include "nitro/nitro_internal.h"
 
 uint32_t nitro_texture_size(unsigned format, unsigned width, unsigned height)
@@ -77,11 +78,11 @@ static bool parse_textures(nitro_cursor *c, nitro_tex0 *t, size_t dict_at)
         x->name = d.entries[i].name;
         x->teximage_param = nitro_cur_u32(c);
         x->extra = nitro_cur_u32(c);
-        x->format = (x->teximage_param >> 26) & 7u;
-        x->width = 8u << ((x->teximage_param >> 20) & 7u);
-        x->height = 8u << ((x->teximage_param >> 23) & 7u);
-        x->color0_transparent = (x->teximage_param >> 29) & 1u;
-        x->data_offset = (x->teximage_param & 0xFFFFu) << 3;
+        x->format = teximage_format(x->teximage_param);
+        x->width = 8u << teximage_size_s(x->teximage_param);
+        x->height = 8u << teximage_size_t(x->teximage_param);
+        x->color0_transparent = teximage_color0_transparent(x->teximage_param);
+        x->data_offset = teximage_vram_offset(x->teximage_param) << 3;
         uint32_t len = nitro_texture_size(x->format, x->width, x->height);
         nitro_slice block = x->format == NITRO_TEX_4X4 ? t->tex4x4_data : t->tex_data;
         if (!inside(block, x->data_offset, len)) {

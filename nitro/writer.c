@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gx/regs.h"
 #include "nitro/writer.h"
 
 typedef struct wctx {
@@ -385,10 +386,10 @@ static bool write_tex0(wctx *w, const nitro_wtex0 *t)
         nitro_buf_put32(b, t0 + ofs_field[pass], (uint32_t)(blk - t0));
         for (unsigned i = 0; i < t->num_textures; i++) {
             const nitro_wtexture *x = &t->textures[i];
-            unsigned fmt = (x->teximage_param >> 26) & 7u;
+            unsigned fmt = teximage_format(x->teximage_param);
             if ((fmt == NITRO_TEX_4X4) != (pass > 0)) continue;
-            uint32_t len = nitro_texture_size(fmt, 8u << ((x->teximage_param >> 20) & 7u),
-                                              8u << ((x->teximage_param >> 23) & 7u));
+            uint32_t len = nitro_texture_size(fmt, 8u << teximage_size_s(x->teximage_param),
+                                              8u << teximage_size_t(x->teximage_param));
             if (pass < 2) {
                 uint32_t rel = (uint32_t)(b->size - blk);
                 if (rel >> 3 > 0xFFFF) return werr(w, "texel data above 512 KiB", x->name);
