@@ -57,38 +57,12 @@ static double median_us(uint64_t *v, size_t n)
     return (double)m / 1000.0;
 }
 
-/* One bus operation, untimed (dsgx_system_exec without its per-write clock reads). */
-static void exec_item(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item *it)
+/* Per frame: dsgx_system_replay times each run of bus writes (geometry) and raster_render()
+ * (render) with one clock pair each. */
+static void frame_cb(void *user, unsigned index, dsgx_system *s)
 {
-    switch (it->op) {
-    case TRACE_W32: gx_write32(s->gx, it->addr, it->value); break;
-    case TRACE_W16: gx_write16(s->gx, it->addr, (uint16_t)it->value); break;
-    case TRACE_W8: gx_write8(s->gx, it->addr, (uint8_t)it->value); break;
-    case TRACE_DATA:
-        for (uint32_t k = 0; k + 4 <= it->data_len; k += 4) {
-            const uint8_t *b = t->data + it->data_off + k;
-            uint32_t v =
-                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-            gx_write32(s->gx, it->addr + k, v);
-        }
-        break;
-    default: break;
-    }
-}
-
-/* One replay of the trace: geometry timed per run of writes, rendering per frame. */
-static void replay(dsgx_system *s, const dsgx_trace *t, samples *sm)
-{
-    size_t i = 0;
-    while (i < t->n) {
-        uint64_t t0 = dsgx_now_ns();
-        while (i < t->n && t->items[i].op != TRACE_FRAME) exec_item(s, t, &t->items[i++]);
-        uint64_t geometry_ns = dsgx_now_ns() - t0;
-        if (i == t->n) break; /* writes after the last frame belong to no frame */
-        i++;
-        dsgx_system_frame(s); /* times raster_render() into s->render_ns */
-        on_frame(sm, s->render_ns, geometry_ns);
-    }
+    (void)index;
+    on_frame(user, s->render_ns, s->geometry_ns);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -129,7 +103,7 @@ int cmd_bench(int argc, char **argv)
         dsgx_system *s = dsgx_system_create();
         for (unsigned r = 0; s && r < repeat; r++) {
             gx_reset(s->gx);
-            replay(s, &t, &sm);
+            dsgx_system_replay(s, &t, frame_cb, &sm);
         }
         dsgx_system_destroy(s);
         char name[256];
