@@ -112,38 +112,6 @@ static uint8_t *load(const char *path, size_t *size)
     return data;
 }
 
-static fx32 fx(double v)
-{
-    return (fx32)(v * 4096.0 + (v < 0 ? -0.5 : 0.5));
-}
-
-/* Small maths without libm (the CLI does not link it): Newton square root, Taylor sine. */
-static double msqrt(double x)
-{
-    if (x <= 0) return 0;
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 60; i++) r = 0.5 * (r + x / r);
-    return r;
-}
-
-static double msin(double x)
-{
-    const double pi = 3.14159265358979;
-    while (x > pi) x -= 2 * pi;
-    while (x < -pi) x += 2 * pi;
-    double term = x, sum = x;
-    for (int n = 1; n < 12; n++) {
-        term *= -x * x / ((2 * n) * (2 * n + 1));
-        sum += term;
-    }
-    return sum;
-}
-
-static double mcos(double x)
-{
-    return msin(x + 3.14159265358979 / 2);
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dsgx render MODEL.nsbmd [--tex FILE.nsbtx ...] [--model NAME|INDEX]\n"
@@ -707,17 +675,18 @@ int cmd_render(int argc, char **argv)
         hi[k] = lo[k] + m->info.box[3 + k] / 4096.0 * ps;
     }
     double c[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
-    double r = 0.5 * msqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                           (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    double r =
+        0.5 * render_sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                          (hi[2] - lo[2]) * (hi[2] - lo[2]));
     if (r < 1e-3) r = 1;
-    double half = fov * 3.14159265358979 / 360.0, dist = r / msin(half) * 1.1;
+    double half = fov * 3.14159265358979 / 360.0, dist = r / render_sin(half) * 1.1;
     if (have_orbit) {
         double yaw = orbit[0] * 3.14159265358979 / 180, pitch = orbit[1] * 3.14159265358979 / 180;
         dist = orbit[2];
         memcpy(at, c, sizeof at);
-        eye[0] = c[0] + dist * mcos(pitch) * msin(yaw);
-        eye[1] = c[1] + dist * msin(pitch);
-        eye[2] = c[2] + dist * mcos(pitch) * mcos(yaw);
+        eye[0] = c[0] + dist * render_cos(pitch) * render_sin(yaw);
+        eye[1] = c[1] + dist * render_sin(pitch);
+        eye[2] = c[2] + dist * render_cos(pitch) * render_cos(yaw);
     } else if (!have_eye) {
         memcpy(at, c, sizeof at);
         eye[0] = c[0];
@@ -725,18 +694,19 @@ int cmd_render(int argc, char **argv)
         eye[2] = c[2] + dist;
     }
     double ex[3] = {eye[0] - at[0], eye[1] - at[1], eye[2] - at[2]};
-    double ed = msqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]);
+    double ed = render_sqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]);
     double nearv = ed - r * 1.5 > ed * 0.01 ? ed - r * 1.5 : ed * 0.01, farv = ed + r * 1.5;
     fx32 feye[3], fat[3], fup[3] = {0, FX32_ONE, 0}, cam[12];
     for (int k = 0; k < 3; k++) {
-        feye[k] = fx(eye[k]);
-        fat[k] = fx(at[k]);
+        feye[k] = render_fx(eye[k]);
+        fat[k] = render_fx(at[k]);
     }
     nitro_glb_init(&sc.glb);
     render_apply_lights(&sc.glb, lights);
     nitro_camera_lookat(feye, fup, fat, cam);
     nitro_glb_set_camera(&sc.glb, cam);
-    nitro_camera_perspective(fx(msin(half)), fx(mcos(half)), fx(256.0 / 192.0), fx(nearv), fx(farv),
+    nitro_camera_perspective(render_fx(render_sin(half)), render_fx(render_cos(half)),
+                             render_fx(256.0 / 192.0), render_fx(nearv), render_fx(farv),
                              sc.glb.proj);
 
     if (sequence) {

@@ -22,9 +22,37 @@
 
 #define MAX_CELLS 64
 
-static fx32 to_fx(double v)
+/* Camera set-up maths for the CLI only: float here, converted once to 1.19.12 before anything
+ * reaches the engine (the CLI does not link libm, hence these small series). */
+fx32 render_fx(double v)
 {
     return (fx32)(v * 4096.0 + (v < 0 ? -0.5 : 0.5));
+}
+
+double render_sqrt(double x)
+{
+    if (x <= 0) return 0;
+    double r = x > 1 ? x : 1;
+    for (int i = 0; i < 60; i++) r = 0.5 * (r + x / r);
+    return r;
+}
+
+double render_sin(double x)
+{
+    const double pi = 3.14159265358979;
+    while (x > pi) x -= 2 * pi;
+    while (x < -pi) x += 2 * pi;
+    double term = x, sum = x;
+    for (int n = 1; n < 12; n++) {
+        term *= -x * x / ((2 * n) * (2 * n + 1));
+        sum += term;
+    }
+    return sum;
+}
+
+double render_cos(double x)
+{
+    return render_sin(x + 3.14159265358979 / 2);
 }
 
 bool render_parse_light(const char *arg, render_light lights[4])
@@ -37,9 +65,9 @@ bool render_parse_light(const char *arg, render_light lights[4])
         return false;
     if (x < -1 || x > 1 || y < -1 || y > 1 || z < -1 || z > 1) return false;
     lights[i].set = true;
-    lights[i].dir[0] = to_fx(x);
-    lights[i].dir[1] = to_fx(y);
-    lights[i].dir[2] = to_fx(z);
+    lights[i].dir[0] = render_fx(x);
+    lights[i].dir[1] = render_fx(y);
+    lights[i].dir[2] = render_fx(z);
     lights[i].color =
         (uint16_t)(((rgb >> 19) & 31u) | (((rgb >> 11) & 31u) << 5) | (((rgb >> 3) & 31u) << 10));
     return true;
@@ -70,24 +98,6 @@ int render_write_scaled(const dsgx_frame *f, unsigned scale, const char *path, c
 }
 
 /* ---- rendering one model ---- */
-
-static double msqrt(double x)
-{
-    if (x <= 0) return 0;
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 60; i++) r = 0.5 * (r + x / r);
-    return r;
-}
-
-static double msin(double x)
-{
-    double term = x, sum = x;
-    for (int n = 1; n < 12; n++) {
-        term *= -x * x / ((2 * n) * (2 * n + 1));
-        sum += term;
-    }
-    return sum;
-}
 
 typedef struct texset {
     unsigned n;
@@ -127,19 +137,21 @@ static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t 
         c[k] = (lo[k] + hi[k]) / 2;
         r2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
     }
-    double r = 0.5 * msqrt(r2);
+    double r = 0.5 * render_sqrt(r2);
     if (r < 1e-3) r = 1;
-    double half = o->fov * 3.14159265358979 / 360.0, dist = r / msin(half) * 1.1;
+    double half = o->fov * 3.14159265358979 / 360.0, dist = r / render_sin(half) * 1.1;
     double nearv = dist - r * 1.5 > dist * 0.01 ? dist - r * 1.5 : dist * 0.01;
-    fx32 eye[3] = {to_fx(c[0]), to_fx(c[1]), to_fx(c[2] + dist)};
-    fx32 at[3] = {to_fx(c[0]), to_fx(c[1]), to_fx(c[2])}, up[3] = {0, FX32_ONE, 0}, cam[12];
+    fx32 eye[3] = {render_fx(c[0]), render_fx(c[1]), render_fx(c[2] + dist)};
+    fx32 at[3] = {render_fx(c[0]), render_fx(c[1]), render_fx(c[2])}, up[3] = {0, FX32_ONE, 0},
+         cam[12];
     static nitro_glb glb;
     nitro_glb_init(&glb);
     render_apply_lights(&glb, o->lights);
     nitro_camera_lookat(eye, up, at, cam);
     nitro_glb_set_camera(&glb, cam);
-    nitro_camera_perspective(to_fx(msin(half)), to_fx(msin(3.14159265358979 / 2 - half)),
-                             to_fx(256.0 / 192.0), to_fx(nearv), to_fx(dist + r * 1.5), glb.proj);
+    nitro_camera_perspective(
+        render_fx(render_sin(half)), render_fx(render_sin(3.14159265358979 / 2 - half)),
+        render_fx(256.0 / 192.0), render_fx(nearv), render_fx(dist + r * 1.5), glb.proj);
     nitro_glb_flush(&glb, &sink);
     static nitro_runtime rt;
     nitro_runtime_init(&rt, m, mdata, &glb, &sink, binds);

@@ -12,6 +12,12 @@
 #include "nitro/runtime.h"
 #include "raster/frame.h"
 
+/** Camera set-up helpers (CLI only; float converted once to 1.19.12 by render_fx). */
+fx32 render_fx(double v);
+double render_sqrt(double x);
+double render_sin(double x);
+double render_cos(double x);
+
 /** A --light I:X,Y,Z:RRGGBB setting (direction 1.19.12, colour RGB555). */
 typedef struct render_light {
     bool set;
