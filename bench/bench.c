@@ -67,16 +67,20 @@ static void frame_cb(void *user, unsigned index, dsgx_system *s)
 
 int cmd_bench(int argc, char **argv)
 {
-    unsigned repeat = 100;
+    unsigned repeat = 100, threads = 1;
     int first = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = (unsigned)strtoul(argv[++i], NULL, 10);
             if (!repeat) repeat = 1;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (cli_parse_threads("bench", argv[++i], &threads)) return 2;
         } else if (!strcmp(argv[i], "--help")) {
-            printf("usage: dsgx bench TRACE... [--repeat N]\n"
+            printf("usage: dsgx bench TRACE... [--repeat N] [--threads N]\n"
                    "  replays each trace N times (default 100) and prints\n"
-                   "  NAME render_median_us X geometry_median_us Y\n");
+                   "  NAME render_median_us X geometry_median_us Y\n"
+                   "  --threads N  rendering threads, 1..8 (default 1: one core, the figure\n"
+                   "               comparable with single-threaded renderers)\n");
             return 0;
         } else {
             if (!nfiles) first = i;
@@ -85,7 +89,7 @@ int cmd_bench(int argc, char **argv)
         }
     }
     if (!nfiles) {
-        fprintf(stderr, "usage: dsgx bench TRACE... [--repeat N]\n");
+        fprintf(stderr, "usage: dsgx bench TRACE... [--repeat N] [--threads N]\n");
         return 2;
     }
     int status = 0;
@@ -101,6 +105,7 @@ int cmd_bench(int argc, char **argv)
         }
         samples sm = {0};
         dsgx_system *s = dsgx_system_create();
+        if (s) raster_set_threads(s->raster, threads);
         for (unsigned r = 0; s && r < repeat; r++) {
             gx_reset(s->gx);
             dsgx_system_replay(s, &t, frame_cb, &sm);

@@ -107,10 +107,10 @@ static void fog_pixel(raster_engine *r, const raster_fog *f, uint32_t i, fog_mem
     r->color[i] = m->out;
 }
 
-void raster_fog_pass(raster_engine *r, const raster_fog *f)
+void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1)
 {
     fog_memo m = {0, 0, 0, 0, false, false};
-    for (int y = 0; y < DSGX_FRAME_H; y++) {
+    for (int y = y0; y < y1; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x++) {
             uint32_t i = raster_addr(x, y);
             uint32_t attr = r->attr[i];

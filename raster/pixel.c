@@ -269,32 +269,52 @@ static void decode_texture(const raster_shader *sh, uint32_t w, uint32_t h, uint
     }
 }
 
-void raster_shader_use_cache(raster_shader *sh, raster_tex_cache *c, uint32_t teximage,
-                             uint32_t pltt_base, uint32_t area)
+/* The entry of a texture (TEXIMAGE_PARAM without repeat/flip, bits 16-19, and the coordinate
+ * mode, bits 30-31; the palette base), or c->n when it has none. */
+static uint32_t cache_find(const raster_tex_cache *c, uint32_t teximage, uint32_t pltt_base)
 {
-    if (!c->texels || sh->kind < RASTER_SHADE_MODULATE || !sh->tex.tex_vram || !sh->tex.pal_vram)
-        return;
-    uint32_t w = 8u << teximage_size_s(teximage), h = 8u << teximage_size_t(teximage);
-    if (w * h > RASTER_TEX_CACHE_MAX) return;
-    /* TEXIMAGE_PARAM without repeat/flip (bits 16-19) and the coordinate mode (30-31) */
     uint32_t key = teximage & 0x3FF0FFFFu, pal = pltt_base & 0x1FFFu;
     uint32_t i = 0;
     while (i < c->n && (c->entry[i].key != key || c->entry[i].pal != pal)) i++;
+    return i;
+}
+
+void raster_tex_cache_plan(raster_tex_cache *c, const raster_pixel_frame *pf, uint32_t attr,
+                           uint32_t teximage, uint32_t pltt_base, const uint8_t *tex_vram,
+                           const uint8_t *pal_vram, uint32_t area)
+{
+    /* textured polygons only (raster_shader_setup: the kinds >= RASTER_SHADE_MODULATE) */
+    if (!c->texels || !pf->texturing || teximage_format(teximage) == TEXFMT_NONE || !tex_vram ||
+        !pal_vram)
+        return;
+    uint32_t w = 8u << teximage_size_s(teximage), h = 8u << teximage_size_t(teximage);
+    if (w * h > RASTER_TEX_CACHE_MAX) return;
+    uint32_t i = cache_find(c, teximage, pltt_base);
     if (i == c->n) {
         if (c->n == RASTER_TEX_CACHE_ENTRIES) return;
-        c->entry[i].key = key;
-        c->entry[i].pal = pal;
+        c->entry[i].key = teximage & 0x3FF0FFFFu;
+        c->entry[i].pal = pltt_base & 0x1FFFu;
         c->entry[i].offset = UINT32_MAX;
         c->entry[i].area = 0;
         c->n++;
     }
-    if (c->entry[i].offset == UINT32_MAX) {
-        c->entry[i].area = c->entry[i].area + area < area ? UINT32_MAX : c->entry[i].area + area;
-        if (c->entry[i].area < w * h || c->used + w * h > RASTER_TEX_CACHE_TEXELS) return;
-        decode_texture(sh, w, h, &c->texels[c->used]);
-        c->entry[i].offset = c->used;
-        c->used += w * h;
-    }
+    if (c->entry[i].offset != UINT32_MAX) return;
+    c->entry[i].area = c->entry[i].area + area < area ? UINT32_MAX : c->entry[i].area + area;
+    if (c->entry[i].area < w * h || c->used + w * h > RASTER_TEX_CACHE_TEXELS) return;
+    raster_shader sh;
+    raster_shader_setup(&sh, pf, attr, teximage, pltt_base, tex_vram, pal_vram);
+    decode_texture(&sh, w, h, &c->texels[c->used]);
+    c->entry[i].offset = c->used;
+    c->used += w * h;
+}
+
+void raster_shader_use_cache(raster_shader *sh, const raster_tex_cache *c, uint32_t teximage,
+                             uint32_t pltt_base)
+{
+    if (!c->texels || sh->kind < RASTER_SHADE_MODULATE || !sh->tex.tex_vram || !sh->tex.pal_vram)
+        return;
+    uint32_t i = cache_find(c, teximage, pltt_base);
+    if (i == c->n || c->entry[i].offset == UINT32_MAX) return;
     sh->decoded = &c->texels[c->entry[i].offset];
     if (sh->kind == RASTER_SHADE_MODULATE) sh->shade = shade_modulate_decoded;
     if (sh->kind == RASTER_SHADE_DECAL) sh->shade = shade_decal_decoded;

@@ -105,13 +105,20 @@ typedef struct raster_tex_cache {
 /** Start a frame: forget every decoded texture. */
 void raster_tex_cache_reset(raster_tex_cache *c);
 
-/** Let a textured shader (after raster_shader_setup) read its texture from the cache,
- *  decoding it once the polygons using it this frame cover (by bounding box, @p area pixels
- *  for this one) at least as many pixels as the texture has texels: decoding costs about as
- *  much per texel as a lookup per pixel. Same pixels either way; does nothing when the texture
- *  is too big, the budget is spent, or the shader is untextured. */
-void raster_shader_use_cache(raster_shader *sh, raster_tex_cache *c, uint32_t teximage,
-                             uint32_t pltt_base, uint32_t area);
+/** Plan the cache for one polygon of the frame (every polygon, before any is drawn): a
+ *  textured polygon's texture is decoded once the polygons using it this frame cover (by
+ *  bounding box, @p area pixels for this one) at least as many pixels as the texture has
+ *  texels: decoding costs about as much per texel as a lookup per pixel. Nothing happens when
+ *  the texture is too big, the budget is spent, or the polygon is untextured. */
+void raster_tex_cache_plan(raster_tex_cache *c, const raster_pixel_frame *pf, uint32_t attr,
+                           uint32_t teximage, uint32_t pltt_base, const uint8_t *tex_vram,
+                           const uint8_t *pal_vram, uint32_t area);
+
+/** Let a textured shader (after raster_shader_setup) read its texture from the cache when the
+ *  plan decoded it (same pixels either way). Only reads the cache: polygons of different
+ *  bands of lines are set up at once (raster/README.md "Threads"). */
+void raster_shader_use_cache(raster_shader *sh, const raster_tex_cache *c, uint32_t teximage,
+                             uint32_t pltt_base);
 
 /** Shade one pixel. @p r9, @p g9, @p b9: interpolated 9-bit vertex colour; @p s, @p t: 1.11.4
  *  texture coordinates. @return r6 | g6 << 8 | b6 << 16 | a5 << 24. */

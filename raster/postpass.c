@@ -12,7 +12,7 @@
  *    RDLines branch's timing-dependent screen-edge glitch is not modelled, as upstream melonDS
  *    does not). A marked pixel takes EDGE_COLOR[ID >> 3] (widened to 6 bits) and keeps its
  *    alpha; its anti-aliasing coverage is forced to 0x10 (melonDS "break antialiasing
- *    coverage (checkme)").
+ *    coverage (checkme)"; kept in raster_engine.edge_marked, read by anti-aliasing).
  *  - Then fog (fog.c), then anti-aliasing (DISP3DCNT bit 4): a top-layer edge pixel with
  *    coverage c < 31 is replaced by the lower-layer pixel when c == 0, else blended with it:
  *    c' = c + 1, rgb = (top * c' + bottom * (32 - c')) >> 5 only when the lower pixel's alpha
@@ -33,24 +33,25 @@ static bool edge_against(const raster_engine *r, uint32_t n, uint32_t id, uint32
     return (r->attr[n] >> RASTER_ATTR_OPAQUE_ID_SHIFT) != id && z < r->depth[n];
 }
 
-void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs)
+void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1)
 {
     uint32_t edge6[8];
     for (int i = 0; i < 8; i++) edge6[i] = raster_color6_from_rgb15(regs->edge_color[i]);
 
-    for (int y = 0; y < DSGX_FRAME_H; y++) {
+    for (int y = y0; y < y1; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x++) {
             uint32_t i = raster_addr(x, y);
             uint32_t attr = r->attr[i];
             if (!(attr & RASTER_ATTR_EDGE_MASK)) continue;
             uint32_t id = attr >> RASTER_ATTR_OPAQUE_ID_SHIFT;
             uint32_t z = r->depth[i];
-            if (edge_against(r, i - 1, id, z) || edge_against(r, i + 1, id, z) ||
-                edge_against(r, i - RASTER_SCANLINE_W, id, z) ||
-                edge_against(r, i + RASTER_SCANLINE_W, id, z)) {
-                r->color[i] = edge6[(id >> 3) & 7u] | (r->color[i] & 0xFF000000u);
-                r->attr[i] = (attr & ~RASTER_ATTR_COV_MASK) | (0x10u << RASTER_ATTR_COV_SHIFT);
-            }
+            bool mark = edge_against(r, i - 1, id, z) || edge_against(r, i + 1, id, z) ||
+                        edge_against(r, i - RASTER_SCANLINE_W, id, z) ||
+                        edge_against(r, i + RASTER_SCANLINE_W, id, z);
+            if (mark) r->color[i] = edge6[(id >> 3) & 7u] | (r->color[i] & 0xFF000000u);
+            /* (the broken coverage goes to edge_marked, not to the attribute word, which
+             * other lines' marking reads: lines may be marked at once, threads.c) */
+            r->edge_marked[i] = mark;
         }
     }
 }
@@ -73,14 +74,15 @@ uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage)
     return dsgx_pixel(r, g, b, mix5(dsgx_pixel_a(top), ba, cov));
 }
 
-void raster_antialias_pass(raster_engine *r)
+void raster_antialias_pass(raster_engine *r, int y0, int y1, bool marked)
 {
-    for (int y = 0; y < DSGX_FRAME_H; y++) {
+    for (int y = y0; y < y1; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x++) {
             uint32_t i = raster_addr(x, y);
             uint32_t attr = r->attr[i];
             if (!(attr & RASTER_ATTR_EDGE_MASK)) continue;
             uint32_t cov = (attr & RASTER_ATTR_COV_MASK) >> RASTER_ATTR_COV_SHIFT;
+            if (marked && r->edge_marked[i]) cov = 0x10;
             if (cov == 31) continue;
             if (cov == 0)
                 r->color[i] = r->color[i + RASTER_BUF_SIZE];
@@ -90,22 +92,29 @@ void raster_antialias_pass(raster_engine *r)
     }
 }
 
-void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *out)
+void raster_postpass_rows(raster_engine *r, const gx_frame *in, dsgx_frame *out, int y0, int y1)
 {
     uint32_t cnt = in->regs.disp3dcnt;
-
-    if (disp3dcnt_edge_marking(cnt)) raster_edge_mark_pass(r, &in->regs);
+    /* Each step reads other lines' depth and attribute words (edge marking: the neighbours'
+     * polygon ID and depth), which no step writes, and writes only its own lines' colours and
+     * edge_marked: line ranges may run at once once every line is drawn. */
+    if (disp3dcnt_edge_marking(cnt)) raster_edge_mark_pass(r, &in->regs, y0, y1);
     if (disp3dcnt_fog(cnt)) {
         raster_fog fog;
         raster_fog_setup(&fog, &in->regs);
-        raster_fog_pass(r, &fog);
+        raster_fog_pass(r, &fog, y0, y1);
     }
-    if (disp3dcnt_antialias(cnt)) raster_antialias_pass(r);
+    if (disp3dcnt_antialias(cnt)) raster_antialias_pass(r, y0, y1, disp3dcnt_edge_marking(cnt));
 
     if (!out) return;
-    for (int y = 0; y < DSGX_FRAME_H; y++) {
+    for (int y = y0; y < y1; y++) {
         const uint32_t *line = &r->color[raster_addr(0, y)];
         for (int x = 0; x < DSGX_FRAME_W; x++)
             out->px[y * DSGX_FRAME_W + x] = line[x] & 0x1F3F3F3Fu;
     }
+}
+
+void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *out)
+{
+    raster_postpass_rows(r, in, out, 0, DSGX_FRAME_H);
 }

@@ -64,15 +64,18 @@ void raster_fog_setup(raster_fog *f, const gx_render_regs *regs);
 uint32_t raster_fog_density(const raster_fog *f, uint32_t z);
 /** Blend colour-buffer pixel @p color towards the fog colour by @p density (0..128). */
 uint32_t raster_fog_blend(const raster_fog *f, uint32_t color, uint32_t density);
-/** Fog every pixel with the fog bit (and the lower layer under edge pixels). */
-void raster_fog_pass(raster_engine *r, const raster_fog *f);
+/** Fog every pixel of lines [y0, y1) with the fog bit (and the lower layer under edge
+ *  pixels). */
+void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1);
 
 /* ---- edge marking and anti-aliasing (postpass.c) ---- */
-/** Edge marking over the whole frame (DISP3DCNT bit 5). */
-void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs);
+/** Edge marking of lines [y0, y1) (DISP3DCNT bit 5): marked pixels take the edge colour and
+ *  raster_engine.edge_marked[] = 1 (every other edge pixel of the lines: 0). */
+void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1);
 /** Blend an edge pixel with the pixel behind it by coverage 1..30 (anti-aliasing). */
 uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage);
-/** Anti-aliasing over the whole frame (DISP3DCNT bit 4). */
-void raster_antialias_pass(raster_engine *r);
+/** Anti-aliasing of lines [y0, y1) (DISP3DCNT bit 4); @p marked: edge marking ran (its
+ *  marked pixels have coverage 0x10). */
+void raster_antialias_pass(raster_engine *r, int y0, int y1, bool marked);
 
 #endif

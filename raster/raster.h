@@ -44,6 +44,16 @@ void raster_set_melonds_gaps(raster_engine *r, bool on);
  *  (raster/README.md, the scanline timing model). */
 void raster_power_on(raster_engine *r);
 
+/**
+ * Draw frames with up to @p n threads (1..8; default 1): a frame's scanlines are split into
+ * bands drawn at once, with the same result bit for bit (raster/README.md "Threads"). Frames
+ * with shadow polygons, and frames too small to gain, still use one thread. @return the number
+ * of threads that will be used (fewer when threads cannot be created).
+ */
+unsigned raster_set_threads(raster_engine *r, unsigned n);
+/** The number of threads set by raster_set_threads. */
+unsigned raster_threads(const raster_engine *r);
+
 /** Render one frame. @p res may be NULL. */
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res);
 

@@ -28,7 +28,8 @@
  *               anti-aliasing, lower-layer handling).
  *     bit 4     back-facing polygon (the less-or-equal depth test exception reads it)
  *     bit 8-12  anti-aliasing coverage 0..31 (31 = full); set only with DISP3DCNT bit 4 on
- *               edge pixels; edge marking sets it to 0x10 ("break coverage" in melonDS)
+ *               edge pixels; a pixel edge marking marks has coverage 0x10 ("break
+ *               coverage" in melonDS), recorded in edge_marked[] instead
  *     bit 15    fog enable (POLYGON_ATTR bit 15 / clear colour bit 15); a translucent pixel
  *               keeps it only if the pixel under it had it
  *     bit 16-21 translucent polygon ID (of the last translucent pixel drawn here)
@@ -44,6 +45,7 @@
 #ifndef DSGX_RASTER_INTERNAL_H
 #define DSGX_RASTER_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -141,12 +143,47 @@ enum {
     RASTER_DEPTH_EQUAL_W = 3,    /**< POLYGON_ATTR bit 14, W-buffer: |dst - z| <= 0xFF */
 };
 
+/** Most threads a frame is split into (raster_set_threads). */
+#define RASTER_MAX_THREADS 8
+
+/**
+ * The scanline loop's state for one band of lines [y0, y1), drawn by one thread (threads.c):
+ * the polygons on the current line and their rendering state. A polygon takes a state slot at
+ * its first line in the band (raster_poly_activate) and gives it back after its bottom line,
+ * and the next polygon takes the slot freed last: the state in use stays a few slots that are
+ * still in the caches, instead of one new ~900-byte struct per polygon of the frame (2,000
+ * polygons' state does not fit the L2 cache next to the pixel buffers).
+ */
+typedef struct raster_band {
+    raster_engine *r;
+    int32_t y0, y1;
+    /** the timing model the lines run against: the engine's own (one band, live), or
+     *  `rec`, which records each line's cost for a replay after the bands (timing.h) */
+    raster_timing *timing;
+    raster_timing rec;
+    /** the engine's prev_shadow_mask as this band leaves it (taken from the engine at the
+     *  band's start; bands of one frame without shadow masks may run at once), and whether
+     *  the band drew any polygon line (set it at all) */
+    bool prev_mask, drew;
+    /* polygons on the current line, as render-list indices in list order (span.c) */
+    uint32_t nactive;
+    uint16_t active[GX_MAX_POLYGONS];
+    uint16_t active_tmp[GX_MAX_POLYGONS];
+    uint16_t slot[GX_MAX_POLYGONS]; /**< render-list index -> slot, while on a line */
+    uint16_t free_slots[GX_MAX_POLYGONS];
+    uint32_t nfree;
+    raster_poly polys[GX_MAX_POLYGONS];
+} raster_band;
+
 struct raster_engine {
     /* per-pixel buffers (layout above) */
     uint32_t color[2 * RASTER_BUF_SIZE];
     uint32_t depth[2 * RASTER_BUF_SIZE];
     uint32_t attr[2 * RASTER_BUF_SIZE];
     uint8_t stencil[2 * 256];
+    /** edge marking's result per top-layer edge pixel (1: marked, coverage 0x10), written by
+     *  raster_edge_mark_pass for every edge pixel of its lines, read by anti-aliasing */
+    uint8_t edge_marked[RASTER_BUF_SIZE];
     bool prev_shadow_mask; /**< the last polygon drawn on a line was a shadow mask */
 
     /* frame-constant state */
@@ -166,6 +203,8 @@ struct raster_engine {
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
      * reaches it (raster_span_begin) or the final pass needs it. Empty: lo = 256, hi = 0. */
     bool lazy_clear;      /**< this frame clears lazily (raster_render; false in unit scenes) */
+    bool final_pass;      /**< this frame has edge marking, fog or anti-aliasing */
+    dsgx_frame *out;      /**< where this frame goes (raster_render), or NULL */
     bool clear_lower;     /**< the lower layer is cleared along (anti-aliasing reads it) */
     uint32_t clear_px[3]; /**< clear colour, depth, attribute word */
     int16_t valid_lo[192], valid_hi[192];
@@ -177,23 +216,28 @@ struct raster_engine {
     const gx_frame *frame; /**< the frame being drawn (raster_setup_frame) */
     uint32_t npolys;
     const gx_polygon *list[GX_MAX_POLYGONS];
-    /* Rendering state of the polygons on the current line, in slots: a polygon takes a slot at
-     * its top line (raster_poly_activate) and gives it back after its bottom line, and the
-     * next polygon takes the slot freed last. The state in use then stays a few slots that
-     * are still in the caches, instead of one new ~900-byte struct per polygon of the frame
-     * (2,000 polygons' state does not fit the L2 cache next to the pixel buffers). */
-    uint16_t slot[GX_MAX_POLYGONS]; /**< render-list index -> slot, while on a line */
-    uint16_t free_slots[GX_MAX_POLYGONS];
-    uint32_t nfree;
-    raster_poly polys[GX_MAX_POLYGONS];
-
-    /* polygons on the current line, as render-list indices in list order (span.c) */
-    uint32_t nactive;
-    uint16_t active[GX_MAX_POLYGONS];
-    uint16_t active_tmp[GX_MAX_POLYGONS];
     /* render-list indices by top line: first[y], then next[i] (ascending; 0xFFFF ends) */
     uint16_t start_first[256];
     uint16_t start_next[GX_MAX_POLYGONS];
+    /** the frame has shadow polygons or masks: their stencil and "previous polygon was a
+     *  mask" state runs from line to line, so such a frame is drawn by one thread */
+    bool has_shadows;
+    /** estimated work of each line (raster_setup_frame): where threads split the frame */
+    uint32_t line_work[192];
+
+    /* threads (threads.c): thread 0 is the caller, thread i > 0 worker i; band[i] is the
+     * scanline state of thread i */
+    unsigned threads; /**< threads a frame may be drawn on (raster_set_threads) */
+    raster_band *band[RASTER_MAX_THREADS];
+    struct raster_pool *pool; /**< worker threads, or NULL */
+    uint32_t split_min_work;  /**< smallest line_work total split (threads.c; tests: 0) */
+    /* this frame's bands: lines [band_y[k], band_y[k + 1]) for k < nbands, taken in order
+     * by the threads (next_band) */
+    unsigned nbands;
+    int32_t band_y[3 * RASTER_MAX_THREADS + 1];
+    atomic_uint next_band;
+    uint8_t last_lines; /**< how the last frame's lines ran (raster_lines_result) */
+    raster_timing_line line_rec[RASTER_TIMING_LINES]; /**< each line's recorded cost */
 };
 
 /* ---- final pass (H5, postpass.c) ---- */
@@ -202,8 +246,19 @@ struct raster_engine {
 void raster_postpass_clear(raster_engine *r, const gx_frame *in);
 /** Edge marking, fog, anti-aliasing on the drawn buffers, then conversion into @p out. */
 void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *out);
+/** The same for lines [y0, y1) only, once every line is drawn (bands of lines may run at
+ *  once; @p out may be NULL). */
+void raster_postpass_rows(raster_engine *r, const gx_frame *in, dsgx_frame *out, int y0, int y1);
 
-/* ---- lazy clear (render.c) ---- */
+/* ---- lazy clear and output (render.c) ---- */
+/** Lines [y0, y1) of a frame without final pass into @p out (drawn pixels, the rest the
+ *  clear colour). */
+void raster_output_rows(const raster_engine *r, dsgx_frame *out, int32_t y0, int32_t y1);
+/** Complete the lazy clear of lines [y0, y1) and their side borders (for the final pass). */
+void raster_complete_clear_rows(raster_engine *r, int32_t y0, int32_t y1);
+/** Lines [y0, y1) are drawn: complete their clear for the final pass, or, without one, write
+ *  them into the frame's output (raster_engine.out). */
+void raster_lines_done(raster_engine *r, int32_t y0, int32_t y1);
 /** Clear what is not yet valid of pixels [x0, x1) of line y (0 <= x0 < x1 <= 256). */
 void raster_lazy_clear(raster_engine *r, int32_t y, int32_t x0, int32_t x1);
 
@@ -218,17 +273,22 @@ static inline void raster_span_begin(raster_engine *r, int32_t y, int32_t x0, in
 /* ---- rasterizer (H3) ---- */
 /** Build the render list (ordering, per-polygon setup) for a frame (setup.c). */
 void raster_setup_frame(raster_engine *r, const gx_frame *in);
-/** Per-polygon set-up (setup.c), done when the scanline loop reaches the polygon's top line:
- *  the polygon's state is then written just before it is used (2,000 polygons' state does not
- *  fit the caches), instead of all at once at the start of the frame. */
-void raster_poly_activate(raster_engine *r, raster_poly *rp);
+/** Per-polygon set-up (setup.c), done when the scanline loop reaches the polygon's first line
+ *  @p y (its top line, or the first line of a band below it): the polygon's state is then
+ *  written just before it is used (2,000 polygons' state does not fit the caches), instead of
+ *  all at once at the start of the frame. */
+void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y);
 /** Choose a polygon's span functions and set up their constants (span_fns.c; once per
  *  polygon, after its shader). */
 void raster_span_select_poly(const raster_engine *r, raster_poly *rp);
 /** Span-function flags of a polygon (span.c; computed once per polygon by setup.c). */
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
-/** Draw scanline @p y of every polygon in the render list (span.c); lines 0..191 in order. */
-void raster_draw_scanline(raster_engine *r, int32_t y);
+/** Draw lines [b->y0, b->y1) of every polygon in the render list, in order, against
+ *  b->timing (span.c). */
+void raster_draw_band(raster_band *b);
+/** Draw lines [y0, y1) on the caller's thread (band 0) against the engine's timing model,
+ *  between raster_timing_frame_begin and _end (threads.c). */
+void raster_draw_lines(raster_engine *r, int32_t y0, int32_t y1);
 /** Position a polygon's left/right edges for line @p y (setup.c; the scanline loop calls it
  *  when a line reaches the edges' lower vertex). */
 void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y);

@@ -27,11 +27,16 @@
 #include "gx/regs.h"
 #include "raster/postpass_internal.h"
 #include "raster/raster_internal.h"
+#include "raster/threads.h"
 
 raster_engine *raster_create(void)
 {
     raster_engine *r = calloc(1, sizeof *r);
     if (!r) return NULL;
+    if (!raster_threads_init(r)) {
+        free(r);
+        return NULL;
+    }
     /* the texel cache's buffer; without it textures are looked up per pixel (same pixels) */
     r->texcache.texels = malloc(RASTER_TEX_CACHE_TEXELS * sizeof r->texcache.texels[0]);
     r->recip = malloc(sizeof *r->recip);
@@ -53,6 +58,7 @@ void raster_power_on(raster_engine *r)
 
 void raster_destroy(raster_engine *r)
 {
+    if (r) raster_threads_free(r);
     if (r) free(r->texcache.texels);
     if (r) free(r->recip);
     free(r);
@@ -108,20 +114,14 @@ void raster_lazy_clear(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
     r->valid_hi[y] = (int16_t)hi;
 }
 
-/* Everything raster_postpass_clear would have written that the final pass reads: every screen
- * pixel, and the top layer's 1-pixel border (edge marking reads it; colour 0, clear depth,
- * clear polygon ID without fog). */
-static void complete_clear(raster_engine *r)
+/* What raster_postpass_clear would have written that the final pass reads, for lines
+ * [y0, y1): their pixels and their left and right border pixels (edge marking reads them;
+ * colour 0, clear depth, clear polygon ID without fog). */
+void raster_complete_clear_rows(raster_engine *r, int32_t y0, int32_t y1)
 {
-    for (int32_t y = 0; y < 192; y++) raster_lazy_clear(r, y, 0, 256);
     uint32_t bd = r->clear_px[1], ba = r->clear_px[2] & RASTER_ATTR_OPAQUE_ID_MASK;
-    for (uint32_t i = 0; i < RASTER_SCANLINE_W; i++) {
-        uint32_t top = i, bottom = (RASTER_NUM_LINES - 1) * RASTER_SCANLINE_W + i;
-        r->color[top] = r->color[bottom] = 0;
-        r->depth[top] = r->depth[bottom] = bd;
-        r->attr[top] = r->attr[bottom] = ba;
-    }
-    for (int32_t y = 0; y < 192; y++) {
+    for (int32_t y = y0; y < y1; y++) {
+        raster_lazy_clear(r, y, 0, 256);
         uint32_t left = raster_addr(-1, y), right = raster_addr(256, y);
         r->color[left] = r->color[right] = 0;
         r->depth[left] = r->depth[right] = bd;
@@ -129,16 +129,28 @@ static void complete_clear(raster_engine *r)
     }
 }
 
-/* Output of a lazily cleared frame without final-pass effects: drawn pixels are copied, the
- * rest is the clear colour (raster_postpass_finish's conversion, without touching the rest). */
-static void convert_lazy(const raster_engine *r, dsgx_frame *out)
+/* The same for the border lines above and below the screen. */
+static void complete_clear_border(raster_engine *r)
 {
+    uint32_t bd = r->clear_px[1], ba = r->clear_px[2] & RASTER_ATTR_OPAQUE_ID_MASK;
+    for (uint32_t i = 0; i < RASTER_SCANLINE_W; i++) {
+        uint32_t top = i, bottom = (RASTER_NUM_LINES - 1) * RASTER_SCANLINE_W + i;
+        r->color[top] = r->color[bottom] = 0;
+        r->depth[top] = r->depth[bottom] = bd;
+        r->attr[top] = r->attr[bottom] = ba;
+    }
+}
+
+void raster_output_rows(const raster_engine *r, dsgx_frame *out, int32_t y0, int32_t y1)
+{
+    /* A lazily cleared frame: drawn pixels are copied, the rest is the clear colour (without
+     * touching the rest of the buffers). */
     const uint32_t mask = 0x1F3F3F3Fu;
     uint32_t clear = r->clear_px[0] & mask;
-    for (int32_t y = 0; y < 192; y++) {
+    for (int32_t y = y0; y < y1; y++) {
         uint32_t *dst = &out->px[y * DSGX_FRAME_W];
         const uint32_t *line = &r->color[raster_addr(0, y)];
-        int32_t lo = r->valid_lo[y], hi = r->valid_hi[y];
+        int32_t lo = r->lazy_clear ? r->valid_lo[y] : 0, hi = r->lazy_clear ? r->valid_hi[y] : 256;
         if (lo >= hi) lo = hi = 256;
         fill32(dst, clear, lo);
         for (int32_t x = lo; x < hi; x++) dst[x] = line[x] & mask;
@@ -146,31 +158,63 @@ static void convert_lazy(const raster_engine *r, dsgx_frame *out)
     }
 }
 
-void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res)
+void raster_lines_done(raster_engine *r, int32_t y0, int32_t y1)
 {
-    uint32_t cnt = in->regs.disp3dcnt;
-    bool final_pass = disp3dcnt_edge_marking(cnt) || disp3dcnt_fog(cnt) || disp3dcnt_antialias(cnt);
+    if (r->final_pass) {
+        if (r->lazy_clear) raster_complete_clear_rows(r, y0, y1);
+    } else if (r->out) {
+        raster_output_rows(r, r->out, y0, y1);
+    }
+}
 
-    latch_frame_state(r, in);
-    r->lazy_clear = !disp3dcnt_rear_bitmap(cnt);
+/* The clear before the lines: lazily (nothing valid yet) or the whole clear plane. */
+static void start_clear(raster_engine *r, const gx_frame *in)
+{
     if (r->lazy_clear) {
-        raster_clear_plain_pixel(&in->regs, &r->clear_px[0], &r->clear_px[1], &r->clear_px[2]);
-        r->clear_lower = disp3dcnt_antialias(cnt) != 0;
         for (int32_t y = 0; y < 192; y++) r->valid_lo[y] = 256, r->valid_hi[y] = 0;
     } else {
         raster_postpass_clear(r, in);
     }
+}
+
+void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res)
+{
+    uint32_t cnt = in->regs.disp3dcnt;
+
+    latch_frame_state(r, in);
+    r->final_pass = disp3dcnt_edge_marking(cnt) || disp3dcnt_fog(cnt) || disp3dcnt_antialias(cnt);
+    r->out = out;
+    r->lazy_clear = !disp3dcnt_rear_bitmap(cnt);
+    if (r->lazy_clear) {
+        raster_clear_plain_pixel(&in->regs, &r->clear_px[0], &r->clear_px[1], &r->clear_px[2]);
+        r->clear_lower = disp3dcnt_antialias(cnt) != 0;
+    }
+    start_clear(r, in);
     raster_setup_frame(r, in);
 
+    /* The lines: in bands on several threads when possible (threads.c; each band also
+     * completes the clear of its lines for the final pass, or writes them out), else, or when
+     * the timing model would have cut a line, on this thread against the live timing model. */
+    raster_timing before = r->timing;
     raster_timing_frame_begin(&r->timing, in);
-    for (int32_t y = 0; y < 192; y++) raster_draw_scanline(r, y);
+    raster_lines_result lines = raster_draw_lines_split(r);
+    r->last_lines = (uint8_t)lines;
+    if (lines == RASTER_LINES_CUT) {
+        r->timing = before;
+        raster_timing_frame_begin(&r->timing, in);
+        start_clear(r, in);
+    }
+    if (lines != RASTER_LINES_SPLIT) {
+        raster_draw_lines(r, 0, 192);
+        raster_lines_done(r, 0, 192);
+    }
     raster_timing_frame_end(&r->timing, res);
 
-    if (r->lazy_clear && !final_pass) {
-        if (out) convert_lazy(r, out);
-    } else {
-        if (r->lazy_clear) complete_clear(r);
-        raster_postpass_finish(r, in, out);
+    /* the final pass, once every line is drawn (in bands too) */
+    if (r->final_pass) {
+        if (r->lazy_clear) complete_clear_border(r);
+        raster_postpass_split(r, in, out);
     }
+    r->out = NULL;
     r->lazy_clear = false; /* the buffers are not valid for later direct use otherwise */
 }

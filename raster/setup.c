@@ -77,7 +77,10 @@ void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
     rp->yr_next = b->sy;
 }
 
-static void setup_edges(raster_engine *r, raster_poly *rp)
+/* The edges at line y (the polygon's top line, or a band's first line below it: the edges are
+ * then set up from the vertex walk at y, the same state as stepping down from the top line,
+ * edge.c raster_slope_setup). */
+static void setup_edges(raster_engine *r, raster_poly *rp, int32_t y)
 {
     const gx_polygon *p = rp->poly;
     uint8_t vtop = p->vtop;
@@ -105,8 +108,11 @@ static void setup_edges(raster_engine *r, raster_poly *rp)
         rp->yl_next = rp->yr_next = poly_vtx(rp, vl)->sy;
     } else {
         rp->flat = false;
-        raster_poly_setup_left(r, rp, p->ytop);
-        raster_poly_setup_right(r, rp, p->ytop);
+        /* (a band that starts on the bottom line never draws the polygon: its edges are set
+         * up on the line above, which has edges) */
+        if (y >= p->ybottom) y = p->ybottom - 1;
+        raster_poly_setup_left(r, rp, y);
+        raster_poly_setup_right(r, rp, y);
     }
 }
 
@@ -117,20 +123,68 @@ static uint8_t choose_depth_test(const gx_polygon *p)
     return p->facing_front ? RASTER_DEPTH_LESS_FRONT : RASTER_DEPTH_LESS;
 }
 
-/* Screen area of a polygon's bounding box (an upper bound of its pixels). */
-static uint32_t bbox_area(const raster_poly *rp)
+/* Width of a polygon's bounding box in pixels. */
+static uint32_t bbox_width(const gx_frame *in, const gx_polygon *p)
 {
-    const gx_polygon *p = rp->poly;
     int32_t x0 = INT32_MAX, x1 = INT32_MIN;
     for (unsigned i = 0; i < p->nverts; i++) {
-        int32_t x = poly_vtx(rp, i)->sx;
+        int32_t x = in->verts[p->vtx[i]].sx;
         x0 = x < x0 ? x : x0;
         x1 = x > x1 ? x : x1;
     }
-    return (uint32_t)(x1 - x0 + 1) * (uint32_t)(p->ybottom - p->ytop + 1);
+    return (uint32_t)(x1 - x0 + 1);
 }
 
-static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p)
+/* Work estimates (about the instructions of the scanline loop; only where threads split a
+ * frame depends on them): a polygon's set-up, each of its lines, each pixel of a line (more
+ * when W differs between vertices: perspective spans divide per pixel). */
+enum { WORK_POLY = 2800, WORK_LINE = 850, WORK_PIXEL = 40, WORK_PIXEL_PERSP = 110 };
+
+/* Twice the screen area of a polygon (shoelace formula), and whether its W values differ. */
+static int64_t area2(const gx_frame *in, const gx_polygon *p, bool *persp)
+{
+    int64_t a = 0;
+    *persp = false;
+    for (unsigned i = 0; i < p->nverts; i++) {
+        const gx_vertex *u = &in->verts[p->vtx[i]];
+        const gx_vertex *v = &in->verts[p->vtx[i + 1u < p->nverts ? i + 1u : 0u]];
+        a += (int64_t)u->sx * v->sy - (int64_t)v->sx * u->sy;
+        if (p->w[i] != p->w[0]) *persp = true;
+    }
+    return a < 0 ? -a : a;
+}
+
+static void plan_frame(raster_engine *r, const gx_frame *in)
+{
+    int64_t diff[193] = {0};
+    r->has_shadows = false;
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        const gx_polygon *p = r->list[i];
+        uint32_t w = bbox_width(in, p);
+        int32_t top = p->ytop < 0 ? 0 : (p->ytop > 191 ? 191 : p->ytop);
+        int32_t bottom = p->ybottom < top ? top : (p->ybottom > 191 ? 191 : p->ybottom);
+        raster_tex_cache_plan(&r->texcache, &r->pixel, p->attr, p->teximage, p->pltt_base,
+                              in->tex_vram, in->pal_vram, w * (uint32_t)(p->ybottom - p->ytop + 1));
+        if (polyattr_mode(p->attr) == POLYMODE_SHADOW) r->has_shadows = true;
+        if (r->threads < 2) continue; /* (line_work: only where to split) */
+        bool persp;
+        int64_t lines = p->ybottom - p->ytop + 1;
+        int64_t pixels = area2(in, p, &persp) / 2 / lines + 1; /* average width */
+        if (pixels > 256) pixels = 256;
+        int64_t per_line = WORK_LINE + (persp ? WORK_PIXEL_PERSP : WORK_PIXEL) * pixels;
+        diff[top] += WORK_POLY + per_line;
+        diff[top + 1] -= WORK_POLY;
+        diff[bottom + 1] -= per_line;
+    }
+    int64_t run = 0;
+    for (int y = 0; y < 192; y++) {
+        run += diff[y];
+        r->line_work[y] = run > UINT32_MAX ? UINT32_MAX : (uint32_t)run;
+    }
+}
+
+static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p,
+                       int32_t y)
 {
     rp->poly = p;
     rp->verts = in->verts;
@@ -153,14 +207,14 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
     rp->fill_all = r->fill_all_edges || (rp->alpha < 31 && r->pixel.blending) || rp->wireframe;
     raster_shader_setup(&rp->shader, &r->pixel, p->attr, p->teximage, p->pltt_base, in->tex_vram,
                         in->pal_vram);
-    raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base, bbox_area(rp));
+    raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base);
     raster_span_select_poly(r, rp);
-    setup_edges(r, rp);
+    setup_edges(r, rp, y);
 }
 
-void raster_poly_activate(raster_engine *r, raster_poly *rp)
+void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y)
 {
-    setup_poly(r, r->frame, rp, rp->poly);
+    setup_poly(r, r->frame, rp, rp->poly, y);
 }
 
 /** Drawn at all (melonDS's Degenerate flag: a vertex with W = 0, or bottom below 192). */
@@ -221,9 +275,5 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         r->start_next[i] = r->start_first[ytop];
         r->start_first[ytop] = (uint16_t)i;
     }
-    r->nactive = 0;
-    /* every state slot free, slot 0 taken first */
-    r->nfree = GX_MAX_POLYGONS;
-    for (uint32_t k = 0; k < GX_MAX_POLYGONS; k++)
-        r->free_slots[k] = (uint16_t)(GX_MAX_POLYGONS - 1u - k);
+    plan_frame(r, in);
 }

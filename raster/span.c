@@ -225,27 +225,29 @@ static void span_touch(raster_engine *r, int32_t y, const span_line *c, int32_t 
     raster_span_begin(r, y, x0, min32(c->xend + 1, min32(256, xcut)));
 }
 
-static void mask_line(raster_engine *r, raster_poly *rp, int32_t y)
+static void mask_line(raster_band *b, raster_poly *rp, int32_t y)
 {
+    raster_engine *r = b->r;
     span_line c;
-    if (!r->prev_shadow_mask) {
+    b->drew = true;
+    if (!b->prev_mask) {
         for (int i = 0; i < 256; i++) r->stencil[(y & 1) * 256 + i] = 0;
     }
-    r->prev_shadow_mask = true;
+    b->prev_mask = true;
     line_setup(r, rp, y, &c);
 
     /* the whole mask has one alpha (shadows use decal); alpha-tested up front, and the edges
      * are then not stepped (melonDS returns early) */
     uint32_t alpha = rp->wireframe ? 31u : rp->alpha;
-    if (raster_timing_line_aborted(&r->timing, y)) {
+    if (raster_timing_line_aborted(b->timing, y)) {
         step_edges(rp);
         return;
     }
     if (alpha <= r->alpha_ref) {
-        (void)raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, false);
+        (void)raster_timing_poly_span(b->timing, y, c.xstart, c.xend, false);
         return;
     }
-    int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
+    int32_t xcut = raster_timing_poly_span(b->timing, y, c.xstart, c.xend, true);
     if (xcut >= 0) {
         span_touch(r, y, &c, xcut);
         draw_mask_line(&c, xcut, rp->depth_test, rp->wbuffer);
@@ -253,13 +255,15 @@ static void mask_line(raster_engine *r, raster_poly *rp, int32_t y)
     step_edges(rp);
 }
 
-static void poly_line(raster_engine *r, raster_poly *rp, int32_t y)
+static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
 {
+    raster_engine *r = b->r;
     span_line c;
-    r->prev_shadow_mask = false;
+    b->drew = true;
+    b->prev_mask = false;
     line_setup(r, rp, y, &c);
-    if (!raster_timing_line_aborted(&r->timing, y)) {
-        int32_t xcut = raster_timing_poly_span(&r->timing, y, c.xstart, c.xend, true);
+    if (!raster_timing_line_aborted(b->timing, y)) {
+        int32_t xcut = raster_timing_poly_span(b->timing, y, c.xstart, c.xend, true);
         if (xcut >= 0) {
             span_touch(r, y, &c, xcut);
             raster_span_choose(rp, &c)(&c, xcut);
@@ -269,54 +273,84 @@ static void poly_line(raster_engine *r, raster_poly *rp, int32_t y)
 }
 
 /* The polygons on line y, in render-list order: those still on it from the line above, merged
- * with those whose top line is y. Same set as testing ytop <= y <= ybottom for every polygon. */
-static void update_active(raster_engine *r, int32_t y)
+ * with those whose top line is y (at the band's first line: every polygon on it). Same set as
+ * testing ytop <= y <= ybottom for every polygon. */
+static void update_active(raster_band *b, int32_t y)
 {
+    raster_engine *r = b->r;
     uint32_t n = 0, k = 0;
-    uint16_t next = y < 256 ? r->start_first[y] : 0xFFFF;
+    uint16_t next;
+    if (y == b->y0 && y > 0) {
+        /* the first line of a band below line 0: the polygons above it that reach it, in list
+         * order */
+        b->nactive = 0;
+        for (uint32_t i = 0; i < r->npolys; i++) {
+            if (r->list[i]->ytop < y && r->list[i]->ybottom >= y)
+                b->active[b->nactive++] = (uint16_t)i;
+        }
+        for (uint32_t i = 0; i < b->nactive; i++) {
+            uint16_t slot = b->free_slots[--b->nfree];
+            b->slot[b->active[i]] = slot;
+            b->polys[slot].poly = r->list[b->active[i]];
+            raster_poly_activate(r, &b->polys[slot], y);
+        }
+    }
+    next = y < 256 ? r->start_first[y] : 0xFFFF;
     for (;;) {
         uint16_t a = 0xFFFF;
-        while (k < r->nactive) {
-            a = r->active[k];
-            if (r->polys[r->slot[a]].ybottom >= y) break;
-            r->free_slots[r->nfree++] = r->slot[a]; /* done: its slot is free */
+        while (k < b->nactive) {
+            a = b->active[k];
+            if (b->polys[b->slot[a]].ybottom >= y) break;
+            b->free_slots[b->nfree++] = b->slot[a]; /* done: its slot is free */
             a = 0xFFFF, k++;
         }
         if (a == 0xFFFF && next == 0xFFFF) break;
         if (next < a) {
-            uint16_t slot = r->free_slots[--r->nfree]; /* (never empty: one per polygon) */
-            r->slot[next] = slot;
-            r->polys[slot].poly = r->list[next];
-            raster_poly_activate(r, &r->polys[slot]);
-            r->active_tmp[n++] = next;
+            uint16_t slot = b->free_slots[--b->nfree]; /* (never empty: one per polygon) */
+            b->slot[next] = slot;
+            b->polys[slot].poly = r->list[next];
+            raster_poly_activate(r, &b->polys[slot], y);
+            b->active_tmp[n++] = next;
             next = r->start_next[next];
         } else {
-            r->active_tmp[n++] = a;
+            b->active_tmp[n++] = a;
             k++;
         }
     }
-    for (uint32_t i = 0; i < n; i++) r->active[i] = r->active_tmp[i];
-    r->nactive = n;
+    for (uint32_t i = 0; i < n; i++) b->active[i] = b->active_tmp[i];
+    b->nactive = n;
 }
 
-void raster_draw_scanline(raster_engine *r, int32_t y)
+static void draw_scanline(raster_band *b, int32_t y)
 {
-    if (y == 0) r->nactive = 0;
-    update_active(r, y);
+    raster_engine *r = b->r;
+    update_active(b, y);
     /* Lazy clear: a line crossed by many polygons is cleared whole at once (one vectorised
      * fill instead of many small range extensions); same buffer contents either way. */
-    if (r->lazy_clear && r->nactive >= 8) raster_span_begin(r, y, 0, 256);
-    raster_timing_line_begin(&r->timing, y);
-    for (uint32_t i = 0; i < r->nactive; i++) {
-        raster_poly *rp = &r->polys[r->slot[r->active[i]]];
+    if (r->lazy_clear && b->nactive >= 8) raster_span_begin(r, y, 0, 256);
+    raster_timing_line_begin(b->timing, y);
+    for (uint32_t i = 0; i < b->nactive; i++) {
+        raster_poly *rp = &b->polys[b->slot[b->active[i]]];
         if (y == rp->ybottom && rp->ytop != rp->ybottom) {
-            raster_timing_poly_bottom(&r->timing, y);
+            raster_timing_poly_bottom(b->timing, y);
             continue;
         }
         if (rp->is_mask)
-            mask_line(r, rp, y);
+            mask_line(b, rp, y);
         else
-            poly_line(r, rp, y);
+            poly_line(b, rp, y);
     }
-    raster_timing_line_end(&r->timing, y);
+    raster_timing_line_end(b->timing, y);
+}
+
+void raster_draw_band(raster_band *b)
+{
+    /* every state slot free, slot 0 taken first */
+    b->nactive = 0;
+    b->nfree = GX_MAX_POLYGONS;
+    for (uint32_t k = 0; k < GX_MAX_POLYGONS; k++)
+        b->free_slots[k] = (uint16_t)(GX_MAX_POLYGONS - 1u - k);
+    b->drew = false;
+    b->prev_mask = b->r->prev_shadow_mask;
+    for (int32_t y = b->y0; y < b->y1; y++) draw_scanline(b, y);
 }

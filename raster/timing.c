@@ -168,9 +168,17 @@ static void pair_begin(raster_timing *t, int y)
     t->line_time[0] = t->line_time[1] = t->pair_touched[y / 2] ? T_FIRST_POLY : 0;
 }
 
+void raster_timing_record(raster_timing *t, raster_timing_line *lines)
+{
+    memset(t, 0, sizeof *t);
+    t->recording = true;
+    t->rec_lines = lines;
+}
+
 void raster_timing_line_begin(raster_timing *t, int y)
 {
     if (y < 0 || y >= RASTER_TIMING_LINES) return;
+    if (t->recording) t->rec_cur = (raster_timing_line){0, INT64_MIN}; /* (no charge: no need) */
     if (t->timed && (y & 1) == 0) pair_begin(t, y);
     t->line_aborted[y & 1] = false;
     t->line_cut[y & 1] = false;
@@ -188,8 +196,19 @@ static void abort_line(raster_timing *t, int y)
     t->line_cut[y & 1] = true;
 }
 
+/* Recording: a charge of @p units with @p margin units that must still be left after it
+ * (bottom line: 0, time_left < 0 aborts; polygon: max(2, pixel cost), the start test and the
+ * pixels). The line needs time + units + margin at its start for this charge to pass. */
+static void record(raster_timing *t, int64_t units, int64_t margin)
+{
+    int64_t need = t->rec_cur.time + units + margin;
+    if (need > t->rec_cur.need) t->rec_cur.need = need;
+    t->rec_cur.time += units;
+}
+
 void raster_timing_poly_bottom(raster_timing *t, int y)
 {
+    if (t->recording) record(t, T_EMPTY_LINE, 0);
     if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES || t->line_aborted[y & 1]) return;
     t->line_time[y & 1] += T_EMPTY_LINE;
     if (time_left(t, y) < 0) abort_line(t, y);
@@ -197,7 +216,16 @@ void raster_timing_poly_bottom(raster_timing *t, int y)
 
 int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr, bool count_pixels)
 {
-    if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES) return RASTER_TIMING_NO_LIMIT;
+    if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES) {
+        if (t->recording) {
+            /* the 12, then the start test (2 left) and the pixels (as below) */
+            int32_t first = xl < 0 ? 0 : xl;
+            int64_t width = (int64_t)xr + 1 - first;
+            int64_t cost = count_pixels && width > T_FREE_PIXELS ? width - T_FREE_PIXELS : 0;
+            record(t, T_PER_POLY + cost, cost < T_MIN_TO_START ? T_MIN_TO_START - cost : 0);
+        }
+        return RASTER_TIMING_NO_LIMIT;
+    }
     if (t->line_aborted[y & 1]) return RASTER_TIMING_SKIP;
     /* The 12 are spent whether or not the polygon may start (calibrated, see the notes). */
     t->line_time[y & 1] += T_PER_POLY;
@@ -223,8 +251,20 @@ int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr,
     return first + T_FREE_PIXELS + left;
 }
 
+bool raster_timing_replay_line(raster_timing *t, int y, raster_timing_line rec)
+{
+    if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES) return true;
+    /* Every charge of the line passed its test iff the line had its greatest need left at its
+     * start: time_left only falls along a line (charges are >= 0), and each test compares
+     * what is left after a charge with that charge's margin (record()). */
+    if (rec.need > time_left(t, y)) return false;
+    t->line_time[y & 1] += (int32_t)rec.time; /* (<= need <= time left: fits) */
+    return true;
+}
+
 void raster_timing_line_end(raster_timing *t, int y)
 {
+    if (t->recording && y >= 0 && y < RASTER_TIMING_LINES) t->rec_lines[y] = t->rec_cur;
     if (y < 0 || y >= RASTER_TIMING_LINES || !t->timed) return;
     if (t->line_cut[y & 1]) t->lines_cut++;
     if ((y & 1) == 0) return;

@@ -72,7 +72,20 @@
 /** RDLINES_COUNT before the first timed frame (MODEL.md 3). */
 #define RASTER_TIMING_RDLINES_POWER_ON 63
 
+/** One line's cost as a recording timing model saw it (raster_timing_record): what its
+ *  polygons added to the line's counter, and the most the line needed to have left at its
+ *  start for none of them to be skipped or cut (see raster_timing_replay_line). */
+typedef struct raster_timing_line {
+    int64_t time, need; /**< (64-bit: no overflow on any span width) */
+} raster_timing_line;
+
 typedef struct raster_timing {
+    /** recording instead of timing (raster_timing_record): nothing is ever cut; each line's
+     *  cost goes to rec_lines[y] */
+    bool recording;
+    raster_timing_line rec_cur;    /**< the line being recorded */
+    raster_timing_line *rec_lines; /**< RASTER_TIMING_LINES entries */
+
     /* persistent across frames */
     uint32_t frames_since_power_on; /**< frames begun since power-on (first one is untimed) */
     uint8_t rdlines_reg;            /**< RDLINES_COUNT as the register reads now */
@@ -93,6 +106,22 @@ typedef struct raster_timing {
     int32_t underflow_vcount;               /**< -1, or the VCount arming DISP3DCNT bit 12 */
     uint32_t lines_cut;                     /**< lines that lost polygons this frame */
 } raster_timing;
+
+/**
+ * Multi-threaded frames (raster/README.md "Threads"): the lines are drawn by several threads
+ * at once, each against its own recording model, which never cuts anything and records every
+ * line's cost into @p lines; the engine's model then replays the lines in order
+ * (raster_timing_replay_line). When no line would have been cut, the replay leaves the model
+ * exactly as the per-polygon calls would have (same clock, RDLINES_COUNT, underflow), and the
+ * frame drawn without cuts is the frame; otherwise the frame is drawn again on one thread.
+ */
+void raster_timing_record(raster_timing *t, raster_timing_line *lines);
+/**
+ * Replay line @p y (between raster_timing_line_begin and _end, lines in order) from its
+ * recorded cost. @return false when the live model would have skipped or cut a polygon on
+ * it (the model is then left in an unspecified state: restart the frame).
+ */
+bool raster_timing_replay_line(raster_timing *t, int y, raster_timing_line rec);
 
 /** Power-on state: RDLINES_COUNT 63, the next frame untimed. */
 void raster_timing_init(raster_timing *t);

@@ -31,6 +31,7 @@ typedef struct options {
     const char *note;
     bool melonds_gaps;
     unsigned jobs;
+    unsigned threads; /**< rendering threads per scene (raster_set_threads) */
 } options;
 
 /* ---- text accumulated by a worker, printed in order ---- */
@@ -173,7 +174,7 @@ static void run_job(const options *opt, job *j)
     char path[4096], err[512];
     golden_scene_path(m, j->rows[0], path, sizeof path);
     golden_frame *frames = NULL;
-    long n = golden_render(path, opt->melonds_gaps, &frames, err, sizeof err);
+    long n = golden_render(path, opt->melonds_gaps, opt->threads, &frames, err, sizeof err);
     strbuf detail = {0};
     unsigned fails = 0, xfails = 0, xpasses = 0;
     if (n < 0) {
@@ -403,7 +404,7 @@ static int update_scene(const options *opt, golden_manifest *m, const char *scen
     char path[4096], err[512];
     golden_scene_path(m, r0, path, sizeof path);
     golden_frame *frames = NULL;
-    long n = golden_render(path, false, &frames, err, sizeof err);
+    long n = golden_render(path, false, opt->threads, &frames, err, sizeof err);
     if (n < 0) {
         printf("%s: %s\n", scene, err);
         return -1;
@@ -557,7 +558,8 @@ static int golden_update(const options *opt)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dsgx golden check [DIR...] [--melonds-gaps] [-o OUTDIR] [-j N] [SCENE...]\n"
+    fprintf(f, "usage: dsgx golden check [DIR...] [--melonds-gaps] [-o OUTDIR] [-j N]\n"
+               "                         [--threads N] [SCENE...]\n"
                "       dsgx golden update [DIR...] [SCENE...] [--note TEXT]\n"
                "  DIR             scene directory with manifest.tsv (default: golden/scenes)\n"
                "  SCENE           only these scenes (default: all)\n"
@@ -565,6 +567,8 @@ static void usage(FILE *f)
                "                  column xxh3 only (ignores dsgx_xxh3)\n"
                "  -o OUTDIR       where actual/diff PNGs of failures go (default: golden-out)\n"
                "  -j N            worker threads (default: all cores)\n"
+               "  --threads N     also render each scene's frames on N threads (default 1):\n"
+               "                  the frames must not change\n"
                "  --note TEXT     update of a reference directory: why dsgx differs (dsgx_note)\n"
                "check prints one line per scene and ends with 'N passed, M failed'; it exits 1 on\n"
                "any failure (an xfail scene that matches is a failure). update rewrites our\n"
@@ -574,7 +578,7 @@ static void usage(FILE *f)
 
 int cmd_golden(int argc, char **argv)
 {
-    options opt = {.outdir = "golden-out"};
+    options opt = {.outdir = "golden-out", .threads = 1};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     opt.jobs = cores > 0 ? (unsigned)cores : 1;
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -596,7 +600,12 @@ int cmd_golden(int argc, char **argv)
             opt.outdir = argv[++i];
         else if (!strcmp(a, "--note") && i + 1 < argc)
             opt.note = argv[++i];
-        else if (!strcmp(a, "-j") && i + 1 < argc) {
+        else if (!strcmp(a, "--threads") && i + 1 < argc) {
+            if (cli_parse_threads("golden", argv[++i], &opt.threads)) {
+                free(opt.scenes);
+                return 2;
+            }
+        } else if (!strcmp(a, "-j") && i + 1 < argc) {
             long j = strtol(argv[++i], NULL, 10);
             opt.jobs = j > 0 && j <= 256 ? (unsigned)j : opt.jobs;
         } else if (!strcmp(a, "--help")) {

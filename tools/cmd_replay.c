@@ -45,21 +45,30 @@ int cmd_replay(int argc, char **argv)
     replay_ctx c = {0};
     const char *file = NULL;
     bool melonds_gaps = false;
+    unsigned threads = cli_default_threads();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             c.outdir = argv[++i];
-        else if (!strcmp(argv[i], "--raw"))
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (cli_parse_threads("replay", argv[++i], &threads)) return 2;
+        } else if (!strcmp(argv[i], "--threads")) {
+            fprintf(stderr, "dsgx replay: --threads wants a number\n");
+            return 2;
+        } else if (!strcmp(argv[i], "--raw"))
             c.raw = true;
         else if (!strcmp(argv[i], "--melonds-gaps"))
             melonds_gaps = true;
         else if (!strcmp(argv[i], "--help")) {
-            printf("usage: dsgx replay FILE [-o DIR] [--raw] [--melonds-gaps]\n"
-                   "  FILE            GX trace, NTRFD frame dump, or PNG with an ndSf chunk\n"
-                   "  -o DIR          write DIR/frameNNN.png for every frame\n"
-                   "  --raw           also write DIR/frameNNN.raw (canonical frame bytes)\n"
-                   "  --melonds-gaps  fill X-major edge gaps as melonDS does (hardware leaves "
-                   "them)\n"
-                   "prints: frame N <xxh3> rdlines R underflow U\n");
+            printf(
+                "usage: dsgx replay FILE [-o DIR] [--raw] [--melonds-gaps] [--threads N]\n"
+                "  FILE            GX trace, NTRFD frame dump, or PNG with an ndSf chunk\n"
+                "  -o DIR          write DIR/frameNNN.png for every frame\n"
+                "  --raw           also write DIR/frameNNN.raw (canonical frame bytes)\n"
+                "  --melonds-gaps  fill X-major edge gaps as melonDS does (hardware leaves "
+                "them)\n"
+                "  --threads N     draw each frame's scanlines on N threads, 1..8 (default: the\n"
+                "                  cores, at most 8); the frames are the same for every N\n"
+                "prints: frame N <xxh3> rdlines R underflow U\n");
             return 0;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "dsgx replay: unknown option %s\n", argv[i]);
@@ -91,6 +100,7 @@ int cmd_replay(int argc, char **argv)
     }
     dsgx_system_set_log(s, cli_log, NULL);
     raster_set_melonds_gaps(s->raster, melonds_gaps);
+    raster_set_threads(s->raster, threads);
     dsgx_system_replay(s, &t, on_frame, &c);
     dsgx_system_destroy(s);
     dsgx_trace_free(&t);

@@ -20,15 +20,14 @@ typedef struct scene {
 static inline void scene_init(scene *s, uint16_t disp3dcnt)
 {
     s->f = calloc(1, sizeof *s->f);
-    s->r = calloc(1, sizeof *s->r);
+    s->r = raster_create();
     s->f->regs.disp3dcnt = disp3dcnt;
-    raster_timing_init(&s->r->timing);
 }
 
 static inline void scene_free(scene *s)
 {
     free(s->f);
-    free(s->r);
+    raster_destroy(s->r);
 }
 
 /** Add a polygon with @p n screen vertices (x, y pairs), one colour (5-bit rgb), constant
@@ -95,7 +94,7 @@ static inline void scene_draw(scene *s, bool melonds_gaps, uint32_t clear_z)
     raster_pixel_frame_setup(&r->pixel, &s->f->regs);
     raster_setup_frame(r, s->f);
     raster_timing_frame_begin(&r->timing, s->f);
-    for (int32_t y = 0; y < 192; y++) raster_draw_scanline(r, y);
+    raster_draw_lines(r, 0, 192);
     raster_timing_frame_end(&r->timing, NULL);
 }
 

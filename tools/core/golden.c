@@ -299,8 +299,8 @@ static void on_frame(void *user, unsigned index, dsgx_system *s)
     g->underflow = s->result.underflow;
 }
 
-long golden_render(const char *path, bool melonds_gaps, golden_frame **out, char *err,
-                   size_t errlen)
+long golden_render(const char *path, bool melonds_gaps, unsigned threads, golden_frame **out,
+                   char *err, size_t errlen)
 {
     dsgx_trace t = {0};
     *out = NULL;
@@ -315,6 +315,7 @@ long golden_render(const char *path, bool melonds_gaps, golden_frame **out, char
         return -1;
     }
     raster_set_melonds_gaps(s->raster, melonds_gaps);
+    raster_set_threads(s->raster, threads);
     render_ctx c = {0};
     dsgx_system_replay(s, &t, on_frame, &c);
     dsgx_system_destroy(s);

@@ -64,9 +64,10 @@ typedef struct golden_frame {
     bool underflow;
 } golden_frame;
 
-/** Render a scene input (trace, NTRFD, PNG) and return every frame it emits.
+/** Render a scene input (trace, NTRFD, PNG) on @p threads rendering threads
+ *  (raster_set_threads) and return every frame it emits.
  *  @return number of frames (>= 0; *out malloc'ed), or -1 with a message in err. */
-long golden_render(const char *path, bool melonds_gaps, golden_frame **out, char *err,
-                   size_t errlen);
+long golden_render(const char *path, bool melonds_gaps, unsigned threads, golden_frame **out,
+                   char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,367 @@
+/*
+ * test_raster_threads.c - a frame drawn in bands of scanlines on several threads
+ * (raster/threads.c) is the frame drawn on one thread, bit for bit, with the same timing-model
+ * results; the recorded-cost replay of the timing model (raster_timing_record /
+ * raster_timing_replay_line) agrees with the live model and reports exactly the frames it would
+ * have cut.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "raster/threads.h"
+#include "raster_scene.h"
+
+/* xorshift32: the scenes are random but the same on every run */
+static uint32_t rnd(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static int32_t rnd_in(uint32_t *s, int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(rnd(s) % (uint32_t)(hi - lo + 1));
+}
+
+/* A random frame: n polygons of 3..6 vertices anywhere on (and a little off) the screen,
+ * random per-vertex colours, depths and W (perspective edges and spans), some translucent,
+ * some W-buffered, some wireframe, convex or not. */
+static void random_frame(scene *s, uint32_t *seed, unsigned n, uint16_t disp3dcnt)
+{
+    memset(s->f, 0, sizeof *s->f);
+    s->f->regs.disp3dcnt = disp3dcnt;
+    s->f->regs.clear_depth = 0x7FFF;
+    s->f->regs.clear_color = 0x001F0000u | (uint32_t)rnd_in(seed, 0, 0x7FFF);
+    for (int i = 0; i < 8; i++) s->f->regs.edge_color[i] = (uint16_t)rnd(seed);
+    for (unsigned k = 0; k < n; k++) {
+        int nv = rnd_in(seed, 3, 6);
+        int xy[12];
+        int cx = rnd_in(seed, -20, 275), cy = rnd_in(seed, -10, 200);
+        int size = rnd(seed) % 4 == 0 ? 120 : 24;
+        for (int i = 0; i < nv; i++) {
+            xy[2 * i] = dsgx_clamp(cx + rnd_in(seed, -size, size), 0, 256);
+            xy[2 * i + 1] = dsgx_clamp(cy + rnd_in(seed, -size, size), 0, 192);
+        }
+        uint32_t alpha = rnd(seed) % 3 == 0 ? (uint32_t)rnd_in(seed, 0, 30) : 31u;
+        uint32_t attr = attr_make(alpha, (unsigned)rnd_in(seed, 0, 63), 0) |
+                        (rnd(seed) % 2 ? 1u << 15 : 0); /* (bit 15: fog) */
+        gx_polygon *p = scene_poly(s, nv, xy, attr, 0, rnd(seed) % 2 != 0, 31, 31, 31);
+        p->wbuffer = rnd(seed) % 4 == 0;
+        for (int i = 0; i < nv; i++) {
+            gx_vertex *v = &s->f->verts[p->vtx[i]];
+            for (int c = 0; c < 3; c++) v->color[c] = (uint16_t)rnd_in(seed, 0, 511);
+            p->z[i] = rnd_in(seed, 0, 0xFFFFFF);
+            /* mostly W values that differ (perspective), sometimes equal (linear) */
+            p->w[i] = rnd(seed) % 3 == 0 ? 0x1000 : rnd_in(seed, 0x100, 0xFFFF);
+        }
+    }
+}
+
+/* Render the frame with @p threads threads (splitting even the smallest frames). */
+static void render(scene *s, unsigned threads, dsgx_frame *out, raster_result *res)
+{
+    assert_int_equal(raster_set_threads(s->r, threads), threads);
+    s->r->split_min_work = 0;
+    raster_render(s->r, s->f, out, res);
+}
+
+/* The drawn buffers (both layers), which the output alone may not show. */
+static void assert_same_buffers(const raster_engine *a, const raster_engine *b)
+{
+    assert_memory_equal(a->color, b->color, sizeof a->color);
+    assert_memory_equal(a->depth, b->depth, sizeof a->depth);
+    assert_memory_equal(a->attr, b->attr, sizeof a->attr);
+}
+
+static void test_bands_match_one_thread(void **state)
+{
+    (void)state;
+    static const uint16_t cnt[] = {
+        0x0008,                            /* blending */
+        0x0008 | 0x0020,                   /* blending, edge marking (complete buffers compared) */
+        0x0008 | 0x0010,                   /* blending, anti-aliasing (lower layer) */
+        0x0000 | 0x0020 | 0x0080,          /* edge marking, fog */
+        0x0008 | 0x0010 | 0x0020 | 0x0080, /* all of them: marked pixels' coverage in AA */
+    };
+    uint32_t seed = 0x1234567u;
+    int split = 0;
+    dsgx_frame *one = malloc(sizeof *one), *many = malloc(sizeof *many);
+    assert_non_null(one);
+    assert_non_null(many);
+    for (int frame = 0; frame < 24; frame++) {
+        scene a, b;
+        scene_init(&a, 0);
+        scene_init(&b, 0);
+        uint16_t c = cnt[frame % 5];
+        uint32_t s0 = seed;
+        unsigned n = (unsigned)rnd_in(&seed, 1, 300);
+        random_frame(&a, &seed, n, c);
+        seed = s0;
+        (void)rnd_in(&seed, 1, 300);
+        random_frame(&b, &seed, n, c);
+        unsigned threads = 2u + (unsigned)frame % 7u;
+        raster_result ra, rb;
+        /* twice: the first frame after power-on is untimed, the second is timed */
+        for (int pass = 0; pass < 2; pass++) {
+            render(&a, 1, one, &ra);
+            render(&b, threads, many, &rb);
+            /* split; or, on the timed pass, split and found too slow: drawn again */
+            if (pass == 0) assert_int_equal(b.r->last_lines, RASTER_LINES_SPLIT);
+            assert_int_not_equal(b.r->last_lines, RASTER_LINES_NOT_SPLIT);
+            split += b.r->last_lines == RASTER_LINES_SPLIT;
+            assert_memory_equal(one->px, many->px, sizeof one->px);
+            assert_int_equal(ra.rdlines, rb.rdlines);
+            assert_int_equal(ra.underflow, rb.underflow);
+            assert_int_equal(ra.lines_cut, rb.lines_cut);
+            if (c & 0x0030) assert_same_buffers(a.r, b.r); /* (complete clear: every pixel) */
+        }
+        scene_free(&a);
+        scene_free(&b);
+    }
+    assert_true(split > 30); /* (most frames fit the budget) */
+    free(one);
+    free(many);
+}
+
+/* Full-screen layers: too many for the time budget of a timed frame. */
+static void layers(scene *s, unsigned n)
+{
+    memset(s->f, 0, sizeof *s->f);
+    s->f->regs.disp3dcnt = 0x0008;
+    for (unsigned k = 0; k < n; k++) {
+        const int xy[] = {0, 0, 256, 0, 256, 192, 0, 192};
+        uint32_t attr = attr_make(31, k, 0);
+        scene_poly(s, 4, xy, attr, (int32_t)(0xFFFFFF - k * 0x1000), true, k % 32, 31, 0);
+    }
+}
+
+static void test_cut_frame_drawn_again(void **state)
+{
+    (void)state;
+    scene a, b;
+    scene_init(&a, 0);
+    scene_init(&b, 0);
+    dsgx_frame *one = malloc(sizeof *one), *many = malloc(sizeof *many);
+    assert_non_null(one);
+    assert_non_null(many);
+    raster_result ra, rb;
+    for (int pass = 0; pass < 3; pass++) {
+        layers(&a, 12);
+        layers(&b, 12);
+        render(&a, 1, one, &ra);
+        render(&b, 2, many, &rb);
+        /* the first frame is untimed (nothing cut: the bands' frame stands); the timed ones
+         * lose lines and are drawn again on one thread */
+        assert_int_equal(b.r->last_lines, pass == 0 ? RASTER_LINES_SPLIT : RASTER_LINES_CUT);
+        assert_memory_equal(one->px, many->px, sizeof one->px);
+        assert_int_equal(ra.rdlines, rb.rdlines);
+        assert_int_equal(ra.underflow, rb.underflow);
+        assert_int_equal(ra.lines_cut, rb.lines_cut);
+        if (pass > 0) assert_true(rb.lines_cut > 0);
+    }
+    free(one);
+    free(many);
+    scene_free(&a);
+    scene_free(&b);
+}
+
+static void test_shadow_frame_one_thread(void **state)
+{
+    (void)state;
+    scene s;
+    scene_init(&s, 0);
+    uint32_t seed = 99;
+    random_frame(&s, &seed, 40, 0x0008);
+    const int xy[] = {10, 10, 200, 10, 200, 150};
+    scene_poly(&s, 3, xy, attr_make(20, 0, POLYMODE_SHADOW), 0x100, true, 0, 0,
+               0); /* mode 3, ID 0: a shadow mask */
+    dsgx_frame *out = malloc(sizeof *out);
+    assert_non_null(out);
+    render(&s, 4, out, NULL);
+    assert_int_equal(s.r->last_lines, RASTER_LINES_NOT_SPLIT);
+    /* and without it the same engine splits the frame */
+    s.f->npolys--;
+    render(&s, 4, out, NULL);
+    assert_int_equal(s.r->last_lines, RASTER_LINES_SPLIT);
+    free(out);
+    scene_free(&s);
+}
+
+/* ---- the timing model's replay against the live model ---- */
+
+typedef struct event {
+    bool bottom;
+    int32_t xl, xr;
+    bool pixels;
+} event;
+
+/* One frame of random lines through the live model (timing.h protocol). @return the first
+ * line the live model cut or skipped something on, or -1. */
+static int live_frame(raster_timing *t, gx_frame *fr, event ev[192][300], const int nev[192])
+{
+    int first_cut = -1;
+    raster_timing_frame_begin(t, fr);
+    for (int y = 0; y < 192; y++) {
+        raster_timing_line_begin(t, y);
+        for (int i = 0; i < nev[y]; i++) {
+            const event *e = &ev[y][i];
+            bool cut;
+            if (e->bottom) {
+                raster_timing_poly_bottom(t, y);
+                cut = raster_timing_line_aborted(t, y);
+            } else {
+                cut = raster_timing_line_aborted(t, y) ||
+                      raster_timing_poly_span(t, y, e->xl, e->xr, e->pixels) !=
+                          RASTER_TIMING_NO_LIMIT;
+            }
+            if (cut && first_cut < 0) first_cut = y;
+        }
+        raster_timing_line_end(t, y);
+    }
+    return first_cut;
+}
+
+/* The same frame recorded, then replayed. @return the first line the replay refused, or -1. */
+static int replay_frame(raster_timing *t, gx_frame *fr, event ev[192][300], const int nev[192])
+{
+    static raster_timing_line rec[192];
+    raster_timing recorder;
+    raster_timing_record(&recorder, rec);
+    for (int y = 0; y < 192; y++) {
+        raster_timing_line_begin(&recorder, y);
+        for (int i = 0; i < nev[y]; i++) {
+            const event *e = &ev[y][i];
+            if (e->bottom)
+                raster_timing_poly_bottom(&recorder, y);
+            else
+                assert_int_equal(raster_timing_poly_span(&recorder, y, e->xl, e->xr, e->pixels),
+                                 RASTER_TIMING_NO_LIMIT);
+        }
+        raster_timing_line_end(&recorder, y);
+    }
+    raster_timing_frame_begin(t, fr);
+    for (int y = 0; y < 192; y++) {
+        raster_timing_line_begin(t, y);
+        if (!raster_timing_replay_line(t, y, rec[y])) return y;
+        raster_timing_line_end(t, y);
+    }
+    return -1;
+}
+
+static void test_timing_replay(void **state)
+{
+    (void)state;
+    static event ev[192][300];
+    static int nev[192];
+    gx_frame *fr = calloc(1, sizeof *fr);
+    assert_non_null(fr);
+    fr->npolys = 1;
+    fr->polys[0].ytop = 0;
+    fr->polys[0].ybottom = 191;
+    fr->polys[0].nverts = 3;
+    uint32_t seed = 0xBEEF;
+    int fits = 0, cuts = 0;
+    for (int round = 0; round < 400; round++) {
+        /* busy lines: up to 40 polygons of up to 300 pixels, or up to 300 of a few pixels
+         * (their start test, not their pixels, decides), some frames far over budget */
+        bool narrow = round % 2 != 0;
+        int load = narrow ? rnd_in(&seed, 150, 300) : rnd_in(&seed, 1, 40);
+        for (int y = 0; y < 192; y++) {
+            nev[y] = rnd_in(&seed, narrow ? load / 2 : 0, load);
+            for (int i = 0; i < nev[y]; i++) {
+                event *e = &ev[y][i];
+                e->bottom = rnd(&seed) % 6 == 0;
+                e->xl = rnd_in(&seed, -40, 250);
+                e->xr = e->xl + (narrow ? rnd_in(&seed, -3, 6) : rnd_in(&seed, -3, 300));
+                e->pixels = rnd(&seed) % 20 != 0;
+            }
+        }
+        raster_timing live, rep;
+        raster_timing_init(&live);
+        raster_timing_init(&rep);
+        /* the first frame after power-on is untimed: nothing is ever cut */
+        assert_int_equal(live_frame(&live, fr, ev, nev), -1);
+        assert_int_equal(replay_frame(&rep, fr, ev, nev), -1);
+        raster_result a, b;
+        raster_timing_frame_end(&live, &a);
+        raster_timing_frame_end(&rep, &b);
+        assert_int_equal(a.rdlines, b.rdlines);
+        /* a timed frame: the replay refuses exactly the first line the live model cuts */
+        int lc = live_frame(&live, fr, ev, nev);
+        int rc = replay_frame(&rep, fr, ev, nev);
+        assert_int_equal(lc, rc);
+        if (lc < 0) {
+            raster_timing_frame_end(&live, &a);
+            raster_timing_frame_end(&rep, &b);
+            assert_int_equal(a.rdlines, b.rdlines);
+            assert_int_equal(a.underflow, b.underflow);
+            assert_int_equal(a.lines_cut, 0);
+            assert_int_equal(b.lines_cut, 0);
+            fits++;
+        } else {
+            cuts++;
+        }
+    }
+    /* both kinds of frame were tried */
+    print_message("timing replay: %d frames fit, %d cut\n", fits, cuts);
+    assert_true(fits > 50);
+    assert_true(cuts > 50);
+    free(fr);
+}
+
+/* Line 0 of a timed frame has 53501 - 4 units (pair 0's deadline, the first-polygon delay): a
+ * wide span leaves L of them, then a last polygon of one pixel (no pixel cost) must still
+ * find 2 units after its 12 (MODEL.md MinToStartPoly), and a last bottom line 0 after its 4.
+ * The replay must refuse line 0 exactly when the live model cuts it. */
+static void test_timing_replay_boundary(void **state)
+{
+    (void)state;
+    static event ev[192][300];
+    static int nev[192];
+    gx_frame *fr = calloc(1, sizeof *fr);
+    assert_non_null(fr);
+    fr->npolys = 1;
+    fr->polys[0].ytop = 0;
+    fr->polys[0].ybottom = 191;
+    fr->polys[0].nverts = 3;
+    for (int last_bottom = 0; last_bottom < 2; last_bottom++) {
+        for (int32_t left = 0; left < 20; left++) {
+            memset(nev, 0, sizeof nev);
+            nev[0] = 2;
+            int32_t width = 53501 - 4 - 12 + 4 - left; /* 12 + (width - 4) leaves `left` */
+            ev[0][0] = (event){false, 0, width - 1, true};
+            ev[0][1] = last_bottom ? (event){true, 0, 0, false} : (event){false, 0, 0, true};
+            raster_timing live, rep;
+            raster_timing_init(&live);
+            raster_timing_init(&rep);
+            (void)live_frame(&live, fr, ev, nev); /* (untimed) */
+            (void)replay_frame(&rep, fr, ev, nev);
+            int lc = live_frame(&live, fr, ev, nev);
+            int rc = replay_frame(&rep, fr, ev, nev);
+            bool cut = last_bottom ? left - 4 < 0 : left - 12 < 2;
+            assert_int_equal(lc, cut ? 0 : -1);
+            assert_int_equal(rc, lc);
+        }
+    }
+    free(fr);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bands_match_one_thread),
+        cmocka_unit_test(test_cut_frame_drawn_again),
+        cmocka_unit_test(test_shadow_frame_one_thread),
+        cmocka_unit_test(test_timing_replay),
+        cmocka_unit_test(test_timing_replay_boundary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
