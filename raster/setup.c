@@ -130,14 +130,11 @@ static uint32_t bbox_area(const raster_poly *rp)
     return (uint32_t)(x1 - x0 + 1) * (uint32_t)(p->ybottom - p->ytop + 1);
 }
 
-static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p)
+/* The material state of a polygon: everything set up from its POLYGON_ATTR, TEXIMAGE_PARAM,
+ * PLTT_BASE, facing and buffer mode (and the frame's constant engine state). */
+static void setup_material(raster_engine *r, const gx_frame *in, raster_poly *rp,
+                           const gx_polygon *p)
 {
-    rp->poly = p;
-    rp->verts = in->verts;
-    rp->ytop = p->ytop;
-    rp->ybottom = p->ybottom;
-    rp->vbottom = p->vbottom;
-    rp->wbuffer = p->wbuffer;
     rp->alpha = (uint8_t)polyattr_alpha(p->attr);
     rp->wireframe = rp->alpha == 0;
     /* Opaque attribute word: polygon ID (24-29), fog (15), back-facing (4) (melonDS). */
@@ -155,6 +152,42 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
                         in->pal_vram);
     raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base, bbox_area(rp));
     raster_span_select_poly(r, rp);
+    rp->mat_serial = r->frame_serial;
+    rp->mat_attr = p->attr;
+    rp->mat_teximage = p->teximage;
+    rp->mat_pltt = p->pltt_base;
+    rp->mat_front = p->facing_front;
+    rp->mat_wbuffer = p->wbuffer;
+}
+
+/* A slot keeps the state of the polygon that used it last (raster_engine.slot). When the new
+ * polygon has that polygon's material in the same frame, its material state is kept as it is:
+ * setup_material computes it from the fields compared here and from engine state that is
+ * constant during a frame, so it would write the same values again. Its one side effect is the
+ * texture cache's (raster_shader_use_cache adds the polygon's area to its texture's until the
+ * texture is decoded): once the texture is decoded it stays decoded for the rest of the frame
+ * and the call changes nothing, and untextured shaders never reach the cache; any other
+ * shader is set up again, so that the cache sees every area it would have seen and decodes
+ * the same textures as before (the pixels do not depend on it: decoded and direct lookups
+ * give the same texels). Checked by test_raster_setup (polygons of different materials in one
+ * reused slot, and the next frame) and the golden traces (textures). */
+static bool material_reusable(const raster_engine *r, const raster_poly *rp, const gx_polygon *p)
+{
+    return rp->mat_serial == r->frame_serial && rp->mat_attr == p->attr &&
+           rp->mat_teximage == p->teximage && rp->mat_pltt == p->pltt_base &&
+           rp->mat_front == p->facing_front && rp->mat_wbuffer == p->wbuffer &&
+           (rp->shader.decoded != NULL || rp->shader.kind < RASTER_SHADE_MODULATE);
+}
+
+static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p)
+{
+    rp->poly = p;
+    rp->verts = in->verts;
+    rp->ytop = p->ytop;
+    rp->ybottom = p->ybottom;
+    rp->vbottom = p->vbottom;
+    rp->wbuffer = p->wbuffer;
+    if (!material_reusable(r, rp, p)) setup_material(r, in, rp, p);
     setup_edges(r, rp);
 }
 
@@ -213,6 +246,7 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         r->list[r->npolys++] = p;
     }
     r->frame = in;
+    r->frame_serial++; /* (a slot's material state from an earlier frame is not reused) */
 
     /* lists of polygons by top line, for the scanline loop's active list */
     for (int y = 0; y < 256; y++) r->start_first[y] = 0xFFFF;
