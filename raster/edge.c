@@ -45,8 +45,6 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
     s->attr_lin_fast = false; /* until raster_slope_attrs */
     s->zacc_on = false;       /* until raster_slope_depth */
     s->zacc = s->zstep = 0;
-    s->zacc_on = false; /* until raster_slope_depth */
-    s->zacc = s->zstep = 0;
 
     if (x1 > x0) {
         s->xmin = x0;
@@ -105,9 +103,6 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
     raster_interp_setup_tab(&s->interp, RASTER_INTERP_Y, y0 - ioff, y1 - ioff, w0, w1, tab);
     raster_interp_set(&s->interp, y);
 
-    /* AA coverage increment of X-major edges (melonDS Slope::Setup). */
-    s->xcov_incr = s->xmajor ? dsgx_shl32(s->ylen, 10) / s->xlen : 0;
-
     return raster_slope_x(s);
 }
 
@@ -121,7 +116,6 @@ int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
     s->dx = 0;
     s->y = 0;
     s->inc = 0;
-    s->xcov_incr = 0;
     s->far_mask = 0;
     s->near_keep = ~0;
     s->negative = false;
@@ -136,36 +130,51 @@ int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
     return x0;
 }
 
-void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
+/* raster_slope_attrs for a linear (@p lin, with the accumulators) or perspective edge. */
+RASTER_HOT void slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[], bool lin)
 {
     /* Per edge instead of per line: which end is smaller, the difference, and the linear
-     * mode's product with the reciprocal (interp.h raster_attr_prepare_on). */
-    s->attr_lin_fast = s->interp.linear;
-    for (int k = 0; k < RASTER_EDGE_ATTRS; k++) {
-        raster_attr_prep ap;
-        uint64_t dr;
-        raster_attr_prepare_on(&s->interp, &ap, &dr, a0[k], a1[k]);
-        s->attr[k] = ap;
-        s->attr_dr[k] = dr;
-        s->attr_base[k] = ap.base;
-        if (ap.d != 0 && dr == 0) s->attr_lin_fast = false;
-    }
+     * mode's product with the reciprocal (interp.h raster_attr_prepare_on, written out for
+     * the six attributes with the interpolator's constants read once: the same values). */
+    const raster_interp *ip = &s->interp;
+    const bool len0 = ip->xdiff == 0;
+    const uint64_t R = lin ? ip->lin_recip : 0u; /* dr = 0: not linear, or no table */
+    const uint64_t xd = (uint64_t)(int64_t)ip->xdiff;
     /* Linear edges: the per-line product dr * xs (xs = x or xdiff - x, the distance from the
      * smaller end) as an accumulator stepped by +-dr per line (raster_slope_step). Kept modulo
      * 2^64 also while x is outside [0, xdiff]; inside it, it equals the product itself, which
      * is below 2^61 (d * xdiff < 2^25 and dr = d * lin_recip, lin_recip <= 2^35 + 1), so
-     * raster_slope_attr_values reads the same value as multiplying. */
-    if (s->attr[RASTER_EA_W].d != 0) s->attr_lin_fast = false; /* (cannot happen: see below) */
-    if (s->attr_lin_fast) {
+     * raster_slope_attr_values reads the same value as multiplying. (Read only with
+     * attr_lin_fast.) */
+    const uint64_t x = (uint64_t)(int64_t)ip->x, xl = (uint64_t)(int64_t)(ip->xdiff - ip->x);
+    unsigned slow = 0; /* some attribute has d != 0 without its product */
+    for (int k = 0; k < RASTER_EDGE_ATTRS; k++) {
+        int32_t v0 = a0[k], v1 = len0 ? v0 : a1[k];
+        bool lt = v0 < v1;
+        uint32_t base = (uint32_t)(lt ? v0 : v1);
+        uint32_t d = lt ? (uint32_t)v1 - (uint32_t)v0 : (uint32_t)v0 - (uint32_t)v1;
+        uint64_t dr = lin && ((uint64_t)d * xd) >> 25 == 0 ? (uint64_t)d * R : 0u;
+        s->attr[k].base = base;
+        s->attr[k].d = d;
+        s->attr[k].sel = lt ? 0u : 1u;
+        s->attr_dr[k] = dr;
+        s->attr_base[k] = base;
+        slow |= (unsigned)(d != 0) & (unsigned)(dr == 0);
         /* W: equal at both ends of a linear edge (interp.h), so d = 0 and no accumulator */
-        const raster_interp *ip = &s->interp;
-        uint64_t x = (uint64_t)(int64_t)ip->x, xl = (uint64_t)(int64_t)(ip->xdiff - ip->x);
-        for (int k = 1; k < RASTER_EDGE_ATTRS; k++) {
-            bool sel = s->attr[k].sel != 0;
-            s->attr_acc[k - 1] = s->attr_dr[k] * (sel ? xl : x);
-            s->attr_step[k - 1] = sel ? 0u - s->attr_dr[k] : s->attr_dr[k];
+        if (lin && k > 0) {
+            s->attr_acc[k - 1] = dr * (lt ? x : xl);
+            s->attr_step[k - 1] = lt ? dr : 0u - dr;
         }
     }
+    s->attr_lin_fast = lin && !slow && s->attr[RASTER_EA_W].d == 0; /* (W: cannot differ) */
+}
+
+void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
+{
+    if (s->interp.linear)
+        slope_attrs(s, a0, a1, true);
+    else
+        slope_attrs(s, a0, a1, false);
 }
 
 void raster_slope_depth(raster_slope *s, int32_t z0, int32_t z1, bool wbuffer)
@@ -220,8 +229,11 @@ static void edge_params_xmajor(const raster_slope *s, bool swapped, int32_t *len
     if (s->negative) startx = s->xlen - startx;
     if (s->side == RASTER_SIDE_RIGHT) startx = startx - len + 1;
     int32_t startcov = (int32_t)((dsgx_mul64(dsgx_shl32(startx, 10) + 0x1FF, s->ylen)) / s->xlen);
+    /* the increment (melonDS Slope::Setup computes it with the slope; here, in the only
+     * place that reads it, so that edges set up without anti-aliasing skip the division) */
+    int32_t incr = dsgx_shl32(s->ylen, 10) / s->xlen;
     *coverage = (int32_t)(RASTER_COV_XMAJOR | (((uint32_t)startcov & 0x3FFu) << 12) |
-                          ((uint32_t)s->xcov_incr & 0x3FFu));
+                          ((uint32_t)incr & 0x3FFu));
     *length = swapped ? 1 : len;
 }
 

@@ -69,8 +69,7 @@ typedef struct raster_slope {
     bool zacc_on;
     uint8_t zsh;
     int32_t zbase;
-    int32_t z0, z1; /**< depth at the upper and lower vertex */
-    int32_t x1;     /**< X of the edge's lower vertex */
+    int32_t z0; /**< depth at the upper vertex */
     int64_t zacc, zstep;
     /** attr[k].base, next to the accumulators (attr_lin_fast reads only these) */
     uint32_t attr_base[RASTER_EDGE_ATTRS];
@@ -78,10 +77,13 @@ typedef struct raster_slope {
      *  k = 1..5 at [k - 1] (W is constant on a linear edge), stepped per line by
      *  attr_step = +-attr_dr[k] (raster_slope_step) */
     uint64_t attr_acc[RASTER_EDGE_ATTRS - 1], attr_step[RASTER_EDGE_ATTRS - 1];
-    raster_interp interp; /**< perspective interpolation along the edge (Y) */
+    /** perspective interpolation along the edge (Y); last, so that the per-line part ends
+     *  with its per-line fields (interp.h) */
+    raster_interp interp;
     /* ---- per edge ---- */
+    int32_t z1;         /**< depth at the lower vertex */
+    int32_t x1;         /**< X of the edge's lower vertex (read on a polygon's last line) */
     int32_t xlen, ylen; /**< edge extent in pixels */
-    int32_t xcov_incr;  /**< X-major AA coverage increment per pixel (10 fraction bits) */
     /** W, r, g, b, s, t along the edge, prepared once per edge (raster_slope_attrs) */
     raster_attr_prep attr[RASTER_EDGE_ATTRS];
     uint64_t attr_dr[RASTER_EDGE_ATTRS];

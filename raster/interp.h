@@ -34,17 +34,19 @@
 /** Interpolation direction: along an edge (Y, 9-bit factor) or along a span (X, 8-bit). */
 enum { RASTER_INTERP_X = 0, RASTER_INTERP_Y = 1 };
 
+/* Field order: what moving along a linear edge reads and writes (position, mode) first: an
+ * edge keeps its interpolator at the end of its per-line fields (edge.h raster_slope). */
 typedef struct raster_interp {
-    int32_t x0;            /**< position of the first end point */
-    int32_t xdiff;         /**< distance between the end points */
-    int32_t x;             /**< current position relative to x0 */
-    int32_t xrecip_z;      /**< (1 << 22) / xdiff for Z-buffer depth, 0 when xdiff is 0 */
+    int32_t x0;      /**< position of the first end point */
+    int32_t xdiff;   /**< distance between the end points */
+    int32_t x;       /**< current position relative to x0 */
+    uint32_t factor; /**< perspective factor, 'shift' fraction bits (wraps like melonDS's u32) */
+    bool linear;     /**< equal W: exact linear interpolation */
+    uint8_t shift;   /**< 9 along Y, 8 along X */
+    uint8_t dir;     /**< RASTER_INTERP_X or RASTER_INTERP_Y */
     int32_t w0n, w0d, w1d; /**< W values in the factor's numerator / denominator */
-    uint32_t factor;    /**< perspective factor, 'shift' fraction bits (wraps like melonDS's u32) */
-    uint64_t lin_recip; /**< linear mode: floor(2^35 / xdiff) + 1, exact division (see below) */
-    uint8_t shift;      /**< 9 along Y, 8 along X */
-    uint8_t dir;        /**< RASTER_INTERP_X or RASTER_INTERP_Y */
-    bool linear;        /**< equal W: exact linear interpolation */
+    int32_t xrecip_z;      /**< (1 << 22) / xdiff for Z-buffer depth, 0 when xdiff is 0 */
+    uint64_t lin_recip;    /**< linear mode: floor(2^35 / xdiff) + 1, exact division (see below) */
 } raster_interp;
 
 /** Set up between positions @p x0 and @p x1 with W values @p w0, @p w1 (16-bit normalized). */

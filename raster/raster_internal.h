@@ -134,6 +134,12 @@ typedef struct raster_poly {
     raster_span_k spk; /**< the pixel loop's constants */
     raster_slope left, right;
     raster_shader shader; /**< pixel stage (H4), set up once per polygon */
+    /** The material the slot's material state (attribute words, depth test, flags, shader,
+     *  span functions and their constants) was set up for (setup.c material_reusable):
+     *  the engine's frame serial (0: none) and the polygon fields that state depends on. */
+    uint64_t mat_serial;
+    uint32_t mat_attr, mat_teximage, mat_pltt;
+    bool mat_front, mat_wbuffer;
 } raster_poly;
 
 enum {
@@ -214,6 +220,7 @@ struct raster_engine {
 
     /* render list of this frame: opaque polygons, then translucent, in drawing order */
     const gx_frame *frame; /**< the frame being drawn (raster_setup_frame) */
+    uint64_t frame_serial; /**< counts raster_setup_frame calls (1 = the first frame) */
     uint32_t npolys;
     const gx_polygon *list[GX_MAX_POLYGONS];
     /* render-list indices by top line: first[y], then next[i] (ascending; 0xFFFF ends) */

@@ -183,15 +183,11 @@ static void plan_frame(raster_engine *r, const gx_frame *in)
     }
 }
 
-static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p,
-                       int32_t y)
+/* The material state of a polygon: everything set up from its POLYGON_ATTR, TEXIMAGE_PARAM,
+ * PLTT_BASE, facing and buffer mode (and the frame's constant engine state). */
+static void setup_material(raster_engine *r, const gx_frame *in, raster_poly *rp,
+                           const gx_polygon *p)
 {
-    rp->poly = p;
-    rp->verts = in->verts;
-    rp->ytop = p->ytop;
-    rp->ybottom = p->ybottom;
-    rp->vbottom = p->vbottom;
-    rp->wbuffer = p->wbuffer;
     rp->alpha = (uint8_t)polyattr_alpha(p->attr);
     rp->wireframe = rp->alpha == 0;
     /* Opaque attribute word: polygon ID (24-29), fog (15), back-facing (4) (melonDS). */
@@ -209,6 +205,38 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
                         in->pal_vram);
     raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base);
     raster_span_select_poly(r, rp);
+    rp->mat_serial = r->frame_serial;
+    rp->mat_attr = p->attr;
+    rp->mat_teximage = p->teximage;
+    rp->mat_pltt = p->pltt_base;
+    rp->mat_front = p->facing_front;
+    rp->mat_wbuffer = p->wbuffer;
+}
+
+/* A slot keeps the state of the polygon that used it last (raster_engine.slot). When the new
+ * polygon has that polygon's material in the same frame, its material state is kept as it is:
+ * setup_material computes it from the fields compared here and from engine state that is
+ * constant during a frame, so it would write the same values again (the texture cache is
+ * planned for the whole frame before any polygon is set up and only read here). Checked by
+ * test_raster_setup (polygons of different materials in one reused slot, and the next frame)
+ * and the golden traces (textures). */
+static bool material_reusable(const raster_engine *r, const raster_poly *rp, const gx_polygon *p)
+{
+    return rp->mat_serial == r->frame_serial && rp->mat_attr == p->attr &&
+           rp->mat_teximage == p->teximage && rp->mat_pltt == p->pltt_base &&
+           rp->mat_front == p->facing_front && rp->mat_wbuffer == p->wbuffer;
+}
+
+static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p,
+                       int32_t y)
+{
+    rp->poly = p;
+    rp->verts = in->verts;
+    rp->ytop = p->ytop;
+    rp->ybottom = p->ybottom;
+    rp->vbottom = p->vbottom;
+    rp->wbuffer = p->wbuffer;
+    if (!material_reusable(r, rp, p)) setup_material(r, in, rp, p);
     setup_edges(r, rp, y);
 }
 
@@ -267,6 +295,7 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         r->list[r->npolys++] = p;
     }
     r->frame = in;
+    r->frame_serial++; /* (a slot's material state from an earlier frame is not reused) */
 
     /* lists of polygons by top line, for the scanline loop's active list */
     for (int y = 0; y < 256; y++) r->start_first[y] = 0xFFFF;

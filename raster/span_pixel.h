@@ -470,9 +470,11 @@ static inline raster_span_fn raster_span_choose(const raster_poly *rp, span_line
     if (rp->span_lin && c->ix.linear && c->lin_fast) {
         if (rp->span_flat && (c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
             /* every pixel gets the colour of the span's start (the vertex colour's 6-bit
-             * channels, which a textured flat span modulates: span_k_init) */
-            c->flat_color =
-                raster_shade_vertex(&rp->shader, c->ap[0].base, c->ap[1].base, c->ap[2].base);
+             * channels, which a textured flat span modulates: span_k_init): = raster_shade_vertex
+             * with the alpha from the pixel loop's constants (spk.valpha, which the loop reads
+             * anyway; the shader's own fields would be one more cache line per line) */
+            c->flat_color = (c->ap[0].base >> 3) | ((c->ap[1].base >> 3) << 8) |
+                            ((c->ap[2].base >> 3) << 16) | rp->spk.valpha;
             return rp->span_flat;
         }
         return rp->span_lin;
