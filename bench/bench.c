@@ -1,17 +1,17 @@
 /*
- * bench.c - `dsgx bench TRACE... [--repeat N]`: rendering and geometry speed.
+ * bench.c - `dsgx bench TRACE... [--repeat N] [--threads N]`: rendering and geometry speed.
  *
  * Each trace is replayed N times (default 100) on one system (gx_reset between runs); for every
  * frame the wall time of raster_render() (latched polygon list -> finished frame) and of
  * executing that frame's bus writes (geometry) are recorded. Prints one line per trace:
  *   NAME render_median_us X geometry_median_us Y
- * Figures, not a test: nothing here passes or fails on time.
+ * Figures, not a test: nothing here passes or fails on time. Rendering threads: --threads
+ * (default: the cores, at most 8; raster/README.md "Threads"), printed to stderr.
  *
- * The replay loop is bench's own (same operations as dsgx_system_replay): the geometry time of
- * a frame is read with ONE clock pair around the whole run of bus writes before its `frame`
- * directive. Timing every write (as dsgx_system_exec does for the CLI's statistics) costs two
- * clock reads, about 60-70 ns, per write: on g_heavy_1's 24,000 writes that is more than the
- * geometry work itself. See bench/README.md for figures.
+ * dsgx_system_replay reads the geometry time of a frame with ONE clock pair around the whole
+ * run of bus writes before its `frame` directive. Timing every write (as dsgx_system_exec does for
+ * the CLI's statistics) costs two clock reads, about 60-70 ns, per write: on g_heavy_1's 24,000
+ * writes that is more than the geometry work itself. See bench/README.md for figures.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +67,7 @@ static void frame_cb(void *user, unsigned index, dsgx_system *s)
 
 int cmd_bench(int argc, char **argv)
 {
-    unsigned repeat = 100, threads = 1;
+    unsigned repeat = 100, threads = cli_default_threads();
     int first = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -79,8 +79,9 @@ int cmd_bench(int argc, char **argv)
             printf("usage: dsgx bench TRACE... [--repeat N] [--threads N]\n"
                    "  replays each trace N times (default 100) and prints\n"
                    "  NAME render_median_us X geometry_median_us Y\n"
-                   "  --threads N  rendering threads, 1..8 (default 1: one core, the figure\n"
-                   "               comparable with single-threaded renderers)\n");
+                   "  --threads N  rendering threads, 1..8 (default: the cores, at most 8, as\n"
+                   "               replay; --threads 1 gives the one-core figure)\n"
+                   "  the number of threads is printed to stderr first\n");
             return 0;
         } else {
             if (!nfiles) first = i;
@@ -92,6 +93,7 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "usage: dsgx bench TRACE... [--repeat N] [--threads N]\n");
         return 2;
     }
+    fprintf(stderr, "dsgx bench: %u rendering thread%s\n", threads, threads == 1 ? "" : "s");
     int status = 0;
     for (int f = 0; f < nfiles; f++) {
         const char *path = argv[first + f];
