@@ -36,9 +36,12 @@
 #include "raster/raster_internal.h"
 #include "raster/threads.h"
 
-/* Smallest estimated work (setup.c line_work) worth splitting: below it a frame takes about as
- * long as waking the workers (tens of microseconds). */
-#define SPLIT_MIN_WORK 200000u
+/* Smallest estimated work (setup.c line_work, about instructions) worth splitting: measured on
+ * the reference traces, frames estimated below ~1.1 M (a_flat_triangle 0.68 M, dot_polygons
+ * 0.79 M, vtx_formats 0.97 M: 40-75 us) ran no faster or slower on two threads (waking the
+ * worker, the second band's set-up), frames above it (cull_modes 1.19 M, d_lit_cube 1.34 M)
+ * faster. */
+#define SPLIT_MIN_WORK 1100000u
 
 typedef struct worker {
     struct raster_pool *pool;

@@ -256,17 +256,25 @@ static int replay_frame(raster_timing *t, gx_frame *fr, event ev[192][300], cons
     return -1;
 }
 
-static void test_timing_replay(void **state)
+/* A frame whose one polygon touches every line (each pair starts with the first-polygon
+ * delay); the events of each line are given separately. */
+static gx_frame *touching_frame(void)
 {
-    (void)state;
-    static event ev[192][300];
-    static int nev[192];
     gx_frame *fr = calloc(1, sizeof *fr);
     assert_non_null(fr);
     fr->npolys = 1;
     fr->polys[0].ytop = 0;
     fr->polys[0].ybottom = 191;
     fr->polys[0].nverts = 3;
+    return fr;
+}
+
+static void test_timing_replay(void **state)
+{
+    (void)state;
+    static event ev[192][300];
+    static int nev[192];
+    gx_frame *fr = touching_frame();
     uint32_t seed = 0xBEEF;
     int fits = 0, cuts = 0;
     for (int round = 0; round < 400; round++) {
@@ -326,12 +334,7 @@ static void test_timing_replay_boundary(void **state)
     (void)state;
     static event ev[192][300];
     static int nev[192];
-    gx_frame *fr = calloc(1, sizeof *fr);
-    assert_non_null(fr);
-    fr->npolys = 1;
-    fr->polys[0].ytop = 0;
-    fr->polys[0].ybottom = 191;
-    fr->polys[0].nverts = 3;
+    gx_frame *fr = touching_frame();
     for (int last_bottom = 0; last_bottom < 2; last_bottom++) {
         for (int32_t left = 0; left < 20; left++) {
             memset(nev, 0, sizeof nev);
