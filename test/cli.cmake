@@ -4,7 +4,7 @@ add_test(NAME cli.explain_summary
           ${PROJECT_SOURCE_DIR}/golden/ref ${CMAKE_CURRENT_SOURCE_DIR}/data/cycles/melonds_cycles.tsv)
 add_test(NAME cli.errors
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/errors.sh $<TARGET_FILE:dsgx>
-          ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp)
+          ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp ${PROJECT_SOURCE_DIR}/golden/ref/multiframe_3.trace)
 set_tests_properties(cli.explain_summary cli.errors PROPERTIES LABELS cli)
 add_test(NAME cli.nitro
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/nitro.sh $<TARGET_FILE:dsgx>
