@@ -132,10 +132,10 @@ static void test_bands_match_one_thread(void **state)
 }
 
 /* Full-screen layers: too many for the time budget of a timed frame. */
-static void layers(scene *s, unsigned n)
+static void layers(scene *s, unsigned n, uint16_t disp3dcnt)
 {
     memset(s->f, 0, sizeof *s->f);
-    s->f->regs.disp3dcnt = 0x0008;
+    s->f->regs.disp3dcnt = disp3dcnt;
     for (unsigned k = 0; k < n; k++) {
         const int xy[] = {0, 0, 256, 0, 256, 192, 0, 192};
         uint32_t attr = attr_make(31, k, 0);
@@ -153,9 +153,11 @@ static void test_cut_frame_drawn_again(void **state)
     assert_non_null(one);
     assert_non_null(many);
     raster_result ra, rb;
-    for (int pass = 0; pass < 3; pass++) {
-        layers(&a, 12);
-        layers(&b, 12);
+    for (int pass = 0; pass < 4; pass++) {
+        /* (the last frame with edge marking and fog: the final pass after the redraw) */
+        uint16_t cnt = pass == 3 ? 0x0008 | 0x0020 | 0x0080 : 0x0008;
+        layers(&a, 12, cnt);
+        layers(&b, 12, cnt);
         render(&a, 1, one, &ra);
         render(&b, 2, many, &rb);
         /* the first frame is untimed (nothing cut: the bands' frame stands); the timed ones
