@@ -157,6 +157,7 @@ unsigned raster_set_threads(raster_engine *r, unsigned n)
 {
     if (n < 1) n = 1;
     if (n > RASTER_MAX_THREADS) n = RASTER_MAX_THREADS;
+    if (n == r->threads) return n; /* (the workers it has) */
     pool_destroy(r->pool);
     r->pool = NULL;
     unsigned bands = 1;

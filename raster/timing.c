@@ -214,14 +214,21 @@ void raster_timing_poly_bottom(raster_timing *t, int y)
     if (time_left(t, y) < 0) abort_line(t, y);
 }
 
+/* A span's pixel cost: one unit per pixel after the free ones, counted from the first on-screen
+ * pixel, past x = 255 too (MODEL.md 2.3). */
+static int64_t pixel_cost(int32_t first, int32_t xr)
+{
+    int64_t width = (int64_t)xr + 1 - first;
+    return width > T_FREE_PIXELS ? width - T_FREE_PIXELS : 0;
+}
+
 int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr, bool count_pixels)
 {
+    int32_t first = xl < 0 ? 0 : xl;
     if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES) {
         if (t->recording) {
             /* the 12, then the start test (2 left) and the pixels (as below) */
-            int32_t first = xl < 0 ? 0 : xl;
-            int64_t width = (int64_t)xr + 1 - first;
-            int64_t cost = count_pixels && width > T_FREE_PIXELS ? width - T_FREE_PIXELS : 0;
+            int64_t cost = count_pixels ? pixel_cost(first, xr) : 0;
             record(t, T_PER_POLY + cost, cost < T_MIN_TO_START ? T_MIN_TO_START - cost : 0);
         }
         return RASTER_TIMING_NO_LIMIT;
@@ -235,10 +242,7 @@ int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr,
     }
     if (!count_pixels) return RASTER_TIMING_NO_LIMIT;
 
-    /* Pixels counted from the first on-screen one, past x = 255 too (MODEL.md 2.3). */
-    int32_t first = xl < 0 ? 0 : xl;
-    int64_t width = (int64_t)xr + 1 - first;
-    int64_t cost = width > T_FREE_PIXELS ? width - T_FREE_PIXELS : 0;
+    int64_t cost = pixel_cost(first, xr);
     int32_t left = time_left(t, y);
     if (cost <= left) {
         t->line_time[y & 1] += (int32_t)cost;
