@@ -115,6 +115,9 @@ typedef struct gx_hooks {
     /** for each completed polygon: its fate and, when stored, its polygon RAM entry */
     void (*polygon)(void *user, gx_engine *gx, enum gx_poly_fate fate, const gx_polygon *poly,
                     const gx_vertex *verts);
+    /** at a VBlank that latched a new frame, after the swap and before the commands held
+     *  behind the SWAP_BUFFERS run: the state the next frame starts from */
+    void (*vblank)(void *user, gx_engine *gx);
 } gx_hooks;
 
 void gx_set_hooks(gx_engine *gx, const gx_hooks *hooks);
@@ -122,6 +125,44 @@ void gx_set_hooks(gx_engine *gx, const gx_hooks *hooks);
 /** Current matrices (1.19.12, row-major 4x4, DS row-vector convention), for explain/tests.
  *  which: 0 projection, 1 position, 2 vector, 3 texture, 4 clip (projection x position). */
 void gx_get_matrix(gx_engine *gx, int which, int32_t out[16]);
+
+/**
+ * The geometry state in command-parameter form: the parameter words that re-create it when
+ * sent as commands (DISP_1DOT_DEPTH, POLYGON_ATTR, COLOR, VIEWPORT, MTX_LOAD_4X4 ...). This is
+ * what a frame dump (NTRFD) records before a frame's first command, in the form melonDS's
+ * frame-dump writer uses (melonDS src/FrameDump.cpp StartFrameDump). Lossy where that form
+ * is: light vectors are the transformed directions (send them with an identity vector
+ * matrix), texture coordinates the final ones (send them with texgen off).
+ */
+typedef struct gx_param_state {
+    uint32_t dot_depth;       /**< DISP_1DOT_DEPTH (15 bits) */
+    uint32_t poly_attr;       /**< POLYGON_ATTR latched by the last BEGIN_VTXS */
+    uint32_t poly_attr_unset; /**< POLYGON_ATTR as last written */
+    uint32_t vtx_color;       /**< COLOR */
+    uint32_t viewport;        /**< VIEWPORT */
+    int32_t proj_stack[16];
+    int32_t pos_stack[32][16];
+    int32_t vec_stack[32][16];
+    int32_t tex_stack[16];
+    int32_t proj[16], pos[16], vec[16], tex[16];
+    uint32_t mtx_mode;       /**< MTX_MODE */
+    uint32_t polygon;        /**< BEGIN_VTXS primitive type */
+    uint32_t vtx_xy;         /**< last vertex: x | y << 16 (1.3.12) */
+    uint32_t vtx_z;          /**< last vertex: z (16 bits) */
+    uint32_t texcoord;       /**< final texture coordinates s | t << 16 */
+    uint32_t teximage_param; /**< TEXIMAGE_PARAM */
+    uint32_t pltt_base;      /**< PLTT_BASE */
+    uint32_t dif_amb;        /**< DIF_AMB (bit 15 clear) */
+    uint32_t spe_emi;        /**< SPE_EMI (bit 15: shininess table enabled) */
+    uint32_t shininess[32];  /**< SHININESS */
+    uint32_t light_vec[4];   /**< LIGHT_VECTOR, already transformed (identity vector matrix) */
+    uint32_t light_color[4]; /**< LIGHT_COLOR */
+    uint32_t swap_param;     /**< parameter of the last SWAP_BUFFERS (bit 1: the W-buffer mode of
+                                  the polygons submitted now) */
+} gx_param_state;
+
+/** The current geometry state in command-parameter form (see gx_param_state). */
+void gx_get_param_state(const gx_engine *gx, gx_param_state *out);
 
 /** Mnemonic of a command opcode ("VTX_16"), or NULL for an unknown opcode. */
 const char *gx_opcode_name(uint8_t opcode);

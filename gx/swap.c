@@ -78,6 +78,7 @@ bool gx_vblank(gx_engine *gx)
 
     gx->cmd.swap_pending = false;
     gx_geom_on_vblank(gx, param);
+    if (gx->hooks.vblank) gx->hooks.vblank(gx->hooks.user, gx);
     gx_fifo_run_deferred(gx);
     return true;
 }

@@ -4,6 +4,8 @@
 #   golden.rdlines             the rendering-timing reference (RDLINES_COUNT, underflow bit)
 #   golden.scenes              our own corpus
 #   golden.ntrfd               the real NTRFD dumps replay to their melonDS frames
+#   golden.ntrfd.later         dsgx's dumps of later frames (golden/ntrfd) replay to the frames
+#                              of the traces they were dumped from
 #   golden.*.threads           the same frames drawn with the scanlines split over several
 #                              threads (raster/threads.c): nothing may change; the rdlines
 #                              corpus has frames the timing model cuts (the one-thread redraw)
@@ -23,6 +25,9 @@ add_test(NAME golden.scenes
 add_test(NAME golden.ntrfd
          COMMAND $<TARGET_FILE:dsgx> golden check ${CMAKE_CURRENT_SOURCE_DIR}/data/ntrfd
                  --melonds-gaps -o ${DSGX_GOLDEN_OUT}/ntrfd)
+add_test(NAME golden.ntrfd.later
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ntrfd
+                 -o ${DSGX_GOLDEN_OUT}/ntrfd_later)
 add_test(NAME golden.ref.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ref --threads 3
                  -o ${DSGX_GOLDEN_OUT}/ref_threads)
@@ -33,5 +38,6 @@ add_test(NAME golden.scenes.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes --threads 8
                  -o ${DSGX_GOLDEN_OUT}/scenes_threads)
 set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.ntrfd
+                     golden.ntrfd.later
                      golden.ref.threads golden.rdlines.threads golden.scenes.threads
                      PROPERTIES LABELS golden)

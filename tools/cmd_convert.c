@@ -1,9 +1,9 @@
 /*
  * cmd_convert.c - `dsgx convert`: between NTRFD frame dumps and GX traces.
  *   dsgx convert DUMP(.ntrfd|.png) -o FILE.trace     the equivalent trace (replays the dump)
- *   dsgx convert TRACE -o FILE.ntrfd [--frame 0]     an NTRFD dump of the trace's first frame
- *   dsgx convert TRACE -o FILE.ntrfd.png             the same inside a PNG of the frame
- * The direction follows the input's content and the output's extension.
+ *   dsgx convert TRACE -o FILE.ntrfd [--frame N]     an NTRFD dump of the trace's frame N (default
+ * 0) dsgx convert TRACE -o FILE.ntrfd.png             the same inside a PNG of the frame The
+ * direction follows the input's content and the output's extension.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,15 +83,26 @@ int cmd_convert(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
-        else if (!strcmp(argv[i], "--frame") && i + 1 < argc)
-            frame = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--help")) {
+        else if (!strcmp(argv[i], "--frame") && i + 1 < argc) {
+            char *end;
+            const char *v = argv[++i];
+            unsigned long n = strtoul(v, &end, 10);
+            if (!*v || *end || v[0] == '-' || n > 1000000ul) {
+                fprintf(stderr,
+                        "dsgx convert: --frame takes a frame number (0, 1, ...), not '%s'\n", v);
+                return 2;
+            }
+            frame = (unsigned)n;
+        } else if (!strcmp(argv[i], "--help")) {
             printf(
                 "usage: dsgx convert FILE.ntrfd|FILE.png -o FILE.trace\n"
-                "       dsgx convert FILE.trace -o FILE.ntrfd|FILE.ntrfd.png [--frame 0]\n"
+                "       dsgx convert FILE.trace -o FILE.ntrfd|FILE.ntrfd.png [--frame N]\n"
                 "  a frame dump (NTRFD version 0, raw or in a PNG ndSf chunk) becomes the GX\n"
-                "  trace that replays it (-o - writes to stdout); a trace becomes an NTRFD dump\n"
-                "  of its first frame (the only frame whose initial state is known: reset)\n");
+                "  trace that replays it (-o - writes to stdout); a dump whose saved swap\n"
+                "  parameter selects W-buffering gets a set-up frame first (frame 0 of the\n"
+                "  trace; the dump's frame is frame 1), as the hardware replayer shows one.\n"
+                "  A trace becomes an NTRFD dump of its frame N (default 0): the geometry state\n"
+                "  when frame N-1 was latched, frame N's commands, registers and VRAM\n");
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "dsgx convert: unknown option %s\n", argv[i]);

@@ -118,12 +118,14 @@ int dsgx_ntrfd_write_png(const dsgx_ntrfd *fd, const dsgx_frame *frame, const ch
 
 /** Append the bus writes that replay the dump to @p t: rendering registers, VRAM uploads through
  *  the LCDC window, the initial state through geometry commands, the command stream through the
- *  command ports, a SWAP_BUFFERS if the stream has none, and one `frame`. @return 0 or -1 (out
- *  of memory). */
+ *  command ports, a SWAP_BUFFERS if the stream has none, and one `frame`. When the saved swap
+ *  parameter selects W-buffering, a SWAP_BUFFERS with it and a TRACE_VBLANK come before the
+ *  stream (ntrfd_trace.c). @return 0 or -1 (out of memory). */
 int dsgx_ntrfd_to_trace(const dsgx_ntrfd *fd, dsgx_trace *t);
 
-/** Writer: dump frame @p frame of a trace by replaying it. Only a first frame (frame 0) can be
- *  dumped: its initial state is the state after reset. @return 0, or -1 with a message. */
+/** Writer: dump frame @p frame of a trace by replaying it (any frame with a SWAP_BUFFERS of its
+ *  own; the initial state is the engine's when the frame before was latched, see
+ *  ntrfd_writer.c). @return 0, or -1 with a message. */
 int dsgx_ntrfd_from_trace(dsgx_ntrfd *fd, const dsgx_trace *t, unsigned frame, char *err,
                           size_t errlen);
 

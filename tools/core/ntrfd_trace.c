@@ -14,6 +14,11 @@
  *     dump holds final coordinates), texture parameters, the matrix stacks (LOAD_4X4 +
  *     STORE per entry; all-zero entries are skipped since the stacks are zero after reset),
  *     the current matrices, the matrix mode;
+ *   - when the saved SWAP_BUFFERS parameter (the previous frame's: melonDS's writer saves
+ *     FlushAttributes when the frame starts) selects W-buffering, a SWAP_BUFFERS with it and a
+ *     VBlank that draws nothing (TRACE_VBLANK), as the replayer's GFX_FLUSH + VBlank wait: its
+ *     W bit is the depth mode of the frame's polygons (gx/swap.c). Without it a dump of a
+ *     frame that follows a W-buffered swap replayed in Z mode;
  *   - the command stream through the command ports (04000400 + 4 * id); 1-dot-depth entries
  *     as DISP_1DOT_DEPTH writes; a SWAP_BUFFERS with the saved parameter if the stream has none;
  *   - one `frame`.
@@ -248,12 +253,26 @@ static void emit_initial_state(emitter *e, const dsgx_ntrfd *fd)
     cmd1(e, CMD_POLYGON_ATTR, fd->poly_attr_unset);
 }
 
+/* SWAP_BUFFERS bit 1: W-buffering for the polygons submitted after the swap's VBlank. */
+static bool swap_wbuffer_bit(uint32_t param)
+{
+    return (param & 2u) != 0;
+}
+
 int dsgx_ntrfd_to_trace(const dsgx_ntrfd *fd, dsgx_trace *t)
 {
     emitter e = {t, 0};
     emit_registers(&e, fd);
     emit_vram(&e, fd);
     emit_initial_state(&e, fd);
+    if (swap_wbuffer_bit(fd->swap_param)) {
+        /* The saved SWAP_BUFFERS parameter is the one of the frame before (melonDS FrameDump.cpp
+         * StartFrameDump saves FlushAttributes), and its W-buffer bit is the depth mode of this
+         * frame's polygons. Only a swap and a VBlank set it: the replayer sends it the same way
+         * (initFrameState ends with GFX_FLUSH = swapbuffer, then waits for VBlank). */
+        cmd1(&e, CMD_SWAP_BUFFERS, fd->swap_param);
+        if (dsgx_trace_add(t, TRACE_VBLANK, 0, 0)) e.bad = -1;
+    }
     bool swapped = false;
     uint32_t j = 0;
     for (uint32_t i = 0; i < fd->ncmds; i++) {

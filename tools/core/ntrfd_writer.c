@@ -7,9 +7,19 @@
  * parameterless commands except MTX_PUSH and MTX_IDENTITY, and without BOX_TEST and VEC_TEST;
  * DISP_1DOT_DEPTH writes as command 0xFF; the rendering registers latched at the frame's
  * VBlank; VRAMCNT A..G and the banks mapped to texture image or palette when the frame is
- * rendered. The initial state is the state after reset (dsgx_ntrfd_init_reset), which is why
- * only a first frame can be dumped: the engine does not expose its matrix stacks and material
- * state, so a later frame's starting state cannot be captured faithfully.
+ * rendered. Any frame N can be dumped: the initial state of frame 0 is the state after reset
+ * (dsgx_ntrfd_init_reset); a later frame's is taken from the engine (gx_get_param_state) at
+ * the VBlank that latched frame N - 1, before the commands held behind that swap run, which is
+ * where melonDS's writer takes it (StartFrameDump; its swap parameter is FlushAttributes, the
+ * previous swap's). Recording stops at the VBlank that latches frame N. A frame without a
+ * SWAP_BUFFERS of its own (a re-emission) cannot be dumped, nor the frame after one.
+ *
+ * Where our dumps differ from melonDS's writer (commit 1b0c2035) for the same frame, checked on
+ * the real dumps in test/data/ntrfd: DISP_1DOT_DEPTH (melonDS records 0, as its engine held a
+ * zero W limit there; ours records the engine's limit, 0x7FFF after reset, so the dump replays
+ * what the trace drew), and the packed last vertex (and texture coordinates): melonDS ORs a
+ * sign-extended x (s) into the y (t) half when x is negative (`CurVertex[1] << 16 |
+ * CurVertex[0]` on signed 16-bit values); ours keeps both halves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +98,9 @@ static void vram_byte(capture *c, uint32_t addr, uint8_t v)
     }
 }
 
-/** Follow the bus writes that matter to the dump but are not geometry commands. */
-static void observe(capture *c, const dsgx_trace *t, const dsgx_trace_item *it)
+/** Follow the bus writes that matter to the dump but are not geometry commands (VRAM always;
+ *  DISP_1DOT_DEPTH writes while the frame is recorded: earlier ones are in its initial state). */
+static void observe(capture *c, const dsgx_trace *t, const dsgx_trace_item *it, bool recording)
 {
     unsigned width = it->op == TRACE_W32 ? 4 : it->op == TRACE_W16 ? 2 : it->op == TRACE_W8 ? 1 : 0;
     if (it->op == TRACE_DATA) {
@@ -105,7 +116,7 @@ static void observe(capture *c, const dsgx_trace *t, const dsgx_trace_item *it)
             c->vramcnt[a - REG_VRAMCNT_A] = v;
         vram_byte(c, a, v);
     }
-    if ((it->addr & ~3u) == REG_1DOT_DEPTH && width >= 2) {
+    if (recording && (it->addr & ~3u) == REG_1DOT_DEPTH && width >= 2) {
         uint32_t p = it->value & 0xFFFFu;
         add_cmd(c, NTRFD_CMD_1DOT_DEPTH, &p, 1);
     }
@@ -124,16 +135,73 @@ static void fill_registers(dsgx_ntrfd *fd, const gx_render_regs *r)
     memcpy(fd->toon_table, r->toon_table, sizeof fd->toon_table);
 }
 
+/* The state a dump of the next frame starts from: gx_get_param_state in the dump's fields. */
+static void fill_initial_state(dsgx_ntrfd *fd, const gx_param_state *p)
+{
+    fd->zdot_depth = (uint16_t)p->dot_depth;
+    fd->poly_attr = p->poly_attr;
+    fd->poly_attr_unset = p->poly_attr_unset;
+    fd->vtx_color = p->vtx_color;
+    fd->viewport = p->viewport;
+    memcpy(fd->proj_stack, p->proj_stack, sizeof fd->proj_stack);
+    memcpy(fd->pos_stack, p->pos_stack, sizeof fd->pos_stack);
+    memcpy(fd->vec_stack, p->vec_stack, sizeof fd->vec_stack);
+    memcpy(fd->tex_stack, p->tex_stack, sizeof fd->tex_stack);
+    memcpy(fd->proj_mtx, p->proj, sizeof fd->proj_mtx);
+    memcpy(fd->pos_mtx, p->pos, sizeof fd->pos_mtx);
+    memcpy(fd->vec_mtx, p->vec, sizeof fd->vec_mtx);
+    memcpy(fd->tex_mtx, p->tex, sizeof fd->tex_mtx);
+    fd->mtx_mode = p->mtx_mode;
+    fd->polygon = p->polygon;
+    fd->vtx_xy = p->vtx_xy;
+    fd->vtx_z = (uint16_t)p->vtx_z;
+    fd->texcoord = p->texcoord;
+    fd->teximage_param = p->teximage_param;
+    fd->pltt_base = p->pltt_base;
+    fd->dif_amb = p->dif_amb;
+    fd->spe_emi = p->spe_emi;
+    memcpy(fd->shininess, p->shininess, sizeof fd->shininess);
+    memcpy(fd->light_vec, p->light_vec, sizeof fd->light_vec);
+    memcpy(fd->light_color, p->light_color, sizeof fd->light_color);
+    fd->swap_param = p->swap_param;
+}
+
+/* Recording window: the VBlank that latches frame `frame - 1` starts it (the state is taken
+ * there, before the commands held behind that swap run: they belong to the next frame), the
+ * VBlank that latches frame `frame` ends it. */
+typedef struct window {
+    capture *c;
+    dsgx_ntrfd *fd;
+    bool start_armed, stop_armed, recording, done;
+} window;
+
+static void on_window_command(void *user, gx_engine *gx, const gx_cmd_event *ev)
+{
+    window *w = user;
+    if (w->recording) on_command(w->c, gx, ev);
+}
+
+static void on_window_vblank(void *user, gx_engine *gx)
+{
+    window *w = user;
+    if (w->stop_armed) {
+        w->recording = false;
+        w->done = true;
+        w->stop_armed = false;
+    } else if (w->start_armed) {
+        gx_param_state p;
+        gx_get_param_state(gx, &p);
+        fill_initial_state(w->fd, &p);
+        w->c->ncmds = w->c->nparams = 0; /* what was recorded so far is earlier frames' */
+        w->recording = true;
+        w->start_armed = false;
+    }
+}
+
 int dsgx_ntrfd_from_trace(dsgx_ntrfd *fd, const dsgx_trace *t, unsigned frame, char *err,
                           size_t errlen)
 {
     dsgx_ntrfd_init_reset(fd);
-    if (frame != 0) {
-        snprintf(err, errlen,
-                 "only frame 0 can be dumped (a dump's initial state must be "
-                 "captured, and only the state after reset is known)");
-        return -1;
-    }
     capture c = {0};
     for (unsigned b = 0; b < NTRFD_NBANKS; b++) {
         c.bank[b] = calloc(1, dsgx_ntrfd_bank_size(b));
@@ -145,23 +213,40 @@ int dsgx_ntrfd_from_trace(dsgx_ntrfd *fd, const dsgx_trace *t, unsigned frame, c
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    gx_hooks hooks = {.user = &c, .command = on_command};
+    /* frame 0 starts from the state after reset, which dsgx_ntrfd_init_reset() holds */
+    window w = {.c = &c, .fd = fd, .recording = frame == 0};
+    gx_hooks hooks = {.user = &w, .command = on_window_command, .vblank = on_window_vblank};
     gx_set_hooks(s->gx, &hooks);
-    gx_hooks none = {0};
-    bool framed = false;
-    for (size_t i = 0; i < t->n && !framed; i++) {
+    unsigned index = 0;
+    for (size_t i = 0; i < t->n && !w.done; i++) {
         const dsgx_trace_item *it = &t->items[i];
         if (it->op == TRACE_FRAME) {
-            gx_set_hooks(s->gx, &none); /* what runs after VBlank is the next frame */
-            dsgx_system_frame(s);
-            framed = true;
+            w.start_armed = index + 1 == frame;
+            w.stop_armed = index == frame;
+            bool fresh = dsgx_system_frame(s);
+            if (index == frame && !fresh) {
+                snprintf(err, errlen,
+                         "frame %u has no SWAP_BUFFERS of its own (it re-emits the frame before): "
+                         "there is no frame to dump",
+                         frame);
+                goto done;
+            }
+            if (w.start_armed) { /* no new frame latched: frame - 1 was a re-emission */
+                snprintf(err, errlen,
+                         "frame %u re-emits the frame before it (no SWAP_BUFFERS): frame %u "
+                         "cannot be dumped",
+                         frame - 1, frame);
+                goto done;
+            }
+            index++;
             continue;
         }
-        observe(&c, t, it);
+        observe(&c, t, it, w.recording);
         dsgx_system_exec(s, t, it);
     }
-    if (!framed) {
-        snprintf(err, errlen, "the trace has no frame");
+    if (!w.done) {
+        snprintf(err, errlen, "the trace has %u frame%s: no frame %u", index, index == 1 ? "" : "s",
+                 frame);
         goto done;
     }
     if (c.oom) {

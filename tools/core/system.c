@@ -69,6 +69,7 @@ void dsgx_system_exec(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item
             gx_write32(s->gx, it->addr + k, v);
         }
         break;
+    case TRACE_VBLANK: gx_vblank(s->gx); break; /* latches, draws nothing (trace.h) */
     default: break;
     }
     if (pow_write && !was_on && render_power(s)) raster_power_on(s->raster);

@@ -257,6 +257,11 @@ int dsgx_trace_write(const dsgx_trace *t, FILE *out)
         case TRACE_W16: fprintf(out, "w16 %08X %04X\n", it->addr, it->value); break;
         case TRACE_W8: fprintf(out, "w8  %08X %02X\n", it->addr, it->value); break;
         case TRACE_FRAME: fprintf(out, "frame\n"); break;
+        case TRACE_VBLANK:
+            fprintf(out, "# set-up frame: a VBlank to apply the dump's saved SWAP_BUFFERS "
+                         "parameter (ndsframereplay shows it too); the dump's frame is the next\n"
+                         "frame\n");
+            break;
         case TRACE_DATA:
             for (uint32_t k = 0; k < it->data_len; k += 64) {
                 uint32_t m = it->data_len - k < 64 ? it->data_len - k : 64;

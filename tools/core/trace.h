@@ -13,7 +13,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum dsgx_trace_op { TRACE_W32, TRACE_W16, TRACE_W8, TRACE_DATA, TRACE_FRAME };
+/** TRACE_VBLANK is not a directive of the text format: a VBlank that latches what a pending
+ *  SWAP_BUFFERS built and draws nothing. Frame-dump conversion uses it to apply a dump's saved
+ *  SWAP_BUFFERS parameter (ntrfd_trace.c); written as text, it becomes a `frame` (the extra
+ *  frame a replayer on hardware shows too), after a comment saying so. */
+enum dsgx_trace_op { TRACE_W32, TRACE_W16, TRACE_W8, TRACE_DATA, TRACE_FRAME, TRACE_VBLANK };
 
 typedef struct dsgx_trace_item {
     uint8_t op;        /**< enum dsgx_trace_op */
@@ -44,7 +48,8 @@ void dsgx_trace_free(dsgx_trace *t);
 int dsgx_trace_add(dsgx_trace *t, uint8_t op, uint32_t addr, uint32_t value);
 int dsgx_trace_add_data(dsgx_trace *t, uint32_t addr, const uint8_t *bytes, size_t len);
 
-/** Write a trace in the text format (comments omitted). @return 0 or -1 on I/O error. */
+/** Write a trace in the text format (comments omitted, but for the one before a
+ *  TRACE_VBLANK's `frame`). @return 0 or -1 on I/O error. */
 int dsgx_trace_write(const dsgx_trace *t, FILE *out);
 
 /** Read a whole file into memory (NUL-terminated). @return 0 or -1 with message. */

@@ -584,6 +584,29 @@ def _(t):
         t.vram_lcdc('E'); t.pal_data(0, [STD_PAL[0]] + [STD_PAL[1 + (i + f * 3) % 15] for i in range(15)], "rotated palette"); t.vram_pal()
         t.viewport(0, 0, 255, 191); t.pltt_base(0); t.poly_attr(); tex_quad(t, 32, 32, 3); t.swap(); t.frame()
 
+@scene("multiframe_depth_sort_fog", "multi-frame,swap_buffers-bit1,swap_buffers-bit0,w-buffer,z-buffer,fog,state-across-frames",
+       "Four frames whose SWAP_BUFFERS alternate the depth mode (W/Z) and translucent sorting while fog is switched on, changed and off between frames; lights, material, matrices and the stack are set in frame 0 only and carried across (the frame dumps of each frame must start from that state).")
+def _(t):
+    setup(t, persp=True); t.mtx_mode(0); t.load44(m_persp(55, 256 / 192, 0.2, 60))
+    t.fog_color((20, 20, 26), 31); t.fog_offset(0x7000); t.fog_table([min(127, i * 4) for i in range(32)])
+    t.mtx_mode(2); t.identity(); t.light_vec(0, -0.5, -0.5, -0.7); t.light_col(0, (31, 31, 28))
+    t.dif_amb((24, 24, 24), (6, 6, 6)); t.spe_emi((0, 0, 0), (0, 0, 0))
+    t.scale(4, 4, 4); t.store(3)
+    # (fog enable, fog shift, W-buffer bit and manual-sort bit of this frame's SWAP_BUFFERS)
+    for f, (fog, shift, wbuf, manual) in enumerate(((False, 0, True, False), (True, 4, False, True),
+                                                    (True, 8, True, False), (False, 0, True, True))):
+        t.disp3dcnt(0x08 | (0x80 if fog else 0) | shift << 8)
+        t.mtx_mode(2); t.restore(3); t.poly_attr(lights=1, fog=True)
+        for k in range(5):
+            t.begin(1); t.normal(0, 0, 1)
+            z = -2 - k * 3.0; x = -2.4 + k * 0.9 + 0.1 * f
+            t.quad([(c[0] / 4, c[1] / 4, c[2] / 4) for c in ((x, 1.2, z), (x, -1.2, z - 3), (x + 2.2, -1.2, z - 3), (x + 2.2, 1.2, z))]); t.end()
+        t.c("translucent quads submitted bottom-most first: the sort bit decides their order")
+        t.mtx_mode(2); t.identity(); t.trans(0, 0, -1.2)
+        for i, col in enumerate(((31, 0, 0), (0, 31, 0), (0, 0, 31))):
+            t.poly_attr(alpha=14, pid=10 + i, fog=True); t.rect(-0.6 + i * 0.3, -0.6 + i * 0.25, 0.2 + i * 0.3, 0.1 + i * 0.25, -0.1 * i, col=col)
+        t.swap(manual_sort=manual, wbuf=wbuf); t.frame()
+
 def main():
     out = os.path.normpath(os.path.join(HERE, ".."))
     man = os.path.join(out, "manifest.tsv")
