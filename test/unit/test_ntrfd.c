@@ -413,6 +413,52 @@ static void test_frames_that_cannot_be_dumped(void **state)
     dsgx_trace_free(&t);
 }
 
+static void test_zero_dot_depth_means_never_written(void **state)
+{
+    (void)state;
+    /* dot_depth_cutoff without its DISP_1DOT_DEPTH write: the far 1-dot polygons stay (reset
+     * limit). Its dump records 0 there, as melonDS's writer does after reset; replaying must not
+     * write 0 (limit 0x1FF), which would drop them */
+    dsgx_trace src = {0}, t = {0};
+    char err[256], want[2][17], got[17];
+    assert_int_equal(
+        dsgx_trace_load(&src, DSGX_GOLDEN_DIR "/scenes/dot_depth_cutoff.trace", err, sizeof err),
+        0);
+    unsigned dropped = 0;
+    for (size_t i = 0; i < src.n; i++) {
+        const dsgx_trace_item *it = &src.items[i];
+        if (it->op == TRACE_W16 && it->addr == 0x04000610u) {
+            dropped++;
+            continue;
+        }
+        if (it->op == TRACE_DATA)
+            assert_int_equal(
+                dsgx_trace_add_data(&t, it->addr, src.data + it->data_off, it->data_len), 0);
+        else
+            assert_int_equal(dsgx_trace_add(&t, it->op, it->addr, it->value), 0);
+    }
+    assert_int_equal(dropped, 1);
+    assert_int_equal(trace_hashes(&t, false, want, 2), 1);
+    dsgx_ntrfd fd;
+    dump_replay_hash(&t, 0, false, got, &fd);
+    assert_int_equal(fd.zdot_depth, 0);
+    assert_string_equal(got, want[0]);
+
+    /* the limit matters for this frame: an explicit DISP_1DOT_DEPTH 0 draws another one */
+    dsgx_trace back = {0};
+    assert_int_equal(dsgx_trace_add(&back, TRACE_W16, 0x04000610u, 0), 0);
+    assert_int_equal(dsgx_ntrfd_to_trace(&fd, &back), 0);
+    dsgx_system *s = dsgx_system_create();
+    assert_int_equal(dsgx_system_replay(s, &back, NULL, NULL), 1);
+    dsgx_frame_hash_hex(&s->frame, got);
+    dsgx_system_destroy(s);
+    assert_string_not_equal(got, want[0]);
+    dsgx_trace_free(&back);
+    dsgx_ntrfd_free(&fd);
+    dsgx_trace_free(&t);
+    dsgx_trace_free(&src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_later_frame_state_matches_melonds_writer),
         cmocka_unit_test(test_param_state_after_reset_is_the_reset_dump_state),
         cmocka_unit_test(test_frames_that_cannot_be_dumped),
+        cmocka_unit_test(test_zero_dot_depth_means_never_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

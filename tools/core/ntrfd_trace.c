@@ -8,7 +8,8 @@
  *     not configuration, and are not written back);
  *   - each saved VRAM bank: mapped to LCDC, written through the LCDC window (non-zero runs
  *     only: banks are zero after reset), then given its saved VRAMCNT;
- *   - the initial state through geometry commands, in the replayer's order: 1-dot depth,
+ *   - the initial state through geometry commands, in the replayer's order: 1-dot depth (not
+ *     when 0: melonDS's writer records 0 for "never written", see emit_initial_state),
  *     viewport, colour, material, shininess, lights (vector matrix identity, since the dump
  *     holds already transformed directions), texture coordinates (texture matrix identity, the
  *     dump holds final coordinates), texture parameters, the matrix stacks (LOAD_4X4 +
@@ -189,7 +190,12 @@ static bool needs_seed_polygon(const dsgx_ntrfd *fd)
 
 static void emit_initial_state(emitter *e, const dsgx_ntrfd *fd)
 {
-    w16(e, REG_1DOT_DEPTH, fd->zdot_depth);
+    /* 0 is what melonDS's writer records for its engine's reset W limit of 0 (FrameDump.cpp:
+     * `ZeroDotWLimit == 0 ? 0 : ...`; every real dump in test/data/ntrfd has it, from traces
+     * that never write the register): it means "not written since reset", so the engine keeps
+     * its own reset limit (0x7FFF), as the trace the dump came from did. A game's explicit 0
+     * differs only for 1-dot polygons with W in 0x200..0xFFFFFF. */
+    if (fd->zdot_depth != 0) w16(e, REG_1DOT_DEPTH, fd->zdot_depth);
     cmd1(e, CMD_VIEWPORT, fd->viewport);
     cmd1(e, CMD_COLOR, fd->vtx_color);
     cmd1(e, CMD_DIF_AMB, fd->dif_amb);
