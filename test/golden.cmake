@@ -26,7 +26,7 @@ add_test(NAME golden.ntrfd
          COMMAND $<TARGET_FILE:dsgx> golden check ${CMAKE_CURRENT_SOURCE_DIR}/data/ntrfd
                  --melonds-gaps -o ${DSGX_GOLDEN_OUT}/ntrfd)
 add_test(NAME golden.ntrfd.later
-         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ntrfd
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ntrfd-later
                  -o ${DSGX_GOLDEN_OUT}/ntrfd_later)
 add_test(NAME golden.ref.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ref --threads 3
