@@ -4,7 +4,7 @@
 #   golden.rdlines             the rendering-timing reference (RDLINES_COUNT, underflow bit)
 #   golden.scenes              our own corpus
 #   golden.ntrfd               the real NTRFD dumps replay to their melonDS frames
-#   golden.ntrfd.later         dsgx's dumps of later frames (golden/ntrfd) replay to the frames
+#   golden.ntrfd.later         dsgx's dumps of later frames (golden/ntrfd-later) replay to the frames
 #                              of the traces they were dumped from
 #   golden.*.threads           the same frames drawn with the scanlines split over several
 #                              threads (raster/threads.c): nothing may change; the rdlines
