@@ -19,44 +19,108 @@ PROJ = [131586, 0, 0, 0, 0, -175677, 0, 0, 0, 0, -1024, 0, 16, 21, -4096, 4096]
 OPAQUE_CULL_NONE = (31 << 16) | (3 << 6)
 WHITE = 0x7FFF
 
-# (name, index in tests.h, category, the ROM's comment, vertices)
+YELLOW, GREEN, RED, BLUE = 0x03FF, 0x03E0, 0x001F, 0x7C00
+ZERO_DOT = 1 << 13  # POLYGON_ATTR bit 13: 1-dot polygons drawn (ForceZeroDot)
+
+
+def poly(verts, attr=OPAQUE_CULL_NONE, cols=None, copies=1, strip=False):
+    return dict(verts=verts, attr=attr, cols=cols or [WHITE] * 4, copies=copies, strip=strip)
+
+
+# (name, index in tests.h, category, the ROM's comment, main polygon, DISP3DCNT, extra polygons)
+def S(name, idx, cat, comment, verts, disp=0, ext=(), cols=None):
+    return (name, idx, cat, comment, poly(verts, cols=cols), disp, list(ext))
+
+
+LINE, HCLIP, LIMIT = ("Line Polygon Exception", "Horizontal Line Polygons and Clipping",
+                      "Upper Limits")
+OFFSCREEN = [(-256, 0), (-256, 0), (-256, 0)]  # "lazy way to not render a polygon"
+BG = [(-256, -256), (-256, 256), (256, 256), (256, -256)]
+ZEROS4, ZEROS3 = [(0, 0)] * 4, [(0, 0)] * 3
 SCENES = [
-    ("prt023_line_simple", 23, "Line Polygon Exception", "simple line polygon - fill",
-     [(-10, -5), (-10, -5), (10, 5)]),
-    ("prt024_line_not_quite", 24, "Line Polygon Exception", "not quite a line polygon - no fill",
-     [(-11, -6), (-10, -5), (10, 5)]),
-    ("prt025_line_collinear", 25, "Line Polygon Exception",
-     "if you can see this you're doing something wrong - no fill", [(-2, -1), (0, 0), (2, 1)]),
-    ("prt026_line_cursed1", 26, "Line Polygon Exception",
-     "cursed line polygon 1 - fill, but like, only the line part",
-     [(47, 8), (-46, -27), (47, 27), (-46, -27)]),
-    ("prt027_line_cursed2", 27, "Line Polygon Exception", "cursed line polygon 2 - see above",
-     [(47, 8), (-46, -27), (0, 0), (-46, -27)]),
-    ("prt028_line_cursed3", 28, "Line Polygon Exception", "cursed line polygon 3 - fill",
-     [(48, 0), (0, -27), (-40, -8), (0, -27)]),
-    ("prt073_hline_1_4", 73, "Horizontal Line Polygons and Clipping",
-     "Horizontal line polygons always render 1-4,", [(-32, 0), (0, 0), (48, 0), (32, 0)]),
-    ("prt074_hline_1_2", 74, "Horizontal Line Polygons and Clipping", "1-2,",
-     [(-32, 0), (32, 0), (48, 0), (0, 0)]),
-    ("prt075_hline_2_4", 75, "Horizontal Line Polygons and Clipping",
-     "or 2-4. 3 is never rendered", [(0, 0), (-32, 0), (48, 0), (32, 0)]),
-    ("prt076_hline_clip_v1", 76, "Horizontal Line Polygons and Clipping",
-     "Until the first vertex gets clipped.... (1-2)", [(-128, 0), (-32, 0), (32, 0), (48, 0)]),
-    ("prt077_hline_clip_v12", 77, "Horizontal Line Polygons and Clipping",
-     "Then things start to get interesting... (2-3)", [(-128, 0), (-128, 0), (32, 0), (48, 0)]),
-    ("prt079_hline_clip_v123", 79, "Horizontal Line Polygons and Clipping", "3-4",
-     [(-128, 0), (-128, 0), (-128, 0), (48, 0)]),
-    ("prt080_hline_clip_v14", 80, "Horizontal Line Polygons and Clipping",
-     "4th vertex being clipped might complicate things, might not, probably depends on "
-     "implementation of clipping (1-2)", [(-128, 0), (-32, 0), (32, 0), (-128, 0)]),
-    ("prt081_hline_clip_v124", 81, "Horizontal Line Polygons and Clipping", "2-3",
-     [(-128, 0), (-128, 0), (32, 0), (-128, 0)]),
+    S("prt023_line_simple", 23, LINE, "simple line polygon - fill",
+      [(-10, -5), (-10, -5), (10, 5)]),
+    S("prt024_line_not_quite", 24, LINE, "not quite a line polygon - no fill",
+      [(-11, -6), (-10, -5), (10, 5)]),
+    S("prt025_line_collinear", 25, LINE,
+      "if you can see this you're doing something wrong - no fill", [(-2, -1), (0, 0), (2, 1)]),
+    S("prt026_line_cursed1", 26, LINE, "cursed line polygon 1 - fill, but like, only the line part",
+      [(47, 8), (-46, -27), (47, 27), (-46, -27)]),
+    S("prt027_line_cursed2", 27, LINE, "cursed line polygon 2 - see above",
+      [(47, 8), (-46, -27), (0, 0), (-46, -27)]),
+    S("prt028_line_cursed3", 28, LINE, "cursed line polygon 3 - fill",
+      [(48, 0), (0, -27), (-40, -8), (0, -27)]),
+    S("prt073_hline_1_4", 73, HCLIP, "Horizontal line polygons always render 1-4,",
+      [(-32, 0), (0, 0), (48, 0), (32, 0)]),
+    S("prt074_hline_1_2", 74, HCLIP, "1-2,", [(-32, 0), (32, 0), (48, 0), (0, 0)]),
+    S("prt075_hline_2_4", 75, HCLIP, "or 2-4. 3 is never rendered",
+      [(0, 0), (-32, 0), (48, 0), (32, 0)]),
+    S("prt076_hline_clip_v1", 76, HCLIP, "Until the first vertex gets clipped.... (1-2)",
+      [(-128, 0), (-32, 0), (32, 0), (48, 0)]),
+    S("prt077_hline_clip_v12", 77, HCLIP, "Then things start to get interesting... (2-3)",
+      [(-128, 0), (-128, 0), (32, 0), (48, 0)]),
+    S("prt079_hline_clip_v123", 79, HCLIP, "3-4", [(-128, 0), (-128, 0), (-128, 0), (48, 0)]),
+    S("prt080_hline_clip_v14", 80, HCLIP,
+      "4th vertex being clipped might complicate things, might not, probably depends on "
+      "implementation of clipping (1-2)", [(-128, 0), (-32, 0), (32, 0), (-128, 0)]),
+    S("prt081_hline_clip_v124", 81, HCLIP, "2-3", [(-128, 0), (-128, 0), (32, 0), (-128, 0)]),
+    # (tests.h #78 repeats #77 exactly; it is not written twice)
+    S("prt082_poly_limit", 82, LIMIT, "There can only be 2048 polygons per frame.",
+      [(-64, -64), (-32, -64), (-32, -32), (-64, -32)],
+      ext=[poly(ZEROS3, OPAQUE_CULL_NONE | ZERO_DOT, copies=2046, strip=True),
+           poly([(64, -64), (32, -64), (32, -32), (64, -32)]),
+           poly([(-32, 64), (32, 64), (32, 32), (-32, 32)])]),
+    S("prt083_vtx_limit_fits", 83, LIMIT, "This should render the polygon due it it barely fitting "
+      "in the limit thanks to clipping", OFFSCREEN,
+      ext=[poly(ZEROS4, OPAQUE_CULL_NONE | ZERO_DOT, copies=1533),
+           poly(ZEROS3, OPAQUE_CULL_NONE | ZERO_DOT, copies=3),
+           poly([(108, 0), (140, -32), (172, 0), (140, 32)])]),
+    S("prt084_vtx_limit_over", 84, LIMIT, "This should not render due to it just barely "
+      "overflowing the limit", OFFSCREEN,
+      ext=[poly(ZEROS4, OPAQUE_CULL_NONE | ZERO_DOT, copies=1533),
+           poly(ZEROS3, OPAQUE_CULL_NONE | ZERO_DOT, copies=4),
+           poly([(108, 0), (140, -32), (172, 0), (140, 32)])]),
+    S("prt085_timing_band", 85, LIMIT, "It appears that you can only render so much in one "
+      "scanline before the rasterizer gives up on it. / Look at this", BG,
+      ext=[poly([(-80, -5), (-80, 5), (80, 5), (80, -5)], cols=[YELLOW] * 4, copies=94)]),
+    S("prt086_timing_next_line", 86, LIMIT, "Here we have the scanline *after* the polygon spam "
+      "being partially aborted, doesn't seem to care about polygon size, just num of polys?", BG,
+      ext=[poly([(-80, -5), (-80, 5), (0, 5), (0, -5)], cols=[YELLOW] * 4, copies=501)]),
+    S("prt087_timing_mid_line", 87, LIMIT, "Parial Line, Mid Scanline", BG,
+      ext=[poly([(-124, -5), (-124, 5), (-100, 5), (-100, -5)], cols=[YELLOW] * 4, copies=448)]),
+    S("prt088_timing_triangle", 88, LIMIT, "Here it is with a triangle",
+      [(97, -25), (72, 25), (122, 25)],
+      ext=[poly([(-124, -5), (-124, 5), (-100, 5), (-100, -5)], cols=[YELLOW] * 4, copies=2048)]),
+    S("prt090_timing_bg_first", 90, LIMIT, "If we render the bg first, it does not fail to render.",
+      [(x, y, -1) for x, y in [(-256, -256), (-256, 4), (256, 4), (256, -256)]],
+      ext=[poly([(-80, -5), (-80, 5), (80, 5), (80, -5)], cols=[YELLOW] * 4, copies=94)]),
 ]
-# (tests.h #78 repeats #77 exactly; it is not written twice)
 
 
-def build(t, verts):
-    t.prologue(0, clear=(0, 0, 0), clear_alpha=31, clear_id=63)
+def submit(t, pd):
+    """One TestData polygon (with its copies) the way drawPoly() submits it."""
+    verts = pd["verts"]
+    begun = False
+    for _ in range(pd["copies"]):
+        t.cmd(0x29, [pd["attr"]], ": %08X (glPolyFmt)" % pd["attr"])
+        if pd["strip"] and begun:
+            vs = verts[-1:] if len(verts) == 3 else verts[-2:]
+        else:
+            t.begin((3 if len(verts) == 4 else 2) if pd["strip"] else (1 if len(verts) == 4 else 0))
+            begun = True
+            vs = verts
+        for i, v in enumerate(vs):
+            t.cmd(0x20, [pd["cols"][i]], "colour %04X" % pd["cols"][i])
+            x, y, z = (tuple(v) + (0,))[:3]
+            t.v16(x / 4096, y / 4096, z / 4096)
+
+
+def build(t, main, disp, ext):
+    t.prologue(disp, clear=(0, 0, 0), clear_alpha=31, clear_id=63)
+    # the ROM draws with 3D long powered on: an empty frame first, so that the scene is not the
+    # first frame after power-on (dsgx does not time that one: raster/README.md)
+    t.swap()
+    t.frame("warm-up (empty)")
     t.edge_colors([(31, 31, 31)] + [(0, 0, 0)] * 7)
     t.viewport(0, 0, 255, 191)
     t.mtx_mode(0)
@@ -64,11 +128,9 @@ def build(t, verts):
              "polyrastertest TestData.Projection")
     t.mtx_mode(2)
     t.identity()
-    t.cmd(0x29, [OPAQUE_CULL_NONE], ": opaque, cull none, ID 0 (glPolyFmt)")
-    t.begin(1 if len(verts) == 4 else 0)
-    for x, y in verts:
-        t.cmd(0x20, [WHITE], "white")
-        t.v16(x / 4096, y / 4096, 0)
+    submit(t, main)
+    for pd in ext:
+        submit(t, pd)
     t.swap()
     t.frame()
 
@@ -82,15 +144,23 @@ def main():
         hdr = lines[0].split("\t")
         for l in lines[1:]:
             c = dict(zip(hdr, l.split("\t")))
-            old[c.get("name")] = c
+            old[(c.get("name"), c.get("frame"))] = c
     rows = []
-    for name, idx, cat, comment, verts in SCENES:
+    for name, idx, cat, comment, main, disp, ext in SCENES:
+        vl = " ".join("(%s)" % ",".join(str(c) for c in v) for v in main["verts"])
         t = Trace(["%s: polyrastertest v1.0.2-b test #%03d (%s): \"%s\"" % (name, idx, cat, comment),
-                   "vertices (VTX_16 raw): %s" % " ".join("(%d,%d)" % v for v in verts)])
-        build(t, verts)
-        t.save(os.path.join(out, name + ".trace"))
-        prev = old.get(name, {})
-        rows.append([name, "000", prev.get("xxh3", ""), "%03d" % idx, cat, comment])
+                   "main polygon vertices (VTX_16 raw): %s%s" % (vl, "; plus %d extended polygon "
+                   "set(s) (tests.h ExtendedTests)" % len(ext) if ext else "")])
+        build(t, main, disp, ext)
+        path = os.path.join(out, name + ".trace")
+        t.save(path)
+        if os.path.getsize(path) > 200000:  # big traces: drop the per-line comments
+            lines = open(path).read().splitlines()
+            keep = [l if l.startswith("#") else l.split("#")[0].rstrip() for l in lines]
+            open(path, "w").write("\n".join(l for l in keep if l) + "\n")
+        for f, what in (("000", "warm-up frame (empty)"), ("001", comment)):
+            prev = old.get((name, f), {})
+            rows.append([name, f, prev.get("xxh3", ""), "%03d" % idx, cat, what])
     with open(man, "w") as fh:
         fh.write("name\tframe\txxh3\tprt_test\tcategory\trom_comment\n")
         for r in rows:
