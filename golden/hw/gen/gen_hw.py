@@ -97,6 +97,77 @@ SCENES = [
 ]
 
 
+# "The Curse of Edge Marking" (tests.h #037-#058): NOT in golden/hw, because what the console
+# draws is known only from the ROM's comments (raster/README.md "Departures from melonDS").
+# `gen_hw.py --pending DIR` writes them to DIR for whoever gets the console's recording.
+CURSE = "The Curse of Edge Marking"
+OUTLINE, BLEND = 1 << 5, 1 << 3
+R4, B4 = [RED] * 4, [BLUE] * 4
+BACK = poly([(34, -34, -32), (34, 34, -32), (-34, 34, -32), (-34, -34, -32)], cols=B4)
+EXT = {  # tests.h ExtendedTests 1..16 (the red polygon; each is followed by BACK)
+    1: [(32, -32, -16), (32, 32, -16), (-32, 32, -16)],
+    2: [(-1, -32, -16), (-1, 32, -16), (32, 32, -16), (32, -32, -16)],
+    3: [(32, 0), (-32, 0), (32, -32)],
+    4: [(-32, 32, -16), (-32, -1, -16), (32, -1, -16), (32, 32, -16)],
+    6: [(-32, 32, -16), (-32, -1, -16), (32, -1, -16), (32, 32, -16)],
+    7: [(-32, 32, -16), (-32, 2, -16), (32, 0, -16), (32, 32, -16)],
+    8: [(-32, -1, -16), (-32, 1, -16), (32, -1, -16)],
+    9: [(-32, 0, -16), (-32, -2, -16), (32, 0, -16)],
+    10: [(-1, -32, -16), (-1, 32, -16), (32, 32, -16), (32, -32, -16)],
+    11: [(2, -32, -16), (0, 32, -16), (32, 32, -16), (32, -32, -16)],
+    12: [(-1, -32, -16), (-1, 32, -16), (1, 32, -16)],
+    13: [(2, -32, -16), (0, 32, -16), (2, 32, -16)],
+    15: [(-32, -1, -16), (32, -1, -16), (32, -1, -16), (-32, -1, -16)],
+    16: [(-1, -32, -16), (-1, -32, -16), (-1, 32, -16), (-1, 32, -16)],
+}
+EXT[5] = EXT[1]
+
+
+def ext(n):
+    if n == 14:
+        return [poly([(-32, 0, -8), (32, 0, -8), (32, 32, -8), (-32, 32, -8)], cols=R4),
+                poly([(-32, -1, -16), (32, -1, -16), (32, 32, -16), (-32, 32, -16)],
+                     attr=OPAQUE_CULL_NONE | (1 << 24), cols=B4)]
+    return [poly(EXT[n], cols=R4), BACK]
+
+
+TRI_R = [(32, -32), (-32, -32), (-32, 32)]
+PENDING = [  # (name, index, comment, main polygon, DISP3DCNT, extended test or 0)
+    ("prt037", 37, "I hate fill rules now", poly(TRI_R), OUTLINE, 1),
+    ("prt038", 38, "Does not apply when poly ids are different",
+     poly(TRI_R, attr=OPAQUE_CULL_NONE | (1 << 24)), OUTLINE, 1),
+    ("prt039", 39, "What about translucency? - no", poly(TRI_R, attr=(30 << 16) | (3 << 6)),
+     OUTLINE | BLEND, 1),
+    ("prt040", 40, "Wireframe? - yes, for some reason?", poly(TRI_R, attr=3 << 6), OUTLINE, 5),
+    ("prt041", 41, "How about when over the Rear Plane? - no, but that makes sense",
+     poly(TRI_R, attr=OPAQUE_CULL_NONE | (63 << 24)), OUTLINE, 0),
+    ("prt042", 42, "also applies to verticals babyy",
+     poly([(-32, -32), (-32, 32), (0, 32), (0, -32)]), OUTLINE, 2),
+    ("prt043", 43, "bottom xmajor", poly([(-32, -32), (-32, 0), (32, -32)]), OUTLINE, 3),
+    ("prt044", 44, "bottom flat", poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 4),
+    ("prt045", 45, "note that it's specifically the center of the polygon, and not the slopes "
+     "that this applies to in this case.", poly([(-32, -32), (-28, 0), (28, 0), (32, -32)]),
+     OUTLINE, 4),
+    ("prt046", 46, "the rules dont seem to combine, though (weird phrasing i know)",
+     poly([(-32, -32), (-32, 32), (0, 32), (0, -32)]), OUTLINE, 4),
+    ("prt047", 47, "Anyway now for some weird stuff:", poly([(-32, -2), (-32, 0), (32, 0)]),
+     OUTLINE, 6),
+    ("prt048", 48, "", poly([(-32, 2), (-32, 0), (32, 0)]), OUTLINE, 7),
+    ("prt049", 49, "", poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 8),
+    ("prt050", 50, "", poly([(-32, -32), (-32, -2), (32, 0), (32, -32)]), OUTLINE, 9),
+    ("prt051", 51, "", poly([(-2, -32), (0, -32), (0, 32)]), OUTLINE, 10),
+    ("prt052", 52, "", poly([(0, -32), (2, -32), (0, 32)]), OUTLINE, 11),
+    ("prt053", 53, "", poly([(-32, -32), (0, -32), (0, 32), (-32, 32)]), OUTLINE, 12),
+    ("prt054", 54, "", poly([(-32, -32), (2, -32), (0, 32), (-32, 32)]), OUTLINE, 13),
+    ("prt055", 55, "does not apply if the edge becomes properly edge marked",
+     poly([(-32, -32), (32, -32), (32, 0), (-32, 0)]), OUTLINE, 14),
+    ("prt056", 56, "line polygons (horizontal)",
+     poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 15),
+    ("prt057", 57, "line poly (vert)", poly([(-32, -32), (-32, 32), (0, 32), (0, -32)]),
+     OUTLINE, 16),
+]
+
+
 def submit(t, pd):
     """One TestData polygon (with its copies) the way drawPoly() submits it."""
     verts = pd["verts"]
@@ -115,13 +186,13 @@ def submit(t, pd):
             t.v16(x / 4096, y / 4096, z / 4096)
 
 
-def build(t, main, disp, ext):
+def build(t, main, disp, ext, edge0=(31, 31, 31)):
     t.prologue(disp, clear=(0, 0, 0), clear_alpha=31, clear_id=63)
     # the ROM draws with 3D long powered on: an empty frame first, so that the scene is not the
     # first frame after power-on (dsgx does not time that one: raster/README.md)
     t.swap()
     t.frame("warm-up (empty)")
-    t.edge_colors([(31, 31, 31)] + [(0, 0, 0)] * 7)
+    t.edge_colors([edge0] + [(0, 0, 0)] * 7)
     t.viewport(0, 0, 255, 191)
     t.mtx_mode(0)
     t.load44([[PROJ[4 * i + j] / 4096 for j in range(4)] for i in range(4)],
@@ -135,7 +206,20 @@ def build(t, main, disp, ext):
     t.frame()
 
 
+def write_pending(out):
+    os.makedirs(out, exist_ok=True)
+    for name, idx, comment, main, disp, n in PENDING:
+        t = Trace(["%s: polyrastertest v1.0.2-b test #%03d (%s): \"%s\"" % (name, idx, CURSE, comment),
+                   "NOT verified: the console's pixels are not known here (golden/hw/README.md)"])
+        build(t, main, disp, ext(n) if n else [], edge0=(0, 31, 0))
+        t.save(os.path.join(out, name + ".trace"))
+    print("%d pending scenes in %s" % (len(PENDING), out))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--pending":
+        write_pending(sys.argv[2])
+        return
     out = os.path.normpath(os.path.join(HERE, ".."))
     man = os.path.join(out, "manifest.tsv")
     old = {}
