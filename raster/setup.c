@@ -16,6 +16,8 @@
  *    rightmost of vertices 0, 1 and n-1 as flat edges.
  *  - Depth test per polygon: POLYGON_ATTR bit 14 equal test (tolerance by buffer mode), else
  *    less-than, with less-or-equal for front-facing pixels over opaque back-facing ones.
+ *  - Verified on hardware, unlike melonDS: a polygon is a line polygon for the fill rule only
+ *    when two of its vertices share a screen position (has_shared_vertex; polyrastertest).
  */
 
 #include "gx/regs.h"
