@@ -6,7 +6,15 @@
  *   not give the order; melonDS GPU3D.cpp ClipPolygon clips Z, then Y, then X, noting that the
  *   hardware seems to process Y before X. Followed here because frames must match melonDS.
  * - A vertex outside a plane is replaced by the intersection points with its inside neighbours
- *   (previous first, then next), in place (melonDS GPU3D.cpp ClipAgainstPlane).
+ *   (previous first, then next), in place (melonDS GPU3D.cpp ClipAgainstPlane), except that
+ *   the point where vertex 0 is clipped against the LAST vertex becomes the last vertex of the
+ *   list. Hardware (Jaklyy/polyrastertest "Horizontal Line Polygons and Clipping", recorded on
+ *   a console; the rule is Jaklyy's melonDS PR #1892): a horizontal line polygon draws from
+ *   its vertex 0, 1 and last (raster/setup.c), so once its first vertex is clipped it draws
+ *   vertices 1-2 (quad -128,-32,32,48: x -128..-32) or 2-3 (-128,-128,32,48: -128..32), which
+ *   only this order gives; melonDS (new point first) draws the whole line. melonDS does not
+ *   do this, and no reference frame changes (a rotation of the list: a filled polygon's edges
+ *   are the same).
  * - Interpolation factor (melonDS ClipSegment): num = w_in - p*c_in (32-bit), den = num -
  *   (w_out - p*c_out) truncated to 32 bits; attribute = in + (out - in) * num / den, with a 64-bit
  *   product and a division truncating toward zero. The clipped coordinate is set to p*w.
@@ -81,6 +89,9 @@ static int clip_pass(gx_vertex *dst, const gx_vertex *src, int nverts, int clips
 {
     int c = clipstart;
     for (int k = 0; k < clipstart; k++) dst[k] = src[k];
+    /* vertex 0 clipped against the last vertex: that point goes to the end of the list */
+    gx_vertex first_prev;
+    bool have_first_prev = false;
 
     for (int i = clipstart; i < nverts; i++) {
         const gx_vertex *v = &src[i];
@@ -91,11 +102,18 @@ static int clip_pass(gx_vertex *dst, const gx_vertex *src, int nverts, int clips
         if (comp == 2 && plane > 0 && !far_clip) return -1;
         const gx_vertex *prev = &src[i == 0 ? nverts - 1 : i - 1];
         const gx_vertex *next = &src[i + 1 >= nverts ? 0 : i + 1];
-        if (!outside(prev, comp, plane) && c < GX_MAX_POLY_VERTS)
-            clip_segment(&dst[c++], v, prev, comp, plane, attribs);
+        if (!outside(prev, comp, plane)) {
+            if (i == 0) {
+                clip_segment(&first_prev, v, prev, comp, plane, attribs);
+                have_first_prev = true;
+            } else if (c < GX_MAX_POLY_VERTS) {
+                clip_segment(&dst[c++], v, prev, comp, plane, attribs);
+            }
+        }
         if (!outside(next, comp, plane) && c < GX_MAX_POLY_VERTS)
             clip_segment(&dst[c++], v, next, comp, plane, attribs);
     }
+    if (have_first_prev && c < GX_MAX_POLY_VERTS) dst[c++] = first_prev;
     return c;
 }
 

@@ -118,9 +118,10 @@ typedef struct raster_poly {
     uint8_t cur_l, next_l, cur_r, next_r; /**< 0..nverts-1: current edges' vertex slots */
     uint8_t vbottom;
     bool wbuffer;
-    bool fill_all; /**< every edge run is filled (AA / edge marking, blending, wireframe) */
-    bool flat;     /**< ytop == ybottom (one-line polygon) */
-    uint8_t alpha; /**< POLYGON_ATTR alpha (0: wireframe) */
+    bool fill_all;  /**< every edge run is filled (AA / edge marking, blending, wireframe) */
+    bool flat;      /**< ytop == ybottom (one-line polygon) */
+    bool line_poly; /**< two vertices share a screen position (the line polygon fill rule) */
+    uint8_t alpha;  /**< POLYGON_ATTR alpha (0: wireframe) */
     bool wireframe;
     uint8_t depth_test; /**< RASTER_DEPTH_* chosen once per polygon */
     uint8_t span_flags; /**< selects the specialised span function (span.c) */

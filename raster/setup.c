@@ -16,6 +16,8 @@
  *    rightmost of vertices 0, 1 and n-1 as flat edges.
  *  - Depth test per polygon: POLYGON_ATTR bit 14 equal test (tolerance by buffer mode), else
  *    less-than, with less-or-equal for front-facing pixels over opaque back-facing ones.
+ *  - Verified on hardware, unlike melonDS: a polygon is a line polygon for the fill rule only
+ *    when two of its vertices share a screen position (has_shared_vertex; polyrastertest).
  */
 
 #include "gx/regs.h"
@@ -227,6 +229,26 @@ static bool material_reusable(const raster_engine *r, const raster_poly *rp, con
            rp->mat_front == p->facing_front && rp->mat_wbuffer == p->wbuffer;
 }
 
+/* A line polygon, for the fill rule (span.c line_setup): two of its vertices, adjacent or not,
+ * at the same screen position. Hardware: Jaklyy/polyrastertest "Line Polygon Exception"
+ * (recorded on a console): the triangle (-10,-5), (-10,-5), (10,5) fills its edges, the
+ * collinear (-2,-1), (0,0), (2,1) with three distinct vertices draws nothing, the quads whose
+ * vertices 1 and 3 coincide fill their line part; Jaklyy's melonDS PR #1824 ("the ds only
+ * checks for line polygons by checking whether vertices are at the same x and y screen
+ * coordinates"). melonDS d3cd6164 treats every span whose edges have equal slopes as a line. */
+static bool has_shared_vertex(const raster_poly *rp)
+{
+    unsigned n = rp->poly->nverts;
+    for (unsigned i = 0; i < n; i++) {
+        const gx_vertex *a = poly_vtx(rp, i);
+        for (unsigned j = i + 1; j < n; j++) {
+            const gx_vertex *b = poly_vtx(rp, j);
+            if (a->sx == b->sx && a->sy == b->sy) return true;
+        }
+    }
+    return false;
+}
+
 static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p,
                        int32_t y)
 {
@@ -237,6 +259,7 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
     rp->vbottom = p->vbottom;
     rp->wbuffer = p->wbuffer;
     if (!material_reusable(r, rp, p)) setup_material(r, in, rp, p);
+    rp->line_poly = has_shared_vertex(rp);
     setup_edges(r, rp, y);
 }
 

@@ -185,8 +185,9 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
             c->l_fill = c->r_fill = true;
         } else {
             /* (fill_start / fill_end: the slopes' own terms, edge.h) */
+            /* the line polygon rule: only for polygons with a shared vertex (setup.c) */
             c->l_fill = L->fill_start || (flatb && L->xmajor) ||
-                        (L->inc == R->inc && xstart + c->l_len == xend + 1);
+                        (rp->line_poly && L->inc == R->inc && xstart + c->l_len == xend + 1);
             c->r_fill = R->fill_end || (flatb && R->xmajor);
         }
     }

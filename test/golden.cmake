@@ -3,6 +3,7 @@
 #   golden.ref.melonds_gaps    the same with melonDS's edge-gap rule: every frame == melonDS
 #   golden.rdlines             the rendering-timing reference (RDLINES_COUNT, underflow bit)
 #   golden.scenes              our own corpus
+#   golden.hw                  polyrastertest scenes where hardware and melonDS differ
 #   golden.ntrfd               the real NTRFD dumps replay to their melonDS frames
 #   golden.ntrfd.later         dsgx's dumps of later frames (golden/ntrfd-later) replay to the frames
 #                              of the traces they were dumped from
@@ -22,6 +23,9 @@ add_test(NAME golden.rdlines
 add_test(NAME golden.scenes
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes
                  -o ${DSGX_GOLDEN_OUT}/scenes)
+add_test(NAME golden.hw
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/hw
+                 -o ${DSGX_GOLDEN_OUT}/hw)
 add_test(NAME golden.ntrfd
          COMMAND $<TARGET_FILE:dsgx> golden check ${CMAKE_CURRENT_SOURCE_DIR}/data/ntrfd
                  --melonds-gaps -o ${DSGX_GOLDEN_OUT}/ntrfd)
@@ -37,7 +41,7 @@ add_test(NAME golden.rdlines.threads
 add_test(NAME golden.scenes.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes --threads 8
                  -o ${DSGX_GOLDEN_OUT}/scenes_threads)
-set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.ntrfd
-                     golden.ntrfd.later
+set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.hw
+                     golden.ntrfd golden.ntrfd.later
                      golden.ref.threads golden.rdlines.threads golden.scenes.threads
                      PROPERTIES LABELS golden)

@@ -42,22 +42,24 @@ static void test_one_vertex_outside_right(void **state)
     v[2] = mk(0, -0x800, 0, 0x1000, ZERO5, 0);
     int n = gx_clip_polygon(v, 3, 0, true, false);
     assert_int_equal(n, 4);
-    /* v0 -> v2 (previous) first, factor -0x1000 / -0x2000 = 1/2 */
+    /* v0 -> v1 (next) first, factor 1/2 */
     assert_int_equal(v[0].clip[0], 0x1000);
-    assert_int_equal(v[0].clip[1], -0x400);
-    assert_int_equal(v[0].clip[3], 0x1000);
+    assert_int_equal(v[0].clip[1], 0x400);
     assert_true(v[0].clipped);
-    /* red: 0x1FFFF + (0xFFF - 0x1FFFF) / 2 = 0x107FF -> 5 bits again: 0x10FFF (16) */
-    assert_int_equal(v[0].color5[0], 0x10FFF);
-    assert_int_equal(v[0].color5[1], ZERO5);
-    assert_int_equal(v[0].texcoord[0], 0x80);
-    /* then v0 -> v1 */
-    assert_int_equal(v[1].clip[0], 0x1000);
-    assert_int_equal(v[1].clip[1], 0x400);
     /* the inside vertices follow unchanged */
-    assert_int_equal(v[2].clip[1], 0x800);
-    assert_false(v[2].clipped);
-    assert_int_equal(v[3].clip[1], -0x800);
+    assert_int_equal(v[1].clip[1], 0x800);
+    assert_false(v[1].clipped);
+    assert_int_equal(v[2].clip[1], -0x800);
+    /* v0 -> v2 (vertex 0 against the last vertex) goes LAST (hardware, clip.c),
+     * factor -0x1000 / -0x2000 = 1/2 */
+    assert_int_equal(v[3].clip[0], 0x1000);
+    assert_int_equal(v[3].clip[1], -0x400);
+    assert_int_equal(v[3].clip[3], 0x1000);
+    assert_true(v[3].clipped);
+    /* red: 0x1FFFF + (0xFFF - 0x1FFFF) / 2 = 0x107FF -> 5 bits again: 0x10FFF (16) */
+    assert_int_equal(v[3].color5[0], 0x10FFF);
+    assert_int_equal(v[3].color5[1], ZERO5);
+    assert_int_equal(v[3].texcoord[0], 0x80);
 }
 
 static void test_interpolation_truncates_toward_zero(void **state)
@@ -69,9 +71,10 @@ static void test_interpolation_truncates_toward_zero(void **state)
     v[2] = mk(0, -0x800, 0, 0x1000, ZERO5, 0);
     assert_int_equal(gx_clip_polygon(v, 3, 0, true, false), 4);
     /* y: -0x800 * -0x2000 / -0x3000 = -1365.33 -> -1365; s: 0x100 - 170.67 -> 0x100 - 170 */
-    assert_int_equal(v[0].clip[1], -1365);
-    assert_int_equal(v[0].texcoord[0], 0x100 - 170);
-    assert_int_equal(v[1].clip[1], 1365);
+    /* (v0 -> v1 first, v0 -> v2 last: clip.c) */
+    assert_int_equal(v[3].clip[1], -1365);
+    assert_int_equal(v[3].texcoord[0], 0x100 - 170);
+    assert_int_equal(v[0].clip[1], 1365);
 }
 
 static void test_vertex_on_plane_is_inside(void **state)
@@ -101,11 +104,11 @@ static void test_far_plane_modes(void **state)
             continue;
         }
         assert_int_equal(n, 4);
-        /* v0 -> v2: factor (0x1000 - 0x2000) / (-0x1000 - 0x1000) = 1/2 */
-        assert_int_equal(v[0].clip[2], 0x1000);
-        assert_int_equal(v[0].clip[0], 0x400);
-        assert_int_equal(v[1].clip[2], 0x1000);
-        assert_int_equal(v[1].clip[1], 0x400);
+        /* v0 -> v2 (last): factor (0x1000 - 0x2000) / (-0x1000 - 0x1000) = 1/2 */
+        assert_int_equal(v[3].clip[2], 0x1000);
+        assert_int_equal(v[3].clip[0], 0x400);
+        assert_int_equal(v[0].clip[2], 0x1000); /* v0 -> v1 */
+        assert_int_equal(v[0].clip[1], 0x400);
     }
 }
 
@@ -118,9 +121,9 @@ static void test_near_plane_always_clips(void **state)
     v[2] = mk(0x800, 0, 0, 0x1000, ZERO5, 0);
     assert_int_equal(gx_clip_polygon(v, 3, 0, true, false), 4);
     /* factor (w + z) = -0x1000 over -0x1000 - 0x1000: 1/2; z = -w */
-    assert_int_equal(v[0].clip[2], -0x1000);
-    assert_int_equal(v[0].clip[0], 0x400);
-    assert_int_equal(v[1].clip[2], -0x1000);
+    assert_int_equal(v[3].clip[2], -0x1000); /* v0 -> v2, last */
+    assert_int_equal(v[3].clip[0], 0x400);
+    assert_int_equal(v[0].clip[2], -0x1000); /* v0 -> v1 */
 }
 
 static void test_all_outside(void **state)
