@@ -80,27 +80,47 @@ typedef struct ds_scan {
     uint16_t cols[33];
 } ds_scan;
 
+static void scan_value(const t3dm_sprite *s, unsigned fmt, uint32_t v, ds_scan *sc)
+{
+    uint8_t c[4];
+    t3dm_sprite_texel_rgba8(s, fmt, v, c);
+    if (c[3] != 0 && c[3] != 255) sc->graded = true;
+    if (c[3] == 0) {
+        sc->binary = true;
+        return;
+    }
+    uint16_t k = rgb15(c);
+    unsigned i = 0;
+    while (i < sc->ncols && sc->cols[i] < k) i++;
+    if (i < sc->ncols && sc->cols[i] == k) return;
+    if (sc->ncols == 33) return; /* more than 32: the exact count no longer matters */
+    memmove(sc->cols + i + 1, sc->cols + i, (sc->ncols - i) * sizeof sc->cols[0]);
+    sc->cols[i] = k;
+    sc->ncols++;
+}
+
+/** Alpha classes and the distinct colours of visible texels (a set: for formats of at most 8
+ *  bits each distinct texel value is looked at once). */
 static void scan_rgba(const t3dm_sprite *s, const t3dm_sprite_image *img, ds_scan *sc)
 {
     memset(sc, 0, sizeof *sc);
-    for (unsigned y = 0; y < img->height; y++)
+    unsigned bits = t3dm_sprite_format_bits(img->format);
+    bool seen[256] = {false};
+    for (unsigned y = 0; y < img->height; y++) {
+        const uint8_t *row = img->pixels + (size_t)y * img->stride;
+        uint32_t last = 0;
         for (unsigned x = 0; x < img->width; x++) {
-            uint8_t c[4];
-            t3dm_sprite_texel_rgba8(s, img->format, t3dm_sprite_texel(img, x, y), c);
-            if (c[3] != 0 && c[3] != 255) sc->graded = true;
-            if (c[3] == 0) {
-                sc->binary = true;
-                continue;
-            }
-            uint16_t k = rgb15(c);
-            unsigned i = 0;
-            while (i < sc->ncols && sc->cols[i] < k) i++;
-            if (i < sc->ncols && sc->cols[i] == k) continue;
-            if (sc->ncols == 33) continue; /* more than 32: the exact count no longer matters */
-            memmove(sc->cols + i + 1, sc->cols + i, (sc->ncols - i) * sizeof sc->cols[0]);
-            sc->cols[i] = k;
-            sc->ncols++;
+            uint32_t v = t3dm_sprite_row_texel(row, bits, x);
+            if (bits <= 8)
+                seen[v] = true;
+            else if (x == 0 || v != last)
+                scan_value(s, img->format, v, sc);
+            last = v;
         }
+    }
+    if (bits <= 8)
+        for (uint32_t v = 0; v < 256; v++)
+            if (seen[v]) scan_value(s, img->format, v, sc);
     if (sc->graded) sc->binary = false;
 }
 
@@ -110,8 +130,11 @@ static void plan_ci(const t3dm_sprite *s, const t3dm_sprite_image *img, ds_plan 
 {
     unsigned cap = img->format == T3DM_SPRITE_CI4 ? 16u : 256u;
     bool used[256] = {false};
-    for (unsigned y = 0; y < img->height; y++)
-        for (unsigned x = 0; x < img->width; x++) used[t3dm_sprite_texel(img, x, y) & 0xFFu] = true;
+    unsigned bits = t3dm_sprite_format_bits(img->format);
+    for (unsigned y = 0; y < img->height; y++) {
+        const uint8_t *row = img->pixels + (size_t)y * img->stride;
+        for (unsigned x = 0; x < img->width; x++) used[t3dm_sprite_row_texel(row, bits, x)] = true;
+    }
     bool transparent_other = false, any_transparent = false;
     for (unsigned i = 0; i < cap; i++)
         if (used[i] && !(t3dm_sprite_palette_entry(s, i) & 1u)) {
@@ -220,6 +243,8 @@ static uint32_t encode(const t3dm_sprite *s, const t3dm_sprite_image *img, const
                        uint32_t v)
 {
     if (p->kind == K_INDEX) return p->map[v & 0xFFu];
+    if (p->kind == K_DIRECT && img->format == T3DM_SPRITE_RGBA16) /* the same, without widening */
+        return rgba5551_to_rgb15((uint16_t)v) | ((v & 1u) ? 0x8000u : 0u);
     uint8_t c[4];
     t3dm_sprite_texel_rgba8(s, img->format, v, c);
     if (p->kind == K_DIRECT) return rgb15(c) | (c[3] >= p->threshold ? 0x8000u : 0u);
@@ -339,18 +364,30 @@ int t3dm_sprite_to_ds(const t3dm_sprite *s, const t3dm_ds_options *opt, t3dm_ds_
         t3dm_ds_texture_free(&t);
         return ds_fail(err, 0, "out of memory");
     }
-    for (unsigned dy = 0; dy < t.height; dy++)
-        for (unsigned dx = 0; dx < t.width; dx++) {
-            unsigned sx = dx, sy = dy;
-            if (o->resize == T3DM_DS_SCALE) { /* nearest texel centre */
-                sx = (unsigned)(((2u * dx + 1u) * (uint32_t)img->width) / (2u * t.width));
-                sy = (unsigned)(((2u * dy + 1u) * (uint32_t)img->height) / (2u * t.height));
-            } else if (dx >= img->width || dy >= img->height) {
-                continue; /* padding: texel value 0 */
+    /* formats of at most 8 bits: every texel value encoded once */
+    unsigned sbits = t3dm_sprite_format_bits(fmt);
+    uint16_t lut[256];
+    if (sbits <= 8)
+        for (uint32_t v = 0; v < (1u << sbits); v++) lut[v] = (uint16_t)encode(s, img, &p, v);
+    for (unsigned dy = 0; dy < t.height; dy++) {
+        bool scale = o->resize == T3DM_DS_SCALE; /* nearest texel centre */
+        unsigned sy = scale ? (unsigned)(((2u * dy + 1u) * img->height) / (2u * t.height)) : dy;
+        if (sy >= img->height) break; /* padding rows: texel value 0 */
+        const uint8_t *row = img->pixels + (size_t)sy * img->stride;
+        unsigned n_dx = scale ? t.width : img->width; /* padding columns stay 0 */
+        uint32_t last = 0, enc = 0;
+        for (unsigned dx = 0; dx < n_dx; dx++) {
+            unsigned sx = scale ? (unsigned)(((2u * dx + 1u) * img->width) / (2u * t.width)) : dx;
+            uint32_t v = t3dm_sprite_row_texel(row, sbits, sx);
+            if (sbits <= 8) {
+                enc = lut[v];
+            } else if (dx == 0 || v != last) { /* runs of equal texels are common */
+                enc = encode(s, img, &p, v);
+                last = v;
             }
-            uint32_t v = encode(s, img, &p, t3dm_sprite_texel(img, sx, sy));
-            put_texel(&t, bits, (size_t)dy * t.width + dx, v);
+            put_texel(&t, bits, (size_t)dy * t.width + dx, enc);
         }
+    }
     *out = t;
     return 0;
 }
