@@ -298,6 +298,70 @@ static void put_texel(t3dm_ds_texture *t, unsigned bits, size_t i, uint32_t v)
     }
 }
 
+/** Pick the DS format and fill the palette (mapping table in t3dm/sprite.md); sets t->format,
+ *  palette, palette_colors, color0_transparent and lossy. */
+static void choose_plan(const t3dm_sprite *s, const t3dm_sprite_image *img,
+                        const t3dm_ds_options *o, ds_plan *p, t3dm_ds_texture *t)
+{
+    ds_scan sc;
+    const ds_scan *scp = NULL;
+    unsigned fmt = img->format;
+    bool ci = fmt == T3DM_SPRITE_CI4 || fmt == T3DM_SPRITE_CI8;
+    bool intensity = fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8;
+    bool ialpha = o->intensity_alpha && intensity;
+    if (ci) {
+        plan_ci(s, img, p, t);
+    } else if ((intensity || fmt == T3DM_SPRITE_IA4) && !ialpha) {
+        plan_grey_index(img, p, t);
+    } else if (fmt == T3DM_SPRITE_RGBA16) {
+        plan_direct(p, t, 128);
+    } else {
+        scan_rgba(s, img, &sc);
+        scp = &sc;
+        unsigned thr = o->alpha_threshold ? o->alpha_threshold : 128u;
+        if (fmt == T3DM_SPRITE_RGBA32 && (!sc.graded || sc.ncols > 32))
+            plan_direct(p, t, thr);
+        else
+            plan_alpha_pal(&sc, p, t); /* IA8, IA16, I with alpha: at most 32 greys */
+    }
+    unsigned cbits, abits;
+    source_bits(fmt, scp, &cbits, &abits);
+    if (ci) abits = p->alpha_bits;
+    if (intensity && !ialpha) abits = 0; /* alpha = intensity not asked for */
+    t->lossy = cbits > 5 || abits > p->alpha_bits;
+}
+
+/** Write every DS texel (padding stays 0). Formats of at most 8 bits encode each of their
+ *  values once; wider ones reuse the previous result for runs of equal texels. */
+static void fill_texels(const t3dm_sprite *s, const t3dm_sprite_image *img,
+                        const t3dm_ds_options *o, const ds_plan *p, t3dm_ds_texture *t)
+{
+    unsigned bits = t->format == T3DM_DS_PAL16 ? 4u : t->format == T3DM_DS_DIRECT ? 16u : 8u;
+    unsigned sbits = t3dm_sprite_format_bits(img->format);
+    uint16_t lut[256];
+    if (sbits <= 8)
+        for (uint32_t v = 0; v < (1u << sbits); v++) lut[v] = (uint16_t)encode(s, img, p, v);
+    bool scale = o->resize == T3DM_DS_SCALE; /* nearest texel centre */
+    for (unsigned dy = 0; dy < t->height; dy++) {
+        unsigned sy = scale ? (unsigned)(((2u * dy + 1u) * img->height) / (2u * t->height)) : dy;
+        if (sy >= img->height) break; /* padding rows */
+        const uint8_t *row = img->pixels + (size_t)sy * img->stride;
+        unsigned n_dx = scale ? t->width : img->width; /* then padding columns */
+        uint32_t last = 0, enc = 0;
+        for (unsigned dx = 0; dx < n_dx; dx++) {
+            unsigned sx = scale ? (unsigned)(((2u * dx + 1u) * img->width) / (2u * t->width)) : dx;
+            uint32_t v = t3dm_sprite_row_texel(row, sbits, sx);
+            if (sbits <= 8) {
+                enc = lut[v];
+            } else if (dx == 0 || v != last) {
+                enc = encode(s, img, p, v);
+                last = v;
+            }
+            put_texel(t, bits, (size_t)dy * t->width + dx, enc);
+        }
+    }
+}
+
 int t3dm_sprite_to_ds(const t3dm_sprite *s, const t3dm_ds_options *opt, t3dm_ds_texture *out,
                       t3dm_sprite_error *err)
 {
@@ -319,37 +383,12 @@ int t3dm_sprite_to_ds(const t3dm_sprite *s, const t3dm_ds_options *opt, t3dm_ds_
     if (!t.palette) return ds_fail(err, 0, "out of memory");
     ds_plan p;
     memset(&p, 0, sizeof p);
-    ds_scan sc;
-    const ds_scan *scp = NULL;
-    unsigned fmt = img->format;
-    bool ialpha = o->intensity_alpha && (fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8);
-    if (fmt == T3DM_SPRITE_CI4 || fmt == T3DM_SPRITE_CI8) {
-        plan_ci(s, img, &p, &t);
-    } else if ((fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8 || fmt == T3DM_SPRITE_IA4) &&
-               !ialpha) {
-        plan_grey_index(img, &p, &t);
-    } else if (fmt == T3DM_SPRITE_RGBA16) {
-        plan_direct(&p, &t, 128);
-    } else {
-        scan_rgba(s, img, &sc);
-        scp = &sc;
-        unsigned thr = o->alpha_threshold ? o->alpha_threshold : 128u;
-        if (fmt == T3DM_SPRITE_RGBA32 && (!sc.graded || sc.ncols > 32))
-            plan_direct(&p, &t, thr);
-        else
-            plan_alpha_pal(&sc, &p, &t); /* IA8, IA16, I with alpha: at most 32 greys */
-    }
-    if (p.kind != K_INDEX && p.kind != K_ALPHA_PAL) {
+    choose_plan(s, img, o, &p, &t);
+    if (p.kind == K_DIRECT) {
         free(t.palette);
         t.palette = NULL;
     }
-    unsigned cbits, abits;
-    source_bits(fmt, scp, &cbits, &abits);
-    if (fmt == T3DM_SPRITE_CI4 || fmt == T3DM_SPRITE_CI8) abits = p.alpha_bits;
-    if ((fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8) && !ialpha) abits = 0;
-    t.lossy = cbits > 5 || abits > p.alpha_bits;
-
-    t.source_format = (uint8_t)fmt;
+    t.source_format = img->format;
     t.src_width = img->width;
     t.src_height = img->height;
     t.width = (uint16_t)ds_side(img->width);
@@ -357,37 +396,13 @@ int t3dm_sprite_to_ds(const t3dm_sprite *s, const t3dm_ds_options *opt, t3dm_ds_
     t.size_s = (uint8_t)log2_side(t.width);
     t.size_t_ = (uint8_t)log2_side(t.height);
     unsigned bits = t.format == T3DM_DS_PAL16 ? 4u : t.format == T3DM_DS_DIRECT ? 16u : 8u;
-    size_t n = (size_t)t.width * t.height;
-    t.texel_bytes = n * bits / 8u;
+    t.texel_bytes = (size_t)t.width * t.height * bits / 8u;
     t.texels = calloc(t.texel_bytes, 1);
     if (!t.texels) {
         t3dm_ds_texture_free(&t);
         return ds_fail(err, 0, "out of memory");
     }
-    /* formats of at most 8 bits: every texel value encoded once */
-    unsigned sbits = t3dm_sprite_format_bits(fmt);
-    uint16_t lut[256];
-    if (sbits <= 8)
-        for (uint32_t v = 0; v < (1u << sbits); v++) lut[v] = (uint16_t)encode(s, img, &p, v);
-    for (unsigned dy = 0; dy < t.height; dy++) {
-        bool scale = o->resize == T3DM_DS_SCALE; /* nearest texel centre */
-        unsigned sy = scale ? (unsigned)(((2u * dy + 1u) * img->height) / (2u * t.height)) : dy;
-        if (sy >= img->height) break; /* padding rows: texel value 0 */
-        const uint8_t *row = img->pixels + (size_t)sy * img->stride;
-        unsigned n_dx = scale ? t.width : img->width; /* padding columns stay 0 */
-        uint32_t last = 0, enc = 0;
-        for (unsigned dx = 0; dx < n_dx; dx++) {
-            unsigned sx = scale ? (unsigned)(((2u * dx + 1u) * img->width) / (2u * t.width)) : dx;
-            uint32_t v = t3dm_sprite_row_texel(row, sbits, sx);
-            if (sbits <= 8) {
-                enc = lut[v];
-            } else if (dx == 0 || v != last) { /* runs of equal texels are common */
-                enc = encode(s, img, &p, v);
-                last = v;
-            }
-            put_texel(&t, bits, (size_t)dy * t.width + dx, enc);
-        }
-    }
+    fill_texels(s, img, o, &p, &t);
     *out = t;
     return 0;
 }
