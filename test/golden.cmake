@@ -4,6 +4,10 @@
 #   golden.rdlines             the rendering-timing reference (RDLINES_COUNT, underflow bit)
 #   golden.scenes              our own corpus
 #   golden.ntrfd               the real NTRFD dumps replay to their melonDS frames
+#   golden.nitro               Nitro runtime scenes: render specs drawn by `dsgx render`
+#   golden.nitro_anim          the same with animations (the unit tests check the same hashes)
+#   golden.nitro.fixtures      the committed fixture models are what the project's writers make
+#   golden.tree                the whole tree from its root (every manifest below golden/)
 #   golden.*.threads           the same frames drawn with the scanlines split over several
 #                              threads (raster/threads.c): nothing may change; the rdlines
 #                              corpus has frames the timing model cuts (the one-thread redraw)
@@ -21,7 +25,7 @@ add_test(NAME golden.scenes
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes
                  -o ${DSGX_GOLDEN_OUT}/scenes)
 add_test(NAME golden.ntrfd
-         COMMAND $<TARGET_FILE:dsgx> golden check ${CMAKE_CURRENT_SOURCE_DIR}/data/ntrfd
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ntrfd
                  --melonds-gaps -o ${DSGX_GOLDEN_OUT}/ntrfd)
 add_test(NAME golden.ref.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ref --threads 3
@@ -32,6 +36,20 @@ add_test(NAME golden.rdlines.threads
 add_test(NAME golden.scenes.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes --threads 8
                  -o ${DSGX_GOLDEN_OUT}/scenes_threads)
+add_test(NAME golden.nitro
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/nitro
+                 -o ${DSGX_GOLDEN_OUT}/nitro)
+add_test(NAME golden.nitro_anim
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/nitro-anim
+                 -o ${DSGX_GOLDEN_OUT}/nitro_anim)
+add_test(NAME golden.nitro.fixtures
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/nitro_fixtures.sh ${PROJECT_SOURCE_DIR}/golden
+                 $<TARGET_FILE:test_nitro_render> $<TARGET_FILE:test_anim_render>
+                 ${CMAKE_CURRENT_BINARY_DIR}/nitro_fixtures_tmp)
+add_test(NAME golden.tree
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden
+                 -o ${DSGX_GOLDEN_OUT}/tree)
 set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.ntrfd
                      golden.ref.threads golden.rdlines.threads golden.scenes.threads
+                     golden.nitro golden.nitro_anim golden.nitro.fixtures golden.tree
                      PROPERTIES LABELS golden)

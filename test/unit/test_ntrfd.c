@@ -2,7 +2,7 @@
  * test_ntrfd.c - NTRFD reader, writer and conversion. Expected values come from the format's
  * definition (ndsframereplay "format implementation.txt": header 8 bytes, 129 bytes of
  * registers, 4696 bytes of state, 7 VRAMCNT bytes, then counts) and from the reference frames
- * (test/data/ntrfd/manifest.tsv: the melonDS frame each dump must produce).
+ * (golden/ntrfd/manifest.tsv: the melonDS frame each dump must produce).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "tools/core/ntrfd.h"
 #include "tools/core/system.h"
 
-#define DATA DSGX_TEST_DATA "/ntrfd/"
+#define DATA DSGX_GOLDEN_DIR "/ntrfd/"
 
 /* hash of the one frame a trace emits, with melonDS's gap rule (the dumps' reference) */
 static void render_hash(const dsgx_trace *t, char hex[17])
