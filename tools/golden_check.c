@@ -185,9 +185,11 @@ static void check_row(const golden_options *opt, const job *j, size_t r, const s
         fr->y1 = d.y1;
     }
     char px[96] = " (no expected PNG)";
-    if (have)
+    if (have && fr->differing)
         snprintf(px, sizeof px, "; %u pixels differ in (%d,%d)-(%d,%d)", fr->differing, fr->x0,
                  fr->y0, fr->x1, fr->y1);
+    else if (have)
+        snprintf(px, sizeof px, "; no pixel differs from the expected PNG");
     if (fr->verdict == GOLDEN_XFAIL)
         sb_printf(out, "    frame %03ld: xfail (%s): %s\n", f, fr->xfail, fr->why);
     else

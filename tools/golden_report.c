@@ -56,9 +56,11 @@ void golden_put_escaped(FILE *f, const char *text)
 static void put_detail(FILE *f, const golden_frame_result *r)
 {
     golden_put_escaped(f, r->why);
-    if (r->compared)
+    if (r->compared && r->differing)
         fprintf(f, "; %u pixels differ in (%d,%d)-(%d,%d)", r->differing, r->x0, r->y0, r->x1,
                 r->y1);
+    else if (r->compared)
+        fputs("; no pixel differs from the expected PNG", f);
 }
 
 /* ---- HTML ---- */
