@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cli_util.h"
 #include "tools/golden_cli.h"
@@ -37,6 +38,7 @@ typedef struct checker {
     pthread_mutex_t lock;        /* jobs, printing, progress */
     pthread_mutex_t render_lock; /* render specs (render_to_frame is not reentrant) */
     progress prog;
+    bool stdout_tty; /* the scene lines share the terminal with the progress line */
 } checker;
 
 static const char *const TAG[GOLDEN_NVERDICTS] = {"pass ", "FAIL ", "xfail", "XPASS"};
@@ -253,7 +255,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&c->lock);
         c->jobs[i].done = true;
         c->finished++;
-        progress_clear(&c->prog);
+        if (c->stdout_tty) progress_clear(&c->prog);
         while (c->printed < c->njobs && c->jobs[c->printed].done) {
             job *p = &c->jobs[c->printed++];
             if (p->out.s) fputs(p->out.s, stdout);
@@ -392,7 +394,7 @@ static int make_dirs(const golden_options *opt)
 int golden_check(const golden_options *opt)
 {
     golden_manifest *ms = calloc(opt->ndirs ? opt->ndirs : 1, sizeof *ms);
-    checker c = {.opt = opt};
+    checker c = {.opt = opt, .stdout_tty = isatty(fileno(stdout)) != 0};
     int status = 0;
     size_t loaded = 0, total = 0;
     double t0 = progress_monotonic(NULL);

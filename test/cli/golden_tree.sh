@@ -59,7 +59,9 @@ h_formats=$(awk -F'\t' '$1=="formats" {print $3}' "$golden/nitro/manifest.tsv")
 grep -q "^formats${t}000${t}$h_formats" "$tmp/t/b/deep/manifest.tsv" && [ -f "$tmp/t/b/deep/formats.frame000.png" ] && ok || bad "update new spec: $(cat "$tmp/t/b/deep/manifest.tsv")"
 
 # ---- shards: the union of 1/3, 2/3, 3/3 is the full run, each scene once ----
-"$dsgx" golden check "$ref" -o "$tmp/out" > "$tmp/full" 2>&1
+"$dsgx" golden check "$ref" -o "$tmp/out" > "$tmp/full" 2> "$tmp/full.err"
+# stderr is not a terminal here: no progress line, nothing at all on stderr
+[ ! -s "$tmp/full.err" ] && ok || bad "stderr not empty without a terminal: $(head -c 300 "$tmp/full.err")"
 grep -E '^(pass |FAIL |xfail|XPASS) ' "$tmp/full" | sort > "$tmp/full.lines"
 : > "$tmp/shards.lines"
 for i in 1 2 3; do
