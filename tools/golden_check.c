@@ -150,13 +150,12 @@ static void check_row(const golden_options *opt, const job *j, size_t r, const s
                  golden_cell(m, r, m->c_frame));
     } else if (render_err) {
         snprintf(fr->why, sizeof fr->why, "%s", render_err);
-    } else if (!(g = row_frame(m, r, sf, fr->frame, fr->why, sizeof fr->why))) {
-    } else if (!*fr->expected) {
+    } else if ((g = row_frame(m, r, sf, fr->frame, fr->why, sizeof fr->why))) {
         snprintf(fr->actual, sizeof fr->actual, "%s", g->hash);
-        snprintf(fr->why, sizeof fr->why, "no expected hash (dsgx golden update)");
-    } else {
-        snprintf(fr->actual, sizeof fr->actual, "%s", g->hash);
-        fr->verdict = compare(m, r, g, fr);
+        if (*fr->expected)
+            fr->verdict = compare(m, r, g, fr);
+        else
+            snprintf(fr->why, sizeof fr->why, "no expected hash (dsgx golden update)");
     }
     if (fr->verdict == GOLDEN_PASS) return;
     long f = fr->frame < 0 ? 0 : fr->frame;
