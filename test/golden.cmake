@@ -53,3 +53,14 @@ set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.sc
                      golden.ref.threads golden.rdlines.threads golden.scenes.threads
                      golden.nitro golden.nitro_anim golden.nitro.fixtures golden.tree
                      PROPERTIES LABELS golden)
+# Re-create the committed Nitro fixtures with the project's writers (then golden.nitro.fixtures
+# passes again; look at the frames with `dsgx golden check golden/nitro golden/nitro-anim`):
+#   cmake --build BUILD --target golden_fixtures
+add_custom_target(golden_fixtures
+  COMMAND ${CMAKE_COMMAND} -E env DSGX_NITRO_FIXTURE_DIR=${PROJECT_SOURCE_DIR}/golden/nitro
+          $<TARGET_FILE:test_nitro_render>
+  COMMAND ${CMAKE_COMMAND} -E env DSGX_NITRO_FIXTURE_DIR=${PROJECT_SOURCE_DIR}/golden/nitro-anim
+          $<TARGET_FILE:test_anim_render>
+  DEPENDS test_nitro_render test_anim_render
+  COMMENT "Nitro fixtures of golden/nitro and golden/nitro-anim from the project's writers"
+  VERBATIM)

@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/golden_cli.h"
+#include "tools/progress.h"
 
 static bool has_row(const golden_manifest *m, const char *scene)
 {
@@ -200,7 +202,24 @@ oom:
     return -1;
 }
 
-static int update_dir(const golden_options *opt, const char *dir)
+/* One directory to update: its manifest (new scenes added) and the scenes chosen. */
+typedef struct update_dir {
+    golden_manifest m;
+    bool loaded;
+    char **scenes; /* distinct selected scene names, in manifest order (copies: rows move) */
+    size_t nscenes;
+} update_dir;
+
+static void update_dir_free(update_dir *u)
+{
+    for (size_t i = 0; i < u->nscenes; i++) free(u->scenes[i]);
+    free(u->scenes);
+    if (u->loaded) golden_manifest_free(&u->m);
+}
+
+/* Load (or, for a new directory of ours, start) the manifest, add rows for new scenes and list
+ * the scenes to update. @return 0 or -1 (reported). */
+static int prepare_dir(const golden_options *opt, const char *dir, update_dir *u)
 {
     char err[512], path[4096];
     snprintf(path, sizeof path, "%s/manifest.tsv", dir);
@@ -217,25 +236,44 @@ static int update_dir(const golden_options *opt, const char *dir)
     } else {
         fclose(probe);
     }
-    golden_manifest m;
-    if (golden_manifest_load(&m, dir, err, sizeof err)) {
+    if (golden_manifest_load(&u->m, dir, err, sizeof err)) {
         fprintf(stderr, "dsgx golden: %s\n", err);
-        return 1;
+        return -1;
     }
-    int status = 0;
-    bool need_note = false;
-    if (!m.reference && m.c_name >= 0 && add_new_scenes(opt, &m)) status = 1;
-    /* every distinct selected scene, in manifest order */
-    for (size_t r = 0; r < m.nrows && !status; r++) {
-        const char *scene = golden_scene_name(&m, r);
+    u->loaded = true;
+    golden_manifest *m = &u->m;
+    if (!m->reference && m->c_name >= 0 && add_new_scenes(opt, m)) goto oom;
+    u->scenes = malloc((m->nrows ? m->nrows : 1) * sizeof *u->scenes);
+    if (!u->scenes) goto oom;
+    for (size_t r = 0; r < m->nrows; r++) {
+        const char *scene = golden_scene_name(m, r);
         if (!golden_scene_selected(opt, scene)) continue;
         bool seen = false;
-        for (size_t k = 0; k < r && !seen; k++) seen = !strcmp(golden_scene_name(&m, k), scene);
+        for (size_t k = 0; k < r && !seen; k++) seen = !strcmp(golden_scene_name(m, k), scene);
         if (seen) continue;
-        char *name = strdup(scene); /* the rows may be reallocated */
-        if (!name || update_scene(opt, &m, name, &need_note)) status = 1;
-        free(name);
+        if (!(u->scenes[u->nscenes] = strdup(scene))) goto oom;
+        u->nscenes++;
     }
+    return 0;
+oom:
+    fprintf(stderr, "dsgx golden: %s: out of memory\n", dir);
+    return -1;
+}
+
+/* Re-baseline the listed scenes and save the manifest. @return 0 or 1. */
+static int run_dir(const golden_options *opt, const char *dir, update_dir *u, progress *prog,
+                   size_t *done)
+{
+    int status = 0;
+    bool need_note = false, tty = isatty(fileno(stdout)) != 0;
+    for (size_t i = 0; i < u->nscenes && !status; i++) {
+        if (tty) progress_clear(prog); /* the scene's lines share the terminal */
+        if (update_scene(opt, &u->m, u->scenes[i], &need_note)) status = 1;
+        fflush(stdout);
+        progress_update(prog, ++*done);
+    }
+    progress_clear(prog);
+    char err[512];
     if (need_note) {
         fprintf(stderr,
                 "dsgx golden: %s is a reference directory: its xxh3 is never rewritten; "
@@ -243,17 +281,31 @@ static int update_dir(const golden_options *opt, const char *dir)
                 dir);
         status = 1;
     }
-    if (!status && golden_manifest_save(&m, err, sizeof err)) {
+    if (!status && golden_manifest_save(&u->m, err, sizeof err)) {
         fprintf(stderr, "dsgx golden: %s\n", err);
         status = 1;
     }
-    golden_manifest_free(&m);
     return status;
 }
 
 int golden_update(const golden_options *opt)
 {
+    update_dir *u = calloc(opt->ndirs ? opt->ndirs : 1, sizeof *u);
+    if (!u) return 1;
     int status = 0;
-    for (size_t d = 0; d < opt->ndirs; d++) status |= update_dir(opt, opt->dirs[d]);
+    size_t total = 0, done = 0;
+    for (size_t d = 0; d < opt->ndirs; d++) {
+        if (prepare_dir(opt, opt->dirs[d], &u[d]))
+            status = 1; /* that directory is skipped, the others are updated */
+        else
+            total += u[d].nscenes;
+    }
+    progress prog;
+    progress_init_stderr(&prog, "golden update", "scenes", total);
+    for (size_t d = 0; d < opt->ndirs; d++)
+        if (u[d].loaded && u[d].scenes) status |= run_dir(opt, opt->dirs[d], &u[d], &prog, &done);
+    progress_finish(&prog);
+    for (size_t d = 0; d < opt->ndirs; d++) update_dir_free(&u[d]);
+    free(u);
     return status;
 }

@@ -3,8 +3,9 @@
 # writers (nitro/writer.h, nitro/anim_writer.h) in test_nitro_render / test_anim_render: run
 # them with DSGX_NITRO_FIXTURE_DIR and check that every file they write is committed, byte for
 # byte, and that every committed fixture is still written.
-# Re-create: DSGX_NITRO_FIXTURE_DIR=golden/nitro BUILD/test/test_nitro_render and
-#            DSGX_NITRO_FIXTURE_DIR=golden/nitro-anim BUILD/test/test_anim_render
+# Re-create: cmake --build BUILD --target golden_fixtures (test/golden.cmake), which runs
+#   DSGX_NITRO_FIXTURE_DIR=golden/nitro BUILD/test/test_nitro_render and
+#   DSGX_NITRO_FIXTURE_DIR=golden/nitro-anim BUILD/test/test_anim_render
 # usage: nitro_fixtures.sh GOLDEN TEST_NITRO_RENDER TEST_ANIM_RENDER TMPDIR
 set -u
 golden=$1 tnr=$2 tar=$3 tmp=$4
