@@ -90,8 +90,17 @@ printf 'name\tframe\txxh3\txfail\n' > "$tmp/t/a/manifest.tsv"
 printf "a_flat_triangle${t}000${t}%s${t}\nb_gouraud_quad${t}000${t}0123456789abcdef${t}known & <odd>\n" "$h_tri" >> "$tmp/t/a/manifest.tsv"
 sed -i "s/^lit${t}0${t}$h_lit/lit${t}0${t}fedcba9876543210/" "$tmp/t/b/deep/manifest.tsv"
 cp "$golden/nitro/textured.frame000.png" "$tmp/t/b/deep/lit.frame000.png" # pixels differ too
-"$dsgx" golden check "$tmp/t" -o "$tmp/out" --junit "$tmp/j.xml" > "$tmp/o7" 2>&1
+"$dsgx" golden check "$tmp/t" -o "$tmp/out" --junit "$tmp/j.xml" --report "$tmp/rep" > "$tmp/o7" 2>&1
 [ $? -ne 0 ] && [ -s "$tmp/j.xml" ] && ok || bad "junit run: $(cat "$tmp/o7")"
+# the report's text (the browser test, cli.golden_report, checks what a browser shows)
+for c in 'passed">2<' 'failed">1<' 'xfail">1<' 'frames">4<'; do
+    grep -q "id=\"$c" "$tmp/rep/index.html" && ok || bad "report count $c"
+done
+for f in $(grep -o 'src="[^"]*"' "$tmp/rep/index.html" | sed 's/src="//; s/"$//'); do
+    [ -s "$tmp/rep/$f" ] && ok || bad "report image $f missing"
+done
+[ "$(grep -o '<img ' "$tmp/rep/index.html" | wc -l)" -eq 6 ] && ok || bad "report: 6 images (FAIL and xfail rows)"
+grep -q 'known &amp; &lt;odd&gt;' "$tmp/rep/index.html" && ok || bad "report escaping"
 [ "$(grep -c '<testcase ' "$tmp/j.xml")" -eq 4 ] && ok || bad "junit: 4 testcases expected: $(cat "$tmp/j.xml")"
 [ "$(grep -c '<testsuite ' "$tmp/j.xml")" -eq 2 ] && ok || bad "junit: one suite per directory"
 grep -q '<testsuites name="dsgx golden check" tests="4" failures="1" errors="0" skipped="1"' "$tmp/j.xml" && ok || bad "junit totals: $(head -3 "$tmp/j.xml")"
