@@ -145,10 +145,12 @@ static void test_find_golden_tree(void **state)
     assert_true(golden_find_manifests(DSGX_GOLDEN_DIR, &dirs, &n, err, sizeof err) >= 6);
     static const char *const want[] = {"/nitro",   "/nitro-anim", "/ntrfd",
                                        "/rdlines", "/ref",        "/scenes"};
+    size_t at = 0; /* each found, in this order (other corpora may sit between them) */
     for (size_t i = 0; i < 6; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s%s", DSGX_GOLDEN_DIR, want[i]);
-        assert_string_equal(dirs[i], p);
+        while (at < n && strcmp(dirs[at], p)) at++;
+        assert_true(at < n);
     }
     free_dirs(dirs, n);
 }
