@@ -34,6 +34,7 @@
 #include "tools/cli_util.h"
 #include "tools/commands.h"
 #include "tools/core/nitro_open.h"
+#include "tools/render_frame.h"
 #include "tools/sheet.h"
 
 #define MAX_TEX        6
@@ -116,6 +117,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: dsgx render MODEL.nsbmd [--tex FILE.nsbtx ...] [--model NAME|INDEX]\n"
                "       [--eye X Y Z --at X Y Z | --orbit YAW PITCH DIST] [--fov DEG]\n"
+               "       [--near Z --far Z]\n"
                "       [--clear RGB15 --clear-alpha A] [--edge] [--fog] [--aa] [--scale N]\n"
                "       [--light I:X,Y,Z:RRGGBB ...] [--trace out.trace] -o out.png\n"
                "       [--anim FILE[:NAME|INDEX] ...] [--frame N | --frames A..B[:STEP]]\n"
@@ -468,13 +470,14 @@ static int render_sequence(const scene *sc, long a, long b, long step, const cha
     return rc;
 }
 
-int cmd_render(int argc, char **argv)
+/* `dsgx render`; with @p result (render_to_frame) the one frame is returned instead of written. */
+static int render_main(int argc, char **argv, dsgx_frame *result)
 {
     const char *model_path = NULL, *out = NULL, *trace = NULL, *model_sel = NULL;
     const char *tex_paths[MAX_TEX], *anim_args[MAX_ANIM_FILES], *frames_arg = NULL;
     const char *sheet_path = NULL, *frame_arg = NULL;
     unsigned ntex = 0, nanim = 0, scale = 1, clear_rgb = 0, clear_alpha = 0;
-    double fov = 30, eye[3] = {0}, at[3] = {0}, orbit[3] = {0};
+    double fov = 30, eye[3] = {0}, at[3] = {0}, orbit[3] = {0}, znear = 0, zfar = 0;
     bool have_eye = false, have_orbit = false, edge = false, fog = false, aa = false;
     bool all = false;
     render_light lights[4] = {{0}};
@@ -504,6 +507,8 @@ int cmd_render(int argc, char **argv)
             model_sel = argv[++i];
         } else if (!strcmp(a, "--trace") && more) {
             trace = argv[++i];
+        } else if ((!strcmp(a, "--near") || !strcmp(a, "--far")) && more) {
+            *(a[2] == 'n' ? &znear : &zfar) = atof(argv[++i]);
         } else if (!strcmp(a, "--fov") && more) {
             fov = atof(argv[++i]);
         } else if (!strcmp(a, "--scale") && more) {
@@ -538,7 +543,8 @@ int cmd_render(int argc, char **argv)
             return 2;
         }
     }
-    if (!model_path || (!out && !(frames_arg && sheet_path)) || scale < 1 || scale > 16) {
+    if (!model_path || (!out && !(frames_arg && sheet_path) && !result) || scale < 1 ||
+        scale > 16) {
         usage(stderr);
         return 2;
     }
@@ -562,6 +568,10 @@ int cmd_render(int argc, char **argv)
     }
     fb = frames_arg ? fb : fa;
     bool sequence = frames_arg != NULL;
+    if (result && (sequence || all || trace)) {
+        fprintf(stderr, "dsgx render: one frame only here (no --frames, --all or --trace)\n");
+        return 2;
+    }
     if (sequence && out) {
         int n = pattern_convs(out);
         if (n < 0 || n > 1 || (n == 0 && fb > fa)) {
@@ -696,6 +706,8 @@ int cmd_render(int argc, char **argv)
     double ex[3] = {eye[0] - at[0], eye[1] - at[1], eye[2] - at[2]};
     double ed = render_sqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]);
     double nearv = ed - r * 1.5 > ed * 0.01 ? ed - r * 1.5 : ed * 0.01, farv = ed + r * 1.5;
+    if (znear > 0) nearv = znear; /* --near / --far: the clip planes given, e.g. a test's */
+    if (zfar > 0) farv = zfar;
     fx32 feye[3], fat[3], fup[3] = {0, FX32_ONE, 0}, cam[12];
     for (int k = 0; k < 3; k++) {
         feye[k] = render_fx(eye[k]);
@@ -726,6 +738,11 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "dsgx render: out of memory\n");
         goto done;
     }
+    if (result) {
+        *result = frame;
+        rc = 0;
+        goto done;
+    }
     if (render_write_scaled(&frame, scale, out, msg, sizeof msg) == 0) rc = 0;
     if (rc) fprintf(stderr, "dsgx render: %s\n", msg);
     char hex[17];
@@ -740,4 +757,14 @@ done:
     nitro_file_free(&mf);
     free(mbuf);
     return rc;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    return render_main(argc, argv, NULL);
+}
+
+int render_to_frame(int argc, char **argv, dsgx_frame *out)
+{
+    return render_main(argc, argv, out);
 }
