@@ -15,3 +15,7 @@ add_test(NAME cli.golden
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden.sh $<TARGET_FILE:dsgx>
           ${PROJECT_SOURCE_DIR}/golden/ref ${CMAKE_CURRENT_BINARY_DIR}/cli_golden_tmp)
 set_tests_properties(cli.golden PROPERTIES LABELS cli)
+add_test(NAME cli.render_lookup
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/render_lookup.sh $<TARGET_FILE:dsgx>
+          $<TARGET_FILE:test_render_lookup> ${CMAKE_CURRENT_BINARY_DIR}/cli_render_lookup_tmp)
+set_tests_properties(cli.render_lookup PROPERTIES LABELS cli)
