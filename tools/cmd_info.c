@@ -148,8 +148,10 @@ static int describe(const char *arg, const nitro_file *f, const char *const *tex
                 fprintf(stderr, "dsgx info: %s\n", err);
                 rc = 1;
             }
-        dsgx_texlib_add_around(&lib, arg);
-        dsgx_texplan_resolve(plan, &lib, f->tex0, f->data, arg);
+        if (dsgx_texplan_resolve(plan, &lib, f->tex0, f->data, arg)) {
+            dsgx_texlib_add_around(&lib, arg); /* read only when a name is missing */
+            dsgx_texplan_resolve(plan, &lib, f->tex0, f->data, arg);
+        }
     }
     if (!rc) rc = print_all(f, have_anims ? &a : NULL, text, lookup ? plan : NULL, &lib, json);
     dsgx_texlib_free(&lib);

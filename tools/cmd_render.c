@@ -685,11 +685,14 @@ int cmd_render(int argc, char **argv)
             fprintf(stderr, "dsgx render: %s\n", msg);
             goto done;
         }
-    dsgx_texlib_add_around(&lib, model_path);
     dsgx_texplan_init(plan);
     dsgx_texplan_need_model(plan, m);
     for (unsigned i = 0; i < nanim; i++) anim_need_textures(&afs[i], plan);
-    dsgx_texplan_resolve(plan, &lib, mf.tex0, mbuf, "the model's file");
+    /* the archive and the folder are read only when a name is still missing */
+    if (dsgx_texplan_resolve(plan, &lib, mf.tex0, mbuf, "the model's file")) {
+        dsgx_texlib_add_around(&lib, model_path);
+        dsgx_texplan_resolve(plan, &lib, mf.tex0, mbuf, "the model's file");
+    }
     render_report_textures(stderr, "dsgx render: ", plan, &lib, false);
     /* placement pass: the same uploads every frame makes, to report problems and resolve the
      * animations' texture names once */

@@ -297,7 +297,7 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
         return 1;
     }
     int rc = 0;
-    /* the texture sources: --tex files, then the archive's and the folder's NSBTX files */
+    /* the texture sources: --tex files, then (when needed) the archive's and folder's NSBTX */
     dsgx_texlib lib;
     dsgx_texlib_init(&lib);
     for (unsigned i = 0; i < o->ntex; i++)
@@ -305,7 +305,7 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
             fprintf(stderr, "dsgx render: %s\n", err);
             rc = 1;
         }
-    dsgx_texlib_add_around(&lib, path);
+    bool around = false; /* the archive's and folder's NSBTX files, read when first needed */
     /* the model list: member index, then model index; this shard's share of it */
     unsigned nent = in.archive ? in.narc.num_files : 1, total = 0, mine = 0;
     for (unsigned i = 0; i < nent; i++) {
@@ -353,7 +353,13 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
             snprintf(prefix, sizeof prefix, "dsgx render: %s: ", label);
             dsgx_texplan_init(plan);
             dsgx_texplan_need_model(plan, md);
-            dsgx_texplan_resolve(plan, &lib, e.file.tex0, e.buf, "the model's file");
+            if (dsgx_texplan_resolve(plan, &lib, e.file.tex0, e.buf, "the model's file") &&
+                !around) {
+                around = true;
+                progress_clear(&pr);
+                dsgx_texlib_add_around(&lib, path);
+                dsgx_texplan_resolve(plan, &lib, e.file.tex0, e.buf, "the model's file");
+            }
             progress_clear(&pr);
             render_report_textures(stderr, prefix, plan, &lib, false);
             render_one(o, md, e.buf, plan, frame);
