@@ -165,9 +165,11 @@ int cmd_info(int argc, char **argv)
 {
     const char *arg = NULL, *tex[NITRO_MAX_TEX_SETS];
     unsigned ntex = 0;
-    bool json = false, bad = false;
+    bool json = false, bad = false, help = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            help = true;
+        else if (!strcmp(argv[i], "--json"))
             json = true;
         else if (!strcmp(argv[i], "--tex") && i + 1 < argc && ntex < NITRO_MAX_TEX_SETS)
             tex[ntex++] = argv[++i];
@@ -176,12 +178,13 @@ int cmd_info(int argc, char **argv)
         else
             bad = true;
     }
-    if (!arg || bad) {
-        fprintf(stderr, "usage: dsgx info FILE[.narc:INDEX|NAME] [--tex FILE.nsbtx ...] [--json]\n"
-                        "  models and texture-pattern animations also list where each texture\n"
-                        "  and palette comes from (the --tex files, the file, its archive, the\n"
-                        "  NSBTX files of its folder: as `dsgx render` finds them)\n");
-        return 2;
+    if (!arg || bad || help) {
+        fprintf(help ? stdout : stderr,
+                "usage: dsgx info FILE[.narc:INDEX|NAME] [--tex FILE.nsbtx ...] [--json]\n"
+                "  models and texture-pattern animations also list where each texture\n"
+                "  and palette comes from (the --tex files, the file, its archive, the\n"
+                "  NSBTX files of its folder: as `dsgx render` finds them)\n");
+        return help ? 0 : 2;
     }
     dsgx_nitro_input in;
     char err[600];

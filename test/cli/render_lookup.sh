@@ -89,6 +89,14 @@ r=$("$dsgx" render "$fx/fit/fit.narc:pole.nsbmd" -o "$tmp/x.png" 2>/dev/null | a
 grep -q "^$r pole.nsbmd/pole" "$tmp/all" && ok || bad "--all cell differs from render"
 # not a terminal: no progress line
 [ ! -s "$tmp/alle" ] && ok || bad "stderr not empty off a terminal: $(cat "$tmp/alle")"
+# 130 models: every one rendered and printed, every 3rd on the sheet; 3 shards cover them once
+"$dsgx" render --all "$fx/many.narc" -o "$tmp/many.png" >"$tmp/m" 2>"$tmp/me"
+[ "$(grep -c '\.nsbmd\|^[0-9a-f]* [0-9]*/' "$tmp/m")" -eq 130 ] && grep -q "130 model(s)" "$tmp/m" && ok || bad "many: $(tail -1 "$tmp/m")"
+grep -q "the sheet shows every 3rd model of 130" "$tmp/me" && ok || bad "many sheet: $(cat "$tmp/me")"
+for i in 1 2 3; do "$dsgx" render --all "$fx/many.narc" --shard $i/3 -o "$tmp/m$i.png" 2>/dev/null; done |
+  grep -v '\.png ' | sort >"$tmp/m.s"
+grep -v '\.png ' "$tmp/m" | sort >"$tmp/m.a"
+cmp -s "$tmp/m.a" "$tmp/m.s" && [ "$(sort -u -k2 "$tmp/m.s" | wc -l)" -eq 130 ] && ok || bad "3 shards of 130"
 for s in 0/2 3/2 1/0 x; do
   "$dsgx" render --all "$fx/fit/fit.narc" --shard "$s" -o "$tmp/x.png" >/dev/null 2>"$tmp/e6"
   [ $? -eq 2 ] && grep -q "bad --shard" "$tmp/e6" && ok || bad "shard $s accepted"

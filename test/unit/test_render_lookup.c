@@ -13,6 +13,7 @@
  *           alt.nsbtx
  *   fit/    ring.nsbmd (a flat ring in XZ), pole.nsbmd (tall and thin), big.nsbmd (a cube 512
  *           units wide through POSSCALE), fit.narc [ring, pole, big]
+ *   many.narc  130 unnamed members: ring, pole, big, ring, ...
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -324,6 +325,12 @@ static void write_fixtures(void)
     nitro_buf fnarc = {0};
     assert_true(nitro_write_narc(fit, 3, true, &fnarc));
     save_buf("fit/fit.narc", &fnarc);
+    /* 130 unnamed members (the three shapes in turn): more models than a sheet shows */
+    static nitro_wnarc_file many[130];
+    for (unsigned i = 0; i < 130; i++) many[i] = fit[i % 3];
+    nitro_buf mnarc = {0};
+    assert_true(nitro_write_narc(many, 130, false, &mnarc));
+    save_buf("many.narc", &mnarc);
     for (unsigned i = 0; i < 3; i++) nitro_buf_free(&shape[i]);
     kit_free(k);
     free(k);
