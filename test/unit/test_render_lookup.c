@@ -13,6 +13,7 @@
  *           alt.nsbtx
  *   fit/    ring.nsbmd (a flat ring in XZ), pole.nsbmd (tall and thin), big.nsbmd (a cube 512
  *           units wide through POSSCALE), fit.narc [ring, pole, big]
+ *           shift.nsbca (moves the pole's node to (40, 25, -30))
  *   many.narc  130 unnamed members: ring, pole, big, ring, ...
  */
 #define _POSIX_C_SOURCE 200809L
@@ -325,6 +326,18 @@ static void write_fixtures(void)
     nitro_buf fnarc = {0};
     assert_true(nitro_write_narc(fit, 3, true, &fnarc));
     save_buf("fit/fit.narc", &fnarc);
+    /* a joint animation moving the pole's node far off the origin: the fit follows it */
+    static nitro_wjnt_track move;
+    memset(&move, 0, sizeof move);
+    move.tag = NITRO_JNT_CONST_TX | NITRO_JNT_CONST_TY | NITRO_JNT_CONST_TZ | NITRO_JNT_BASE_R |
+               NITRO_JNT_IDENTITY_S;
+    move.trans[0] = (nitro_wcurve){.constant = true, .value = 40 * FX32_ONE};
+    move.trans[1] = (nitro_wcurve){.constant = true, .value = 25 * FX32_ONE};
+    move.trans[2] = (nitro_wcurve){.constant = true, .value = -30 * FX32_ONE};
+    nitro_wanim shift = {.name = "shift", .frames = 2, .jnt = &move, .num_jnt = 1};
+    nitro_buf nsbca = {0};
+    assert_true(nitro_write_anim(NITRO_ANIM_JNT, &shift, 1, &nsbca));
+    save_buf("fit/shift.nsbca", &nsbca);
     /* 130 unnamed members (the three shapes in turn): more models than a sheet shows */
     static nitro_wnarc_file many[130];
     for (unsigned i = 0; i < 130; i++) many[i] = fit[i % 3];
