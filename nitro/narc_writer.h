@@ -17,8 +17,8 @@ typedef struct nitro_wnarc_file {
     uint32_t size;
 } nitro_wnarc_file;
 
-/** Write an archive of n files (names when `names`). @return false on a bad name or out of
- *  memory (out->oom). */
+/** Write an archive of n files (names when `names`) into out, which must be empty (the data
+ *  alignment counts from its start). @return false on a bad name or out of memory (out->oom). */
 bool nitro_write_narc(const nitro_wnarc_file *files, unsigned n, bool names, nitro_buf *out);
 
 #endif

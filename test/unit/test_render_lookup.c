@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -364,6 +366,32 @@ static int setup(void **state)
     return 0;
 }
 
+/* Remove a directory tree made by setup (a temporary root only). */
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (!lstat(path, &sb) && S_ISDIR(sb.st_mode))
+            remove_tree(path);
+        else
+            remove(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (!getenv("DSGX_NITRO_FIXTURE_DIR")) remove_tree(root);
+    return 0;
+}
+
 /* ---- texture lookup ---- */
 
 typedef struct opened {
@@ -554,6 +582,37 @@ static void test_pattern_names(void **state)
     dsgx_texlib_free(&lib);
 }
 
+/* The NARC writer round-trips through the parser, with and without names; bad names fail. */
+static void test_narc_writer(void **state)
+{
+    (void)state;
+    static const uint8_t a[5] = {1, 2, 3, 4, 5}, b[3] = {6, 7, 8};
+    nitro_wnarc_file files[3] = {{"a.bin", a, 5}, {"empty", a, 0}, {"b.nsbtx", b, 3}};
+    for (int names = 0; names < 2; names++) {
+        nitro_buf out = {0};
+        assert_true(nitro_write_narc(files, 3, names, &out));
+        nitro_narc n;
+        assert_true(nitro_narc_parse(out.data, out.size, &n).ok);
+        assert_int_equal(n.num_files, 3);
+        for (unsigned i = 0; i < 3; i++) {
+            assert_int_equal(n.files[i].size, files[i].size);
+            assert_int_equal(n.files[i].offset % 4, 0);
+            assert_memory_equal(out.data + n.files[i].offset, files[i].data, files[i].size);
+            if (names)
+                assert_string_equal(n.files[i].name, files[i].name);
+            else
+                assert_null(n.files[i].name);
+        }
+        assert_int_equal(names ? nitro_narc_find(&n, "b.nsbtx") : -1, names ? 2 : -1);
+        nitro_narc_free(&n);
+        nitro_buf_free(&out);
+    }
+    nitro_wnarc_file bad = {"dir/x", a, 5};
+    nitro_buf out = {0};
+    assert_false(nitro_write_narc(&bad, 1, true, &out));
+    nitro_buf_free(&out);
+}
+
 /* ---- auto-fit ---- */
 
 /* Project every point through the fitted view (as nitro_camera_lookat / _perspective do) and
@@ -654,7 +713,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_folder_lookup), cmocka_unit_test(test_archive_then_folder),
         cmocka_unit_test(test_option_wins),   cmocka_unit_test(test_own_textures_and_missing),
-        cmocka_unit_test(test_pattern_names), cmocka_unit_test(test_fit_shapes),
+        cmocka_unit_test(test_pattern_names), cmocka_unit_test(test_narc_writer),
+        cmocka_unit_test(test_fit_shapes),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }
