@@ -10,8 +10,9 @@
  *      (ARCHIVE.narc:INDEX|NAME), in member index order, LZ77 members unpacked;
  *   4. the NSBTX files in the model's folder (the archive's folder for an archive member):
  *      every regular file whose name ends in ".nsbtx" (any case), sorted bytewise by name.
- * Sources 3 and 4 are automatic: one is uploaded only when it holds a name that sources 1
- * and 2 lack, and each missing name comes from the FIRST automatic source holding it.
+ * (Textures inside other NSBMD files are never searched.) Sources 3 and 4 are automatic: one is
+ * uploaded only when it holds a name that sources 1 and 2 lack, and each missing name comes from
+ * the FIRST automatic source holding it.
  *
  * Names: what a material's texture and palette dictionaries name (nitro_material
  * texture_name / palette_name) and what an NSBTP's texture and palette name lists hold. A name
