@@ -152,6 +152,9 @@ static int describe(const char *arg, const nitro_file *f, const char *const *tex
             dsgx_texlib_add_around(&lib, arg); /* read only when a name is missing */
             dsgx_texplan_resolve(plan, &lib, f->tex0, f->data, arg);
         }
+        if (lib.skipped)
+            fprintf(stderr, "dsgx info: %u texture file(s) could not be used (first: %s)\n",
+                    lib.skipped, lib.first_skip);
     }
     if (!rc) rc = print_all(f, have_anims ? &a : NULL, text, lookup ? plan : NULL, &lib, json);
     dsgx_texlib_free(&lib);

@@ -694,6 +694,11 @@ int cmd_render(int argc, char **argv)
         dsgx_texplan_resolve(plan, &lib, mf.tex0, mbuf, "the model's file");
     }
     render_report_textures(stderr, "dsgx render: ", plan, &lib, false);
+    if (lib.skipped)
+        fprintf(stderr,
+                "dsgx render: %u texture file(s) beside the model could not be used (first: "
+                "%s)\n",
+                lib.skipped, lib.first_skip);
     /* placement pass: the same uploads every frame makes, to report problems and resolve the
      * animations' texture names once */
     nitro_gx_sink null_sink = {NULL, null_write, NULL};

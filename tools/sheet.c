@@ -358,6 +358,10 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
                 around = true;
                 progress_clear(&pr);
                 dsgx_texlib_add_around(&lib, path);
+                if (lib.skipped)
+                    fprintf(stderr,
+                            "dsgx render: %u texture file(s) could not be used (first: %s)\n",
+                            lib.skipped, lib.first_skip);
                 dsgx_texplan_resolve(plan, &lib, e.file.tex0, e.buf, "the model's file");
             }
             progress_clear(&pr);

@@ -65,6 +65,11 @@ done
 "$dsgx" render "$fx/fit/pole.nsbmd" --anim "$fx/fit/shift.nsbca" --frame 1 -o "$tmp/moved.png" >/dev/null 2>&1
 set -- $(box "$tmp/moved.png")
 [ "$2" -ge 163 ] && [ "$2" -le 177 ] && [ "$3" -ge 251 ] && [ "$3" -le 259 ] && [ "$4" -ge 187 ] && [ "$4" -le 195 ] && ok || bad "animated pole box $*"
+# a damaged NSBTX beside the model is skipped and said so (the ring needs no texture: not read)
+"$dsgx" render "$fx/fit/ring.nsbmd" -o "$tmp/r.png" >/dev/null 2>"$tmp/e9"
+[ ! -s "$tmp/e9" ] && ok || bad "ring stderr: $(cat "$tmp/e9")"
+"$dsgx" render "$fx/fit/ring.nsbmd" --anim "$fx/loose/tree.nsbtp" -o "$tmp/r.png" >/dev/null 2>"$tmp/e9"
+grep -q "1 texture file(s) beside the model could not be used" "$tmp/e9" && ok || bad "damaged: $(cat "$tmp/e9")"
 # the flat ring shows its face, not a line
 [ "$ring_h" -ge 60 ] && [ "$ring_n" -ge 4000 ] && ok || bad "ring is a line: height $ring_h, $ring_n pixels"
 # --orbit still picks any view: edge-on (pitch 0) the ring is a line again

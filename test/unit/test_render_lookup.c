@@ -13,7 +13,8 @@
  *           alt.nsbtx
  *   fit/    ring.nsbmd (a flat ring in XZ), pole.nsbmd (tall and thin), big.nsbmd (a cube 512
  *           units wide through POSSCALE), fit.narc [ring, pole, big]
- *           shift.nsbca (moves the pole's node to (40, 25, -30))
+ *           shift.nsbca (moves the pole's node to (40, 25, -30)), damaged.nsbtx (not a valid
+ *           file: skipped)
  *   many.narc  130 unnamed members: ring, pole, big, ring, ...
  */
 #define _POSIX_C_SOURCE 200809L
@@ -328,6 +329,9 @@ static void write_fixtures(void)
     nitro_buf fnarc = {0};
     assert_true(nitro_write_narc(fit, 3, true, &fnarc));
     save_buf("fit/fit.narc", &fnarc);
+    /* a damaged texture file beside the fit models: skipped, never used */
+    static const uint8_t damaged[16] = {'B', 'T', 'X', '0', 0xFF, 0xFE, 1, 0, 0xFF, 0xFF, 0, 0};
+    save("fit/damaged.nsbtx", damaged, sizeof damaged);
     /* a joint animation moving the pole's node far off the origin: the fit follows it */
     static nitro_wjnt_track move;
     memset(&move, 0, sizeof move);
@@ -542,7 +546,7 @@ static void test_own_textures_and_missing(void **state)
     free(p);
     close_model(&o);
     dsgx_texlib_free(&lib);
-    /* names are matched exactly: a model in fit/ (no NSBTX there) finds nothing */
+    /* a model in fit/ (only a damaged NSBTX there) finds nothing */
     opened t;
     open_model("loose/tree.nsbmd", &t);
     dsgx_texlib_init(&lib);
@@ -550,6 +554,7 @@ static void test_own_textures_and_missing(void **state)
     snprintf(path, sizeof path, "%s/fit/ring.nsbmd", root);
     dsgx_texlib_add_around(&lib, path);
     assert_int_equal(lib.n, 0);
+    assert_int_equal(lib.skipped, 1); /* fit/damaged.nsbtx */
     p = malloc(sizeof *p);
     dsgx_texplan_init(p);
     dsgx_texplan_need_model(p, &t.f.models[0]);

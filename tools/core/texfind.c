@@ -71,6 +71,11 @@ static bool add_buf(dsgx_texlib *lib, dsgx_tex_origin origin, const char *label,
     return true;
 }
 
+static void skip(dsgx_texlib *lib, const char *why)
+{
+    if (!lib->skipped++) snprintf(lib->first_skip, sizeof lib->first_skip, "%s", why);
+}
+
 int dsgx_texlib_add_option(dsgx_texlib *lib, const char *arg, char *err, size_t errlen)
 {
     dsgx_nitro_input in;
@@ -115,14 +120,14 @@ static unsigned add_archive(dsgx_texlib *lib, const char *archive_path)
         uint8_t *buf = malloc(nf->size ? nf->size : 1);
         size_t size = nf->size;
         if (!buf) {
-            lib->skipped++;
+            skip(lib, "out of memory");
             continue;
         }
         memcpy(buf, in.data + nf->offset, nf->size);
         if (dsgx_nitro_unpack(label, &buf, &size, err, sizeof err) ||
             !add_buf(lib, DSGX_TEX_ARCHIVE, label, buf, size, err, sizeof err)) {
             free(buf);
-            lib->skipped++;
+            skip(lib, err);
             continue;
         }
         added++;
@@ -183,14 +188,17 @@ static unsigned add_folder(dsgx_texlib *lib, const char *dir)
         if (stat(path, &sb) || !S_ISREG(sb.st_mode)) continue;
         dsgx_nitro_input in;
         if (dsgx_nitro_open(path, &in, err, sizeof err)) {
-            lib->skipped++;
+            skip(lib, err);
             continue;
         }
-        if (!in.archive && add_buf(lib, DSGX_TEX_FOLDER, path, in.data, in.size, err, sizeof err)) {
+        if (in.archive) {
+            snprintf(err, sizeof err, "%.500s: a NARC archive, not an NSBTX", path);
+            skip(lib, err);
+        } else if (add_buf(lib, DSGX_TEX_FOLDER, path, in.data, in.size, err, sizeof err)) {
             in.data = NULL;
             added++;
         } else {
-            lib->skipped++;
+            skip(lib, err);
         }
         dsgx_nitro_input_free(&in);
     }

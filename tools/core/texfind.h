@@ -67,6 +67,7 @@ typedef struct dsgx_texlib {
     unsigned n, cap;
     size_t bytes;
     unsigned skipped; /**< candidates left out (unreadable, not BTX0 after all, over a limit) */
+    char first_skip[1100]; /**< why the first of them was left out ("FILE: reason") */
 } dsgx_texlib;
 
 void dsgx_texlib_init(dsgx_texlib *lib);
