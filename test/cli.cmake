@@ -30,3 +30,7 @@ add_test(NAME cli.golden_report
           ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_golden_report_tmp)
 set_tests_properties(cli.golden_tree cli.golden_report PROPERTIES LABELS cli)
 set_tests_properties(cli.golden_report PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME cli.render_lookup
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/render_lookup.sh $<TARGET_FILE:dsgx>
+          $<TARGET_FILE:test_render_lookup> ${CMAKE_CURRENT_BINARY_DIR}/cli_render_lookup_tmp)
+set_tests_properties(cli.render_lookup PROPERTIES LABELS cli)
