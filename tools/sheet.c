@@ -11,6 +11,7 @@
  * camera set-up, converted once to 1.19.12.
  */
 #include "tools/sheet.h"
+#include "tools/core/golden.h"
 #include "tools/core/nitro_open.h"
 #include "tools/progress.h"
 
@@ -188,13 +189,8 @@ void render_report_textures(FILE *f, const char *prefix, const dsgx_texplan *p,
 
 bool render_parse_shard(const char *arg, unsigned *index, unsigned *count)
 {
-    unsigned i, n;
-    char tail;
-    if (sscanf(arg, "%u/%u%c", &i, &n, &tail) != 2) return false;
-    if (i < 1 || n < 1 || i > n || n > 10000) return false;
-    *index = i;
-    *count = n;
-    return true;
+    /* one rule for both shard options (golden check and render --all) */
+    return golden_parse_shard(arg, index, count) == 0;
 }
 
 /* ---- rendering one model ---- */
