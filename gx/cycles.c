@@ -222,3 +222,16 @@ void gx_cycles_work(gx_engine *gx, const gx_cmd_info *info)
     default: break;
     }
 }
+
+/* Idle time (cycle mode only; trace replay has none): melonDS FinishWork lets the vertex tail
+ * and the polygon pipeline run down as busy cycles do, and the normal tail too, without
+ * charging any command. Draining a then b cycles equals draining a + b. */
+bool gx_cycles_idle(gx_engine *gx, uint32_t n)
+{
+    gx_cycle_state *c = &gx->cmd.cyc;
+    int64_t charged = c->charged;
+    if (n) gx_cycles_add(gx, n);
+    c->charged = charged;
+    c->np = c->np > (int64_t)n ? c->np - (int32_t)n : 0;
+    return c->vp != 0 || c->np != 0 || c->pp != 0;
+}

@@ -97,6 +97,7 @@ void gx_reset(gx_engine *gx)
     gx->disp_1dot_depth = 0;
     memset(&gx->last_stats, 0, sizeof(gx->last_stats));
     gx_cmd_reset(gx);
+    gx_sched_reset(gx);
     gx_mtx_reset(gx);
     gx_geom_reset(gx);
 }
