@@ -118,25 +118,33 @@ void gx_set_line_callback(gx_engine *gx, gx_line_fn fn, void *user)
 
 /* ---- the queues ---- */
 
-/* melonDS CmdFIFOWrite: into the PIPE while the FIFO is empty, else the FIFO. @return false
- * when the FIFO is full. */
-static bool fifo_accept(gx_engine *gx, gx_fifo_entry e)
+/* An entry entered the PIPE or the FIFO: busy, and the matrix-stack / test bits. */
+static void note_written(gx_sched_state *s, uint8_t opcode)
 {
-    gx_sched_state *s = &gx->sched;
-    if (s->fifo_ring.count == 0 && s->pipe_ring.count < PIPE_N)
-        ring_put(s->pipe, PIPE_N, &s->pipe_ring, e);
-    else if (s->fifo_ring.count < FIFO_N)
-        ring_put(s->fifo, FIFO_N, &s->fifo_ring, e);
-    else
-        return false;
     s->busy = true;
-    if (e.opcode == OP_PUSH || e.opcode == OP_POP) {
+    if (opcode == OP_PUSH || opcode == OP_POP) {
         s->pushpop_left++;
         s->pushpop_busy = true;
-    } else if (e.opcode >= OP_BOX && e.opcode <= OP_VEC) {
+    } else if (opcode >= OP_BOX && opcode <= OP_VEC) {
         s->test_left++;
         s->test_busy = true;
     }
+}
+
+/* melonDS CmdFIFOWrite: into the PIPE while the FIFO is empty, else the FIFO (the lines follow
+ * the FIFO level). @return false when the FIFO is full. */
+static bool fifo_accept(gx_engine *gx, gx_fifo_entry e)
+{
+    gx_sched_state *s = &gx->sched;
+    if (s->fifo_ring.count == 0 && s->pipe_ring.count < PIPE_N) {
+        ring_put(s->pipe, PIPE_N, &s->pipe_ring, e);
+    } else if (s->fifo_ring.count < FIFO_N) {
+        ring_put(s->fifo, FIFO_N, &s->fifo_ring, e);
+        gx_sched_update_lines(gx);
+    } else {
+        return false;
+    }
+    note_written(s, e.opcode);
     return true;
 }
 
@@ -145,7 +153,7 @@ static gx_fifo_entry pipe_take(gx_engine *gx)
 {
     gx_sched_state *s = &gx->sched;
     gx_fifo_entry e = ring_take(s->pipe, PIPE_N, &s->pipe_ring);
-    if (s->pipe_ring.count <= PIPE_REFILL_AT) {
+    if (s->pipe_ring.count <= PIPE_REFILL_AT && s->fifo_ring.count) {
         for (unsigned i = 0; i < PIPE_REFILL_N && s->fifo_ring.count; i++)
             ring_put(s->pipe, PIPE_N, &s->pipe_ring, ring_take(s->fifo, FIFO_N, &s->fifo_ring));
         while (s->stall_ring.count && s->fifo_ring.count < FIFO_N)
@@ -162,11 +170,10 @@ static void boundary(gx_sched_state *s)
     if (s->test_left == 0) s->test_busy = false;
 }
 
-static void execute_next(gx_engine *gx)
+/* Execute entry @p e now (taken from the PIPE): it keeps the engine busy for its cost. */
+static void start_entry(gx_engine *gx, gx_fifo_entry e)
 {
     gx_sched_state *s = &gx->sched;
-    boundary(s);
-    gx_fifo_entry e = pipe_take(gx);
     uint32_t cost = gx_fifo_run_entry(gx, e.opcode, e.param);
     if ((e.opcode == OP_PUSH || e.opcode == OP_POP) && s->pushpop_left) s->pushpop_left--;
     if (e.opcode >= OP_BOX && e.opcode <= OP_VEC && gx->cmd.exec_count == 0) {
@@ -175,6 +182,12 @@ static void execute_next(gx_engine *gx)
         s->test_left = (uint16_t)(s->test_left > n ? s->test_left - n : 0);
     }
     s->rem = cost ? cost : 1;
+}
+
+static void execute_next(gx_engine *gx)
+{
+    boundary(&gx->sched);
+    start_entry(gx, pipe_take(gx));
 }
 
 static bool halted(const gx_engine *gx)
@@ -229,9 +242,16 @@ void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
     gx_fifo_entry e = {.opcode = opcode, .param = param};
+    if (s->rem == 0 && s->pipe_ring.count == 0 && s->fifo_ring.count == 0 && !halted(gx)) {
+        /* an idle engine: the entry passes through the empty PIPE and starts at once (the
+         * FIFO level, hence the lines, stays 0) */
+        note_written(s, opcode);
+        boundary(s);
+        start_entry(gx, e);
+        return;
+    }
     if (s->stall_ring.count == 0 && fifo_accept(gx, e)) {
-        gx_sched_update_lines(gx);
-        advance_to(gx, s->now); /* an idle engine starts it at once */
+        if (s->rem == 0) advance_to(gx, s->now); /* a free engine starts it at once */
         return;
     }
     if (s->stall_ring.count == STALL_N) {
@@ -287,7 +307,19 @@ void gx_run(gx_engine *gx, uint32_t cycles)
     gx_sched_state *s = &gx->sched;
     if (!s->cycle_mode) return;
     s->host += cycles;
-    if (s->host > s->now) advance_to(gx, s->host);
+    if (s->host <= s->now) return; /* (the engine ran ahead during a stall) */
+    uint64_t left = s->host - s->now;
+    if (s->pipe_ring.count == 0 && left >= s->rem && !halted(gx)) {
+        /* the common case between two bus writes: the entry in progress ends, then idle time
+         * (advance_to's last step, without its loop) */
+        uint64_t idle = left - s->rem;
+        s->rem = 0;
+        s->now = s->host;
+        boundary(s);
+        if (s->busy) s->busy = gx_cycles_idle(gx, idle > IDLE_MAX ? IDLE_MAX : (uint32_t)idle);
+        return;
+    }
+    advance_to(gx, s->host);
 }
 
 static uint32_t stall_result(const gx_engine *gx, uint64_t t0)

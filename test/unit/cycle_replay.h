@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "gx/regs.h"
+#include "tools/core/cycle_replay.h"
 #include "tools/core/system.h"
 
 #define REPLAY_MAX_FRAMES 64
-#define GXSTAT_BUSY_BIT   (1u << 27)
 
 typedef struct replay_out {
     unsigned nframes;
@@ -58,45 +58,16 @@ static inline void replay_complete(const dsgx_trace *t, replay_out *o)
     dsgx_system_destroy(s);
 }
 
-/* Run until the engine is idle or waits for VBlank ("enough cycles before the frame"). */
-static inline void replay_drain(gx_engine *gx)
-{
-    for (int i = 0; i < 1000; i++) {
-        if (gx_swap_pending(gx) || !(gx_read32(gx, REG_GXSTAT) & GXSTAT_BUSY_BIT)) return;
-        gx_run(gx, 4096);
-    }
-}
-
-/** Cycle mode: each 32-bit write through gx_bus_write32 (the writer resumes after any stall),
- *  gx_run(slice) after every trace item; before each frame, enough cycles to finish. */
+/** Cycle mode (tools/core/cycle_replay.c): bus writes one at a time, gx_run(slice) after
+ *  each, enough cycles before each frame. */
 static inline void replay_cycles(const dsgx_trace *t, uint32_t slice, replay_out *o)
 {
     memset(o, 0, sizeof(*o));
     dsgx_system *s = dsgx_system_create();
-    gx_set_cycle_mode(s->gx, true);
-    for (size_t i = 0; i < t->n; i++) {
-        const dsgx_trace_item *it = &t->items[i];
-        if (it->op == TRACE_FRAME) {
-            replay_drain(s->gx);
-            dsgx_system_frame(s);
-            replay_collect(o, s);
-            continue;
-        }
-        if (it->op == TRACE_W32) {
-            /* (POWCNT1 through dsgx_system_exec: it restarts the rendering timing at 3D
-             * power-on) */
-            bool pow = (it->addr & ~3u) == REG_POWCNT1;
-            if (pow) {
-                dsgx_system_exec(s, t, it);
-            } else {
-                uint32_t stall = gx_bus_write32(s->gx, it->addr, it->value);
-                if (stall) o->stalls++, o->stall_cycles += stall;
-            }
-        } else {
-            dsgx_system_exec(s, t, it);
-        }
-        gx_run(s->gx, slice);
-    }
+    dsgx_cycle_stats st;
+    dsgx_system_replay_cycles(s, t, slice, replay_cb, o, &st);
+    o->stalls = (unsigned)st.stalls;
+    o->stall_cycles = st.stall_cycles;
     dsgx_system_destroy(s);
 }
 
