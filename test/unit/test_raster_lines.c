@@ -2,7 +2,8 @@
  * test_raster_lines.c - frames drawn one scanline at a time (raster_lines_*) are the frames of
  * raster_render: on every golden/ref and golden/rdlines trace, the lines read one at a time
  * assemble to the same frame hash, RDLINES_COUNT and underflow bit; reading a line twice or out
- * of order changes nothing; the API refuses bad calls.
+ * of order changes nothing; an emulator's loop (cycle-driven geometry of the next frame while
+ * the lines of the last one are read) gives the same frames; the API refuses bad calls.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup, dirent (cycle_replay.h) */
 #include <setjmp.h>
@@ -14,9 +15,9 @@
 
 #include "cycle_replay.h"
 
-/* the order lines are read in: 0 in order, 1 backwards after the first half, 2 every line
- * twice */
-enum { ORDER_FORWARD, ORDER_MIXED, ORDER_TWICE };
+/* the order lines are read in: in order, backwards after the first half, every line twice;
+ * and the emulator's loop (replay_emulator) */
+enum { ORDER_FORWARD, ORDER_MIXED, ORDER_TWICE, ORDER_EMULATOR };
 
 static void read_frame(raster_engine *r, int order, dsgx_frame *f)
 {
@@ -59,6 +60,67 @@ static void replay_lines(const dsgx_trace *t, int order, replay_out *o)
     dsgx_system_destroy(s);
 }
 
+/* The emulator's loop: geometry in the cycle-driven mode (one bus write, then 64 cycles), and
+ * the frame latched at VBlank read out line by line WHILE the next frame's commands are
+ * written, one line per trace item, the rest before the next VBlank. */
+static void replay_emulator(const dsgx_trace *t, replay_out *o)
+{
+    memset(o, 0, sizeof(*o));
+    dsgx_system *s = dsgx_system_create();
+    assert_true(gx_set_cycle_mode(s->gx, true));
+    bool open = false;
+    int next_line = 0;
+    uint32_t line[256];
+    for (size_t i = 0; i < t->n; i++) {
+        const dsgx_trace_item *it = &t->items[i];
+        if (it->op != TRACE_FRAME) {
+            if (it->op == TRACE_W32 && (it->addr & ~3u) != REG_POWCNT1)
+                (void)gx_bus_write32(s->gx, it->addr, it->value);
+            else
+                dsgx_system_exec(s, t, it);
+            gx_run(s->gx, 64);
+            if (open && next_line < 192) {
+                assert_true(raster_lines_read(s->raster, next_line, line));
+                memcpy(&s->frame.px[next_line * 256], line, sizeof line);
+                next_line++;
+            }
+            continue;
+        }
+        if (open) { /* the rest of the last frame's lines, before VBlank */
+            for (; next_line < 192; next_line++) {
+                assert_true(raster_lines_read(s->raster, next_line, line));
+                memcpy(&s->frame.px[next_line * 256], line, sizeof line);
+            }
+            raster_lines_end(s->raster, &s->result);
+            gx_report_render(s->gx, s->result.rdlines, s->result.underflow);
+            replay_collect(o, s);
+            open = false;
+        }
+        for (int k = 0;
+             k < 1000 && !gx_swap_pending(s->gx) && (gx_read32(s->gx, REG_GXSTAT) & (1u << 27));
+             k++)
+            gx_run(s->gx, 4096);
+        bool fresh = gx_vblank(s->gx);
+        if (fresh || !s->have_frame) {
+            raster_lines_begin(s->raster, gx_render_frame(s->gx));
+            s->have_frame = true;
+            open = true;
+            next_line = 0;
+        } else {
+            replay_collect(o, s); /* re-emitted */
+        }
+    }
+    if (open) {
+        for (; next_line < 192; next_line++) {
+            assert_true(raster_lines_read(s->raster, next_line, line));
+            memcpy(&s->frame.px[next_line * 256], line, sizeof line);
+        }
+        raster_lines_end(s->raster, &s->result);
+        replay_collect(o, s);
+    }
+    dsgx_system_destroy(s);
+}
+
 static void check_dir(const char *sub, unsigned min_traces)
 {
     char dir[512], path[1024];
@@ -72,8 +134,11 @@ static void check_dir(const char *sub, unsigned min_traces)
         assert_int_equal(replay_load(&t, path), 0);
         static replay_out ref, lines;
         replay_complete(&t, &ref);
-        for (int order = ORDER_FORWARD; order <= ORDER_TWICE; order++) {
-            replay_lines(&t, order, &lines);
+        for (int order = ORDER_FORWARD; order <= ORDER_EMULATOR; order++) {
+            if (order == ORDER_EMULATOR)
+                replay_emulator(&t, &lines);
+            else
+                replay_lines(&t, order, &lines);
             assert_int_equal(lines.nframes, ref.nframes);
             for (unsigned f = 0; f < ref.nframes; f++) {
                 if (lines.hash[f] != ref.hash[f] || lines.rdlines[f] != ref.rdlines[f] ||
