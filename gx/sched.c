@@ -106,7 +106,10 @@ void gx_sched_update_lines(gx_engine *gx)
         bool lv = level_line(s->fifo_ring.count, gx->cmd.irq_mode, (enum gx_line)i);
         if (lv == s->line[i]) continue;
         s->line[i] = lv;
-        if (gx->line_fn) gx->line_fn(gx->line_user, gx, (enum gx_line)i, lv);
+        if (!gx->line_fn) continue;
+        s->in_callback++;
+        gx->line_fn(gx->line_user, gx, (enum gx_line)i, lv);
+        s->in_callback--;
     }
 }
 
@@ -242,6 +245,11 @@ void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
     gx_fifo_entry e = {.opcode = opcode, .param = param};
+    if (s->in_callback) { /* a write from a line callback: queued behind, run later */
+        if (!fifo_accept(gx, e) && s->stall_ring.count < STALL_N)
+            ring_put(s->stall, STALL_N, &s->stall_ring, e);
+        return;
+    }
     if (s->rem == 0 && s->pipe_ring.count == 0 && s->fifo_ring.count == 0 && !halted(gx)) {
         /* an idle engine: the entry passes through the empty PIPE and starts at once (the
          * FIFO level, hence the lines, stays 0) */
@@ -307,7 +315,10 @@ void gx_run(gx_engine *gx, uint32_t cycles)
     gx_sched_state *s = &gx->sched;
     if (!s->cycle_mode) return;
     s->host += cycles;
-    if (s->host <= s->now) return; /* (the engine ran ahead during a stall) */
+    if (s->host <= s->now || s->in_callback)
+        return; /* (ran ahead during a stall; or called
+                 * from a line callback: caught up by
+                 * the next gx_run) */
     uint64_t left = s->host - s->now;
     if (s->pipe_ring.count == 0 && left >= s->rem && !halted(gx)) {
         /* the common case between two bus writes: the entry in progress ends, then idle time
@@ -340,7 +351,7 @@ uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 uint32_t gx_unstall(gx_engine *gx)
 {
     uint64_t t0 = gx->sched.now;
-    run_until_room(gx);
+    if (!gx->sched.in_callback) run_until_room(gx);
     return stall_result(gx, t0);
 }
 

@@ -44,7 +44,8 @@ typedef struct gx_sched_state {
     uint16_t pushpop_left; /**< MTX_PUSH/POP entries written, not executed */
     uint16_t test_left;    /**< BOX/POS/VEC_TEST entries written, not executed */
 
-    bool line[2]; /**< last level reported per enum gx_line */
+    bool line[2];        /**< last level reported per enum gx_line */
+    uint8_t in_callback; /**< inside the line callback: writes queue, nothing runs */
 } gx_sched_state;
 
 /** Reset the clock and the queues (keeps cycle_mode). */

@@ -339,6 +339,52 @@ static void test_stall_queue_overrun(void **state)
     gx_destroy(gx);
 }
 
+typedef struct dma_ {
+    unsigned writes, commands, mode_at; /* mode_at: command index of MTX_MODE (1-based) */
+} dma_;
+
+/* a DMA that reacts at once: one MTX_MODE word when the request rises */
+static void on_dma(void *user, gx_engine *gx, enum gx_line line, bool lv)
+{
+    dma_ *d = user;
+    if (line != GX_LINE_FIFO_DMA || !lv) return;
+    gx_write32(gx, 0x04000440u, 1);
+    gx_run(gx, 1000); /* (nothing runs from inside the engine) */
+    d->writes++;
+}
+
+static void on_cmd_order(void *user, gx_engine *gx, const gx_cmd_event *ev)
+{
+    (void)gx;
+    dma_ *d = user;
+    d->commands++;
+    if (ev->opcode == 0x10) d->mode_at = d->commands;
+}
+
+/* A write from inside a line callback is queued behind the FIFO and runs in order. */
+static void test_write_from_callback(void **state)
+{
+    (void)state;
+    dma_ d = {0};
+    gx_engine *gx = make();
+    gx_hooks h = {.user = &d, .command = on_cmd_order};
+    gx_set_hooks(gx, &h);
+    identities(gx, 1 + 4 + 128);
+    assert_false(gx_line_level(gx, GX_LINE_FIFO_DMA));
+    gx_set_line_callback(gx, on_dma, &d);
+    gx_run(gx, 37);
+    assert_int_equal(d.writes, 0);
+    assert_int_equal(gx_clock(gx), 37);
+    gx_run(gx, 1); /* cycle 38: the refill takes the level to 126 */
+    assert_int_equal(d.writes, 1);
+    assert_int_equal(gx_clock(gx), 38);
+    assert_int_equal(level(gx), 127);
+    gx_run(gx, 10000);
+    assert_int_equal(d.commands, 134);
+    assert_int_equal(d.mode_at, 134);
+    gx_destroy(gx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_swap_waits_for_vblank),
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_stall_queue_overrun),
+        cmocka_unit_test(test_write_from_callback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
