@@ -23,6 +23,8 @@ enum { LINES = 192 };
 void raster_lines_begin(raster_engine *r, const gx_frame *in)
 {
     if (r->lines.active) raster_lines_end(r, NULL);
+    r->lines.timing_at_begin = r->timing;
+    r->lines.prev_shadow_mask_at_begin = r->prev_shadow_mask;
     raster_frame_prepare(r, in, NULL);
     raster_timing_frame_begin(&r->timing, in);
     if (r->final_pass && r->lazy_clear) raster_complete_clear_border(r);
@@ -81,4 +83,20 @@ void raster_lines_end(raster_engine *r, raster_result *res)
     raster_timing_frame_end(&r->timing, res);
     r->lazy_clear = false; /* (as raster_render leaves it) */
     r->lines.active = false;
+}
+
+void raster_lines_resume(raster_engine *r, const gx_frame *in)
+{
+    if (!r->lines.active) return;
+    int drawn = r->lines.drawn, finished = r->lines.finished;
+    if (drawn < 0 || drawn > LINES || finished < 0 || finished > drawn) drawn = finished = 0;
+    r->timing = r->lines.timing_at_begin;
+    r->prev_shadow_mask = r->lines.prev_shadow_mask_at_begin;
+    r->lines.active = false;
+    raster_lines_begin(r, in);
+    draw_to(r, drawn);
+    if (r->final_pass && finished > 0) {
+        raster_postpass_rows(r, r->frame, NULL, 0, finished);
+        r->lines.finished = (int16_t)finished;
+    }
 }

@@ -76,6 +76,10 @@ bool raster_lines_read(raster_engine *r, int y, uint32_t out[256]);
 /** End the line frame: draws the lines not read yet (the timing model needs every line) and
  *  reports RDLINES_COUNT and the underflow bit as raster_render does. @p res may be NULL. */
 void raster_lines_end(raster_engine *r, raster_result *res);
+/** After restoring a save state taken while a line frame was open (raster_engine.lines): draw
+ *  its lines so far again from @p in (the restored gx_render_frame()), so that the next reads
+ *  continue it exactly. No effect when no line frame was open. */
+void raster_lines_resume(raster_engine *r, const gx_frame *in);
 
 #ifdef __cplusplus
 }

@@ -155,6 +155,10 @@ typedef struct raster_lines_state {
     bool active; /**< between raster_lines_begin and raster_lines_end */
     int16_t drawn;
     int16_t finished;
+    /** what the frame started from, for raster_lines_resume (save states): the timing model
+     *  (live: its rec_lines pointer is NULL) and the shadow-mask flag */
+    raster_timing timing_at_begin;
+    bool prev_shadow_mask_at_begin;
 } raster_lines_state;
 
 /** Most threads a frame is split into (raster_set_threads). */

@@ -3,7 +3,8 @@
  * raster_render: on every golden/ref and golden/rdlines trace, the lines read one at a time
  * assemble to the same frame hash, RDLINES_COUNT and underflow bit; reading a line twice or out
  * of order changes nothing; an emulator's loop (cycle-driven geometry of the next frame while
- * the lines of the last one are read) gives the same frames; the API refuses bad calls.
+ * the lines of the last one are read) gives the same frames, and so does a frame restored from a
+ * save state in the middle (raster_lines_resume); the API refuses bad calls.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup, dirent (cycle_replay.h) */
 #include <setjmp.h>
@@ -14,10 +15,11 @@
 #include <cmocka.h>
 
 #include "cycle_replay.h"
+#include "raster/raster_internal.h"
 
 /* the order lines are read in: in order, backwards after the first half, every line twice;
- * and the emulator's loop (replay_emulator) */
-enum { ORDER_FORWARD, ORDER_MIXED, ORDER_TWICE, ORDER_EMULATOR };
+ * the emulator's loop (replay_emulator); a save state restored mid-frame (replay_resume) */
+enum { ORDER_FORWARD, ORDER_MIXED, ORDER_TWICE, ORDER_EMULATOR, ORDER_RESUMED };
 
 static void read_frame(raster_engine *r, int order, dsgx_frame *f)
 {
@@ -51,6 +53,49 @@ static void replay_lines(const dsgx_trace *t, int order, replay_out *o)
         if (fresh || !s->have_frame) {
             raster_lines_begin(s->raster, gx_render_frame(s->gx));
             read_frame(s->raster, order, &s->frame);
+            raster_lines_end(s->raster, &s->result);
+            gx_report_render(s->gx, s->result.rdlines, s->result.underflow);
+            s->have_frame = true;
+        }
+        replay_collect(o, s);
+    }
+    dsgx_system_destroy(s);
+}
+
+/* A save state in the middle of each frame (after line 77): a new engine gets the plain-data
+ * state a serializer restores (the line state, the timing model, the shadow-mask flag) and
+ * raster_lines_resume; it finishes the frame. */
+static void replay_resume(const dsgx_trace *t, replay_out *o)
+{
+    memset(o, 0, sizeof(*o));
+    dsgx_system *s = dsgx_system_create();
+    uint32_t line[256];
+    for (size_t i = 0; i < t->n; i++) {
+        const dsgx_trace_item *it = &t->items[i];
+        if (it->op != TRACE_FRAME) {
+            dsgx_system_exec(s, t, it);
+            continue;
+        }
+        bool fresh = gx_vblank(s->gx);
+        if (fresh || !s->have_frame) {
+            raster_lines_begin(s->raster, gx_render_frame(s->gx));
+            for (int y = 0; y < 192; y++) {
+                if (y == 77) {
+                    raster_engine *r2 = raster_create();
+                    assert_non_null(r2);
+                    r2->lines = s->raster->lines;
+                    r2->timing = s->raster->timing;
+                    r2->prev_shadow_mask = s->raster->prev_shadow_mask;
+                    raster_destroy(s->raster);
+                    s->raster = r2;
+                    raster_lines_resume(r2, gx_render_frame(s->gx));
+                    uint32_t again[256]; /* a line read before the save reads the same */
+                    assert_true(raster_lines_read(r2, 76, again));
+                    assert_memory_equal(again, &s->frame.px[76 * 256], sizeof again);
+                }
+                assert_true(raster_lines_read(s->raster, y, line));
+                memcpy(&s->frame.px[y * 256], line, sizeof line);
+            }
             raster_lines_end(s->raster, &s->result);
             gx_report_render(s->gx, s->result.rdlines, s->result.underflow);
             s->have_frame = true;
@@ -134,9 +179,11 @@ static void check_dir(const char *sub, unsigned min_traces)
         assert_int_equal(replay_load(&t, path), 0);
         static replay_out ref, lines;
         replay_complete(&t, &ref);
-        for (int order = ORDER_FORWARD; order <= ORDER_EMULATOR; order++) {
+        for (int order = ORDER_FORWARD; order <= ORDER_RESUMED; order++) {
             if (order == ORDER_EMULATOR)
                 replay_emulator(&t, &lines);
+            else if (order == ORDER_RESUMED)
+                replay_resume(&t, &lines);
             else
                 replay_lines(&t, order, &lines);
             assert_int_equal(lines.nframes, ref.nframes);
