@@ -25,6 +25,9 @@
  *   rest the FIFO (melonDS CmdFIFOWrite), capped at 256 (the hardware stalls the CPU there).
  *   Busy (bit 27) is set while a swap is pending or entries are held; the cycles a command
  *   keeps the engine busy after it was written are not observable in trace replay.
+ * - Cycle-driven mode (gx_set_cycle_mode): push_entry hands every entry to the scheduler
+ *   (sched.c), which owns the FIFO, the PIPE and time and calls back gx_fifo_run_entry; GXSTAT's
+ *   level and busy bits then come from it.
  * Verified: geo_packed_zero_param and the starter traces. Guess: none (melonDS's behaviour).
  */
 #include "gx/gx_internal.h"
@@ -87,7 +90,7 @@ static void run_command(gx_engine *gx, const gx_cmd_info *info, const uint32_t *
 }
 
 /* Execute one FIFO entry (melonDS ExecuteCommand). */
-static void run_entry(gx_engine *gx, uint8_t op, uint32_t param)
+static inline void run_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
     const gx_cmd_info *info = gx_cmd_lookup(op);

@@ -245,23 +245,24 @@ void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
     gx_fifo_entry e = {.opcode = opcode, .param = param};
-    if (s->in_callback) { /* a write from a line callback: queued behind, run later */
-        if (!fifo_accept(gx, e) && s->stall_ring.count < STALL_N)
-            ring_put(s->stall, STALL_N, &s->stall_ring, e);
-        return;
-    }
-    if (s->rem == 0 && s->pipe_ring.count == 0 && s->fifo_ring.count == 0 && !halted(gx)) {
+    if ((s->rem | s->pipe_ring.count | s->fifo_ring.count | s->in_callback) == 0 && !halted(gx)) {
         /* an idle engine: the entry passes through the empty PIPE and starts at once (the
-         * FIFO level, hence the lines, stays 0) */
+         * FIFO level, hence the lines, stays 0; the stall queue is empty with the FIFO) */
         note_written(s, opcode);
         boundary(s);
         start_entry(gx, e);
+        return;
+    }
+    if (s->in_callback) { /* a write from a line callback: queued behind, run later */
+        if (!fifo_accept(gx, e) && s->stall_ring.count < STALL_N)
+            ring_put(s->stall, STALL_N, &s->stall_ring, e);
         return;
     }
     if (s->stall_ring.count == 0 && fifo_accept(gx, e)) {
         if (s->rem == 0) advance_to(gx, s->now); /* a free engine starts it at once */
         return;
     }
+    s->stalled_write = true;
     if (s->stall_ring.count == STALL_N) {
         gx_log(gx, DSGX_LOG_WARN,
                "geometry FIFO write while the writer should be stalled: entry %02Xh dropped",
@@ -343,9 +344,11 @@ static uint32_t stall_result(const gx_engine *gx, uint64_t t0)
 
 uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    uint64_t t0 = gx->sched.now;
+    gx_sched_state *s = &gx->sched;
+    s->stalled_write = false;
+    uint64_t t0 = s->now;
     gx_write32(gx, addr, val);
-    return gx->sched.cycle_mode ? stall_result(gx, t0) : 0;
+    return s->stalled_write ? stall_result(gx, t0) : 0;
 }
 
 uint32_t gx_unstall(gx_engine *gx)

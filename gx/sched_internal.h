@@ -46,6 +46,7 @@ typedef struct gx_sched_state {
 
     bool line[2];        /**< last level reported per enum gx_line */
     uint8_t in_callback; /**< inside the line callback: writes queue, nothing runs */
+    bool stalled_write;  /**< the current write went to the stall queue (gx_bus_write32) */
 } gx_sched_state;
 
 /** Reset the clock and the queues (keeps cycle_mode). */
