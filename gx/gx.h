@@ -123,7 +123,8 @@ uint32_t gx_unstall(gx_engine *gx);
 /** True while a write waits for room in the FIFO (the writer must stay halted). */
 bool gx_stalled(const gx_engine *gx);
 
-/** The engine clock: cycles run since gx_reset() (cycle mode). */
+/** The engine clock: cycles run since gx_reset() (cycle mode). Every call on one engine,
+ *  and its callbacks, belong to one thread at a time (docs/cycle.md "Thread safety"). */
 uint64_t gx_clock(const gx_engine *gx);
 
 /** Output lines of the geometry engine (cycle mode; run-to-completion mode reports them from
@@ -136,8 +137,10 @@ enum gx_line {
 };
 /** The current level of a line. */
 bool gx_line_level(const gx_engine *gx, enum gx_line line);
-/** Called when a line changes level, at the engine time gx_clock() (from inside gx_run,
- *  gx_bus_write32/gx_write32, GXSTAT writes, gx_vblank, gx_unstall or gx_reset). */
+/** Called (cycle mode only) when a line changes level, at the engine time gx_clock(), from
+ *  inside gx_run, a GXFIFO/port or GXSTAT write, gx_unstall, gx_set_cycle_mode or gx_reset.
+ *  Record the level and act when the call returns: writes made from the callback are queued
+ *  in order and run later, gx_run only advances the host clock, and no stall is resolved. */
 typedef void (*gx_line_fn)(void *user, gx_engine *gx, enum gx_line line, bool level);
 void gx_set_line_callback(gx_engine *gx, gx_line_fn fn, void *user);
 
