@@ -292,6 +292,32 @@ static void test_swap_waits_for_vblank(void **state)
     gx_destroy(gx);
 }
 
+/* After VBlank the swap's 325 cycles pass before the next command starts; until VBlank the
+ * engine stays busy and runs nothing, however long. */
+static void test_swap_325_after_vblank(void **state)
+{
+    (void)state;
+    count_ c = {0};
+    gx_engine *gx = make();
+    gx_hooks h = {.user = &c, .command = on_cmd};
+    gx_set_hooks(gx, &h);
+    gx_write32(gx, P_SWAP, 0);
+    identities(gx, 1);
+    gx_run(gx, 5000);
+    assert_int_equal(c.n, 1);
+    assert_true(gx_read32(gx, GXSTAT) & BUSY);
+    assert_true(gx_vblank(gx));
+    gx_run(gx, 324);
+    assert_int_equal(c.n, 1);
+    gx_run(gx, 1);
+    assert_int_equal(c.n, 2);
+    gx_run(gx, IDENT_COST - 1);
+    assert_true(gx_read32(gx, GXSTAT) & BUSY);
+    gx_run(gx, 1);
+    assert_false(gx_read32(gx, GXSTAT) & BUSY);
+    gx_destroy(gx);
+}
+
 /* The default mode is untouched: gx_run does nothing, writes never stall; the mode cannot
  * change while entries are held or queued. */
 static void test_modes(void **state)
@@ -396,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_pushpop_and_test_busy),
         cmocka_unit_test(test_busy_until_pipelines_drain),
         cmocka_unit_test(test_swap_waits_for_vblank),
+        cmocka_unit_test(test_swap_325_after_vblank),
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_stall_queue_overrun),
         cmocka_unit_test(test_write_from_callback),
