@@ -134,6 +134,16 @@ void gx_cycles_work(gx_engine *gx, const gx_cmd_info *info);
 /** Idle cycles (cycle mode, nothing to execute): the vertex, normal and polygon pipelines
  *  drain without charge (melonDS FinishWork). @return true while any of them still runs. */
 bool gx_cycles_idle(gx_engine *gx, uint32_t n);
+/** The common case of gx_cycles_idle, inline for the scheduler: no polygon pipeline running and
+ *  both tails at most @p n cycles long. Then they run out (cleared) and it returns true; else
+ *  it changes nothing and returns false (call gx_cycles_idle). */
+static inline bool gx_cycles_idle_runs_out(gx_cycle_state *c, uint32_t n)
+{
+    if (c->pp != 0 || (int64_t)c->vp > (int64_t)n || (int64_t)c->np > (int64_t)n) return false;
+    c->vp = 0;
+    c->np = 0;
+    return true;
+}
 
 /* ---- swap.c ---- */
 void gx_cmd_swap_buffers(gx_engine *gx, const uint32_t *params);

@@ -193,6 +193,14 @@ static void execute_next(gx_engine *gx)
     start_entry(gx, pipe_take(gx));
 }
 
+/* Idle time with busy set: the pipelines drain (melonDS FinishWork); busy clears once they are
+ * empty. */
+static void idle_for(gx_engine *gx, uint64_t cycles)
+{
+    uint32_t n = cycles > IDLE_MAX ? IDLE_MAX : (uint32_t)cycles;
+    gx->sched.busy = !gx_cycles_idle_runs_out(&gx->cmd.cyc, n) && gx_cycles_idle(gx, n);
+}
+
 static bool halted(const gx_engine *gx)
 {
     return gx->cmd.swap_pending || !(gx->powcnt1 & POWCNT1_GEOMETRY);
@@ -224,10 +232,7 @@ static void advance_to(gx_engine *gx, uint64_t target)
         }
         /* idle until target: the pipelines drain; busy clears once they are empty */
         boundary(s);
-        if (s->busy) {
-            uint64_t idle = target - s->now;
-            s->busy = gx_cycles_idle(gx, idle > IDLE_MAX ? IDLE_MAX : (uint32_t)idle);
-        }
+        if (s->busy) idle_for(gx, target - s->now);
         s->now = target;
         return;
     }
@@ -328,7 +333,7 @@ void gx_run(gx_engine *gx, uint32_t cycles)
         s->rem = 0;
         s->now = s->host;
         boundary(s);
-        if (s->busy) s->busy = gx_cycles_idle(gx, idle > IDLE_MAX ? IDLE_MAX : (uint32_t)idle);
+        if (s->busy) idle_for(gx, idle);
         return;
     }
     advance_to(gx, s->host);
