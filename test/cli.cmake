@@ -15,3 +15,6 @@ add_test(NAME cli.golden
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden.sh $<TARGET_FILE:dsgx>
           ${PROJECT_SOURCE_DIR}/golden/ref ${CMAKE_CURRENT_BINARY_DIR}/cli_golden_tmp)
 set_tests_properties(cli.golden PROPERTIES LABELS cli)
+add_test(NAME cli.cycles
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/cycles.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden)
+set_tests_properties(cli.cycles PROPERTIES LABELS cli)

@@ -16,7 +16,7 @@ typedef struct command {
 static const command commands[] = {
     {"demo", cmd_demo, "demo [-o demo.png] [--trace]",
      "render the built-in demo model (or, with --trace, the demo trace) and print its hash"},
-    {"replay", cmd_replay, "replay FILE [-o DIR] [--raw] [--melonds-gaps]",
+    {"replay", cmd_replay, "replay FILE [-o DIR] [--raw] [--melonds-gaps] [--cycles SLICE]",
      "replay a GX trace or frame dump; write frameNNN.png, print one hash line per frame"},
     {"explain", cmd_explain, "explain TRACE [--frame N] [--summary]",
      "decode every command, its cycles and effect, and each frame's polygon list"},
