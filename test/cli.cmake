@@ -34,3 +34,6 @@ add_test(NAME cli.render_lookup
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/render_lookup.sh $<TARGET_FILE:dsgx>
           $<TARGET_FILE:test_render_lookup> ${CMAKE_CURRENT_BINARY_DIR}/cli_render_lookup_tmp)
 set_tests_properties(cli.render_lookup PROPERTIES LABELS cli)
+add_test(NAME cli.cycles
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/cycles.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden)
+set_tests_properties(cli.cycles PROPERTIES LABELS cli)
