@@ -17,11 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gx/gx_frame.h"
+#include "../dsgx_api.h"
+#include "gx_frame.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 typedef struct gx_engine gx_engine;
 
@@ -128,7 +127,5 @@ const char *gx_opcode_name(uint8_t opcode);
 /** Number of parameter words of a command opcode (0 for unknown opcodes). */
 unsigned gx_opcode_params(uint8_t opcode);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

@@ -10,12 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gx/gx_frame.h"
-#include "raster/frame.h"
+#include "../dsgx_api.h"
+#include "../gx/gx_frame.h"
+#include "frame.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 typedef struct raster_engine raster_engine;
 
@@ -57,7 +56,5 @@ unsigned raster_threads(const raster_engine *r);
 /** Render one frame. @p res may be NULL. */
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

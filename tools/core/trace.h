@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../dsgx_api.h"
+
+DSGX_BEGIN_DECLS
+
 enum dsgx_trace_op { TRACE_W32, TRACE_W16, TRACE_W8, TRACE_DATA, TRACE_FRAME };
 
 typedef struct dsgx_trace_item {
@@ -49,5 +53,7 @@ int dsgx_trace_write(const dsgx_trace *t, FILE *out);
 
 /** Read a whole file into memory (NUL-terminated). @return 0 or -1 with message. */
 int dsgx_read_file(const char *path, uint8_t **data, size_t *size, char *err, size_t errlen);
+
+DSGX_END_DECLS
 
 #endif
