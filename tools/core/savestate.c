@@ -6,10 +6,11 @@
  *         12   u32 byte-order mark 0x01020304   written in the host's order (the POD sections
  *                                               are host-order structs)
  *         16   u32 library version              DSGX_VERSION_NUMBER (information)
- *         20   u32 section count
- *         24   sections: u32 tag, u32 size, size bytes (tags: gx/savestate.c,
+ *         20   u32 flags                        bit 0: the trailer holds a checksum
+ *         24   u32 section count
+ *         28   sections: u32 tag, u32 size, size bytes (tags: gx/savestate.c,
  *              raster/savestate.c)
- *       end-8  u64 XXH3-64 of every byte before it
+ *       end-8  u64 XXH3-64 of every byte before it (0 without the checksum flag)
  * All u32/u64 of the framing are little-endian. The reader goes through the blob with explicit
  * bounds checks and refuses it (offset and reason) before changing any engine.
  */
@@ -20,15 +21,18 @@
 #include "gx/state_io.h"
 
 static const uint8_t magic[8] = {'D', 'S', 'G', 'X', 'S', 'A', 'V', 'E'};
-enum { HEADER = 24, TRAILER = 8, MAX_SECTIONS = 64, BOM = 0x01020304 };
+enum { HEADER = 28, TRAILER = 8, MAX_SECTIONS = 64, BOM = 0x01020304, FLAG_SUM = 1 };
 
-static void write_blob(const gx_engine *gx, const raster_engine *r, dsgx_state_out *o)
+static void write_blob(const gx_engine *gx, const raster_engine *r, dsgx_state_out *o,
+                       unsigned flags)
 {
+    bool sum = !(flags & DSGX_STATE_NO_CHECKSUM);
     dsgx_state_put(o, magic, sizeof magic);
     dsgx_state_put_u32(o, DSGX_STATE_VERSION);
     uint32_t bom = BOM;
     dsgx_state_put(o, &bom, 4);
     dsgx_state_put_u32(o, DSGX_VERSION_NUMBER);
+    dsgx_state_put_u32(o, sum ? FLAG_SUM : 0);
     size_t count_at = o->pos;
     dsgx_state_put_u32(o, 0);
     size_t start = o->pos;
@@ -39,7 +43,7 @@ static void write_blob(const gx_engine *gx, const raster_engine *r, dsgx_state_o
         uint32_t n = 0;
         for (size_t p = start; p + 8 <= o->pos; n++) p += 8 + dsgx_state_get_u32(o->buf + p + 4);
         for (unsigned i = 0; i < 4; i++) o->buf[count_at + i] = (uint8_t)(n >> (8 * i));
-        XXH64_hash_t h = XXH3_64bits(o->buf, o->pos);
+        XXH64_hash_t h = sum ? XXH3_64bits(o->buf, o->pos) : 0;
         uint8_t b[8];
         for (unsigned i = 0; i < 8; i++) b[i] = (uint8_t)(h >> (8 * i));
         dsgx_state_put(o, b, 8);
@@ -51,14 +55,15 @@ static void write_blob(const gx_engine *gx, const raster_engine *r, dsgx_state_o
 size_t dsgx_state_size(const gx_engine *gx, const raster_engine *r)
 {
     dsgx_state_out o = {0};
-    write_blob(gx, r, &o);
+    write_blob(gx, r, &o, 0);
     return o.pos;
 }
 
-size_t dsgx_state_save(const gx_engine *gx, const raster_engine *r, uint8_t *buf, size_t cap)
+size_t dsgx_state_save(const gx_engine *gx, const raster_engine *r, uint8_t *buf, size_t cap,
+                       unsigned flags)
 {
     dsgx_state_out o = {buf, cap, 0};
-    write_blob(gx, r, &o);
+    write_blob(gx, r, &o, flags);
     return o.pos <= cap ? o.pos : 0;
 }
 
@@ -77,9 +82,12 @@ static int parse(const uint8_t *data, size_t size, dsgx_state_section *s, char *
     memcpy(&bom, data + 12, 4);
     if (bom != BOM)
         return dsgx_state_fail(err, errlen, 12, "written on a machine of the other byte order");
-    uint32_t n = dsgx_state_get_u32(data + 20);
+    uint32_t flags = dsgx_state_get_u32(data + 20);
+    if (flags & ~(uint32_t)FLAG_SUM)
+        return dsgx_state_fail(err, errlen, 20, "unknown flags %X", flags);
+    uint32_t n = dsgx_state_get_u32(data + 24);
     if (n > MAX_SECTIONS)
-        return dsgx_state_fail(err, errlen, 20, "%u sections: more than %u", n, MAX_SECTIONS);
+        return dsgx_state_fail(err, errlen, 24, "%u sections: more than %u", n, MAX_SECTIONS);
     size_t end = size - TRAILER, pos = HEADER;
     for (uint32_t i = 0; i < n; i++) {
         if (end - pos < 8)
@@ -101,7 +109,7 @@ static int parse(const uint8_t *data, size_t size, dsgx_state_section *s, char *
         return dsgx_state_fail(err, errlen, pos, "%zu stray bytes after the sections", end - pos);
     uint64_t want = 0;
     for (unsigned i = 0; i < 8; i++) want |= (uint64_t)data[end + i] << (8 * i);
-    if (XXH3_64bits(data, end) != want)
+    if ((flags & FLAG_SUM) && XXH3_64bits(data, end) != want)
         return dsgx_state_fail(err, errlen, end, "checksum mismatch (the blob is damaged)");
     return (int)n;
 }

@@ -28,19 +28,26 @@ DSGX_BEGIN_DECLS
 /** Format version written by this library (bumped whenever a section changes). */
 #define DSGX_STATE_VERSION 1u
 
+/** dsgx_state_save flag: no checksum (faster, for in-memory rewind buffers: a checksum reads
+ *  the whole blob once more on save and on restore; the other checks still apply). */
+#define DSGX_STATE_NO_CHECKSUM 1u
+
 /** Exact size in bytes of the blob dsgx_state_save would write now. */
 size_t dsgx_state_size(const gx_engine *gx, const raster_engine *r);
 
 /**
- * Write the state of @p gx and @p r into @p buf.
+ * Write the state of @p gx and @p r into @p buf, with an XXH3-64 checksum unless @p flags has
+ * DSGX_STATE_NO_CHECKSUM.
  * @return the blob's size, or 0 when it does not fit in @p cap (nothing useful written; ask
  *         dsgx_state_size()).
  */
-size_t dsgx_state_save(const gx_engine *gx, const raster_engine *r, uint8_t *buf, size_t cap);
+size_t dsgx_state_save(const gx_engine *gx, const raster_engine *r, uint8_t *buf, size_t cap,
+                       unsigned flags);
 
 /**
  * Restore a blob written by dsgx_state_save. Everything is checked before anything changes:
- * magic, format version, byte order, every section's tag and size, the checksum, and every
+ * magic, format version, byte order, every section's tag and size, the checksum (when the blob
+ * has one), and every
  * value the engines use as an index. On failure the engines are unchanged.
  * @return 0, or -1 with "offset N: reason" in @p err (may be NULL).
  */
