@@ -26,7 +26,7 @@ enum { HEADER = 28, TRAILER = 8, MAX_SECTIONS = 64, BOM = 0x01020304, FLAG_SUM =
 static void write_blob(const gx_engine *gx, const raster_engine *r, dsgx_state_out *o,
                        unsigned flags)
 {
-    bool sum = !(flags & DSGX_STATE_NO_CHECKSUM);
+    bool sum = (flags & DSGX_STATE_CHECKSUM) != 0;
     dsgx_state_put(o, magic, sizeof magic);
     dsgx_state_put_u32(o, DSGX_STATE_VERSION);
     uint32_t bom = BOM;

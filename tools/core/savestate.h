@@ -28,16 +28,17 @@ DSGX_BEGIN_DECLS
 /** Format version written by this library (bumped whenever a section changes). */
 #define DSGX_STATE_VERSION 1u
 
-/** dsgx_state_save flag: no checksum (faster, for in-memory rewind buffers: a checksum reads
- *  the whole blob once more on save and on restore; the other checks still apply). */
-#define DSGX_STATE_NO_CHECKSUM 1u
+/** dsgx_state_save flag: end the blob with an XXH3-64 checksum of it, which restore verifies
+ *  (for blobs that go to files). It reads the whole blob once more on save and on restore
+ *  (about 30 us each way for the heaviest reference frame), so in-memory rewind buffers leave
+ *  it out; every other check applies to blobs without it. */
+#define DSGX_STATE_CHECKSUM 1u
 
 /** Exact size in bytes of the blob dsgx_state_save would write now. */
 size_t dsgx_state_size(const gx_engine *gx, const raster_engine *r);
 
 /**
- * Write the state of @p gx and @p r into @p buf, with an XXH3-64 checksum unless @p flags has
- * DSGX_STATE_NO_CHECKSUM.
+ * Write the state of @p gx and @p r into @p buf (@p flags: 0 or DSGX_STATE_CHECKSUM).
  * @return the blob's size, or 0 when it does not fit in @p cap (nothing useful written; ask
  *         dsgx_state_size()).
  */
