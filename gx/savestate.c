@@ -20,9 +20,20 @@
 #define FIELD(raw, type, member, var) memcpy(&(var), (raw) + offsetof(type, member), sizeof(var))
 #define BOOL_AT(raw, off)             dsgx_state_bool_ok((raw) + (off))
 
+/* A vertex as gx_viewport_transform and the polygon unit leave it: the flag a bool, screen
+ * position x 0..511, y 0..255, rasterizer colour 9 bits (the rendering engine relies on these
+ * ranges; a blob could otherwise feed it values no bus write can produce). */
 static const char *check_vertex(const uint8_t *v)
 {
-    return BOOL_AT(v, offsetof(gx_vertex, clipped)) ? NULL : "vertex flag not 0/1";
+    if (!BOOL_AT(v, offsetof(gx_vertex, clipped))) return "vertex flag not 0/1";
+    int32_t sx, sy;
+    uint16_t c[3];
+    FIELD(v, gx_vertex, sx, sx);
+    FIELD(v, gx_vertex, sy, sy);
+    FIELD(v, gx_vertex, color, c);
+    if ((uint32_t)sx > 511u || (uint32_t)sy > 255u) return "screen position out of range";
+    if ((c[0] | c[1] | c[2]) > 0x1FFu) return "colour above 9 bits";
+    return NULL;
 }
 
 static const char *check_cmd(const uint8_t *raw)
@@ -133,8 +144,17 @@ static const char *check_polygon(const uint8_t *p, uint32_t nverts)
     if (poly.prim > 3) return "polygon primitive type above 3";
     if (poly.vtop >= poly.nverts || poly.vbottom >= poly.nverts)
         return "polygon top/bottom vertex out of range";
-    for (unsigned i = 0; i < poly.nverts; i++)
+    for (unsigned i = 0; i < poly.nverts; i++) {
         if (poly.vtx[i] >= nverts) return "polygon vertex index beyond vertex RAM";
+        /* as polygon.c finish_polygon leaves them: depth 24 bits, W normalized to 16 */
+        if ((uint32_t)poly.z[i] > 0xFFFFFFu || (uint32_t)poly.w[i] > 0xFFFFu)
+            return "polygon depth or W out of range";
+    }
+    /* finish_polygon: ytop starts at 192 (kept when every vertex is below the screen) */
+    if ((uint32_t)poly.ytop > 192u || (uint32_t)poly.ybottom > 255u)
+        return "polygon top/bottom line out of range";
+    if ((uint32_t)poly.xtop > 511u || (uint32_t)poly.xbottom > 511u || poly.wshift > 32)
+        return "polygon bounds out of range";
     return NULL;
 }
 
@@ -153,18 +173,18 @@ static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
                                s->size, want);
     const uint8_t *polys = s->data + FRAME_HEAD;
     const uint8_t *verts = polys + np * sizeof(gx_polygon);
+    for (uint32_t i = 0; i < nv; i++) {
+        const char *why = check_vertex(verts + i * sizeof(gx_vertex));
+        if (why)
+            return dsgx_state_fail(err, errlen,
+                                   s->offset + (size_t)(verts - s->data) + i * sizeof(gx_vertex),
+                                   "vertex %u: %s", i, why);
+    }
     for (uint32_t i = 0; i < np; i++) {
         const char *why = check_polygon(polys + i * sizeof(gx_polygon), nv);
         if (why)
             return dsgx_state_fail(err, errlen, s->offset + FRAME_HEAD + i * sizeof(gx_polygon),
                                    "polygon %u: %s", i, why);
-    }
-    for (uint32_t i = 0; i < nv; i++) {
-        const char *why = check_vertex(verts + i * sizeof(gx_vertex));
-        if (why)
-            return dsgx_state_fail(err, errlen,
-                                   (size_t)(verts + i * sizeof(gx_vertex) - s->data) + s->offset,
-                                   "vertex %u: %s", i, why);
     }
     return 0;
 }
