@@ -9,6 +9,11 @@
  *
  * Each engine is a self-contained instance: no global state, so several can run side by side.
  * The library never prints; diagnostics go to the log callback.
+ *
+ * Thread safety (docs/embedding.md "Thread safety"): calls on one engine must not overlap (one
+ * thread at a time); calls on different engines are independent. gx_create, gx_opcode_name and
+ * gx_opcode_params may be called from any thread at any time. Callbacks (log, hooks) run on the
+ * calling thread, inside the call, and must not call back into the same engine.
  */
 #ifndef DSGX_GX_H
 #define DSGX_GX_H
@@ -60,7 +65,9 @@ bool gx_swap_pending(const gx_engine *gx);
  */
 bool gx_vblank(gx_engine *gx);
 
-/** The frame latched by the last gx_vblank(); its VRAM views reflect VRAM as it is now. */
+/** The frame latched by the last gx_vblank(); its VRAM views reflect VRAM as it is now (they are
+ *  rebuilt by this call: no other call on this engine while the rendering engine reads the
+ *  frame). Valid until the next gx_vblank, gx_reset or gx_destroy. */
 const gx_frame *gx_render_frame(gx_engine *gx);
 
 /** Feedback from the rendering engine: RDLINES_COUNT value and whether the line buffer
@@ -122,9 +129,9 @@ void gx_set_hooks(gx_engine *gx, const gx_hooks *hooks);
  *  which: 0 projection, 1 position, 2 vector, 3 texture, 4 clip (projection x position). */
 void gx_get_matrix(gx_engine *gx, int which, int32_t out[16]);
 
-/** Mnemonic of a command opcode ("VTX_16"), or NULL for an unknown opcode. */
+/** Mnemonic of a command opcode ("VTX_16"), or NULL for an unknown opcode. Thread-safe. */
 const char *gx_opcode_name(uint8_t opcode);
-/** Number of parameter words of a command opcode (0 for unknown opcodes). */
+/** Number of parameter words of a command opcode (0 for unknown opcodes). Thread-safe. */
 unsigned gx_opcode_params(uint8_t opcode);
 
 DSGX_END_DECLS

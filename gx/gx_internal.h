@@ -24,6 +24,8 @@
 #include "gx/mtx_internal.h"
 #include "gx/geom_internal.h"
 
+/* Every member is machine state saved by gx/savestate.c, except the host's settings (log,
+ * hooks): a new member needs a line in its `pods` table (plain data) or its own section. */
 struct gx_engine {
     dsgx_log_fn log;
     void *log_user;

@@ -173,7 +173,20 @@ static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
                                s->size, want);
     const uint8_t *polys = s->data + FRAME_HEAD;
     const uint8_t *verts = polys + np * sizeof(gx_polygon);
+    /* a branch-free pass over the vertices (restore time is mostly this), the slow checks with
+     * their message only when it found something */
+    uint32_t bad = 0;
     for (uint32_t i = 0; i < nv; i++) {
+        const uint8_t *v = verts + i * sizeof(gx_vertex);
+        int32_t sx, sy;
+        uint16_t c[3];
+        FIELD(v, gx_vertex, sx, sx);
+        FIELD(v, gx_vertex, sy, sy);
+        FIELD(v, gx_vertex, color, c);
+        bad |= (uint32_t)sx >> 9 | (uint32_t)sy >> 8 | (uint32_t)(c[0] | c[1] | c[2]) >> 9 |
+               (uint32_t)v[offsetof(gx_vertex, clipped)] >> 1;
+    }
+    for (uint32_t i = 0; bad && i < nv; i++) {
         const char *why = check_vertex(verts + i * sizeof(gx_vertex));
         if (why)
             return dsgx_state_fail(err, errlen,

@@ -3,6 +3,12 @@
  * texture VRAM) in, 256x192 frame out.
  *
  * One instance per engine (no global state). Rendering is deterministic and pixel-exact.
+ *
+ * Thread safety (docs/embedding.md "Thread safety"): calls on one engine must not overlap;
+ * different engines are independent. raster_render reads the gx_frame it is given (for
+ * gx_render_frame(gx): gx's RAM and VRAM views), so no call on that geometry engine may run
+ * during it. raster_set_threads' workers belong to the engine and run only inside
+ * raster_render.
  */
 #ifndef DSGX_RASTER_H
 #define DSGX_RASTER_H
@@ -53,7 +59,7 @@ unsigned raster_set_threads(raster_engine *r, unsigned n);
 /** The number of threads set by raster_set_threads. */
 unsigned raster_threads(const raster_engine *r);
 
-/** Render one frame. @p res may be NULL. */
+/** Render one frame. @p res may be NULL. @p in must stay unchanged during the call. */
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res);
 
 DSGX_END_DECLS
