@@ -7,8 +7,10 @@
  * write the program made, `frame` marks where it waited for VBlank. A real emulator calls the
  * same functions from its memory handlers and its VBlank event (docs/embedding.md).
  *
- *   emu_minimal TRACE        prints `frame N HASH` for every frame (HASH: XXH3-64, as
- *                            `dsgx replay TRACE` prints it)
+ *   emu_minimal TRACE [--state-mid]
+ *       prints `frame N HASH` for every frame (HASH: XXH3-64, as `dsgx replay TRACE` prints it);
+ *       with --state-mid, halfway through the trace's bus writes the engines are saved,
+ *       destroyed, and a new pair restored from the save state continues (same hashes)
  *
  * Built out of the dsgx tree against an installed libdsgx: see examples/README.md.
  */
@@ -54,10 +56,29 @@ static void vblank(emu *e)
     gx_report_render(e->gx, res.rdlines, res.underflow); /* RDLINES_COUNT, underflow bit */
 }
 
+/* A save state round trip: what an emulator does for "save", quit, "load". */
+static int save_and_reload(emu *e)
+{
+    size_t n = dsgx_state_size(e->gx, e->raster);
+    uint8_t *blob = malloc(n);
+    if (!blob || dsgx_state_save(e->gx, e->raster, blob, n, DSGX_STATE_CHECKSUM) != n) return -1;
+    gx_destroy(e->gx);
+    raster_destroy(e->raster);
+    e->gx = gx_create();
+    e->raster = raster_create();
+    char err[256];
+    int rc =
+        e->gx && e->raster ? dsgx_state_restore(e->gx, e->raster, blob, n, err, sizeof err) : -1;
+    if (rc) fprintf(stderr, "restore: %s\n", rc == -1 && e->gx ? err : "out of memory");
+    free(blob);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s TRACE\n", argv[0]);
+    int state_mid = argc == 3 && strcmp(argv[2], "--state-mid") == 0;
+    if (argc != 2 && !state_mid) {
+        fprintf(stderr, "usage: %s TRACE [--state-mid]\n", argv[0]);
         return 2;
     }
     if (strcmp(dsgx_version(), DSGX_VERSION_STRING) != 0) {
@@ -75,6 +96,7 @@ int main(int argc, char **argv)
 
     unsigned frames = 0;
     for (size_t i = 0; i < t.n; i++) {
+        if (state_mid && i == t.n / 2 && save_and_reload(&e) != 0) return 1;
         const dsgx_trace_item *it = &t.items[i];
         switch (it->op) {
         case TRACE_W32: bus_store(&e, 32, it->addr, it->value); break;

@@ -5,7 +5,8 @@
 #   headers   every installed header compiles alone with only -I PREFIX/include (C11, and
 #             dsgx.h as C++), and dsgx.h reaches every installed header
 #   pkgconfig build examples/emu_minimal through pkg-config, compare its frame hashes on TRACE
-#             with `PREFIX/bin/dsgx replay TRACE`
+#             with `PREFIX/bin/dsgx replay TRACE`, as is and with a save state round trip in
+#             the middle of the trace (emu_minimal --state-mid)
 #   cmake     the same through find_package(dsgx)
 set -eu
 mode=$1 build=$2 prefix=$3 src=$4
@@ -18,13 +19,16 @@ compare() { # compare EXE: its hashes against dsgx replay's on every TRACE
     for tr in "$@"; do
         [ "$tr" = "$exe" ] && continue
         want=$("$prefix/bin/dsgx" replay "$tr" | awk '/^frame /{print $1, $2, $3}')
-        got=$("$exe" "$tr")
         [ -n "$want" ] || fail "dsgx replay $tr printed no frame"
-        if [ "$want" != "$got" ]; then
-            echo "dsgx replay:"; echo "$want"; echo "$exe:"; echo "$got"
-            fail "frame hashes differ on $tr"
-        fi
-        echo "$(basename "$tr"): $(echo "$got" | wc -l) frames, same hashes"
+        # as is, then with a save state round trip (save, new engines, restore) mid-trace
+        for opt in "" --state-mid; do
+            got=$("$exe" "$tr" $opt)
+            if [ "$want" != "$got" ]; then
+                echo "dsgx replay:"; echo "$want"; echo "$exe $opt:"; echo "$got"
+                fail "frame hashes differ on $tr ($opt)"
+            fi
+        done
+        echo "$(basename "$tr"): $(echo "$got" | wc -l) frames, same hashes (also restored mid-trace)"
     done
 }
 
