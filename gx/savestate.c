@@ -47,6 +47,13 @@ static const char *check_cmd(const uint8_t *raw)
     if (got > GX_MAX_PARAMS || need > GX_MAX_PARAMS) return "parameter count above 32";
     if (count >= GX_MAX_PARAMS) return "collected parameter count above 31";
     if (!BOOL_AT(raw, offsetof(gx_cmd_state, swap_pending))) return "swap flag not 0/1";
+    /* the cycle model's counters stay small (cycles.c): bounded here so that a crafted value
+     * cannot overflow them or make the 9-cycle slot loop run for billions of steps */
+    gx_cycle_state c;
+    FIELD(raw, gx_cmd_state, cyc, c);
+    if ((uint32_t)c.vp > 0xFFFFu || (uint32_t)c.np > 0xFFFFu || (uint32_t)c.pp > 0xFFFFu ||
+        (uint32_t)c.slot_counter > 9u || c.charged < 0 || c.charged > ((int64_t)1 << 40))
+        return "cycle counters out of range";
     return NULL;
 }
 
