@@ -132,6 +132,7 @@ int dsgx_state_check(const uint8_t *data, size_t size, char *err, size_t errlen)
 int dsgx_state_restore(gx_engine *gx, raster_engine *r, const uint8_t *data, size_t size, char *err,
                        size_t errlen)
 {
+    if (!gx || !r) return dsgx_state_fail(err, errlen, 0, "no engine to restore into");
     dsgx_state_section s[MAX_SECTIONS];
     int n = check(data, size, s, err, errlen);
     if (n < 0) return -1;
