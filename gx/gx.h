@@ -67,7 +67,7 @@ bool gx_vblank(gx_engine *gx);
 
 /** The frame latched by the last gx_vblank(); its VRAM views reflect VRAM as it is now (they are
  *  rebuilt by this call: no other call on this engine while the rendering engine reads the
- *  frame). Valid until the next gx_vblank, gx_reset or gx_destroy. */
+ *  frame). Valid until the next gx_vblank, gx_reset, gx_destroy or dsgx_state_restore. */
 const gx_frame *gx_render_frame(gx_engine *gx);
 
 /** Feedback from the rendering engine: RDLINES_COUNT value and whether the line buffer

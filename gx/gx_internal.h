@@ -47,6 +47,9 @@ struct gx_engine {
     /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render */
     gx_frame *build;
     gx_frame *render;
+    /* save-state restore loads both frames here, checking them as it copies, then swaps them
+     * with build/render (gx/savestate.c; allocated at the first restore) */
+    gx_frame *spare[2];
     gx_frame_stats last_stats;
 };
 

@@ -209,14 +209,44 @@ static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
     return 0;
 }
 
-static void apply_frame(gx_frame *f, const dsgx_state_section *s)
+/* Restore's path for a frame section: copy each entry into @p f (a spare frame, not yet the
+ * engine's) and check it there, while it is in the cache: one pass over the blob instead of a
+ * checking pass and a copying pass (check_frame is the same checks, for dsgx_state_check). */
+static int load_frame(gx_frame *f, const dsgx_state_section *s, char *err, size_t errlen)
 {
+    if (s->size < FRAME_HEAD)
+        return dsgx_state_fail(err, errlen, s->offset, "section too short for a frame");
+    uint32_t np = dsgx_state_get_u32(s->data + sizeof(gx_render_regs));
+    uint32_t nv = dsgx_state_get_u32(s->data + sizeof(gx_render_regs) + 4);
+    if (np > GX_MAX_POLYGONS || nv > GX_MAX_VERTICES)
+        return dsgx_state_fail(err, errlen, s->offset, "%u polygons / %u vertices: too many", np,
+                               nv);
+    size_t want = FRAME_HEAD + np * sizeof(gx_polygon) + nv * sizeof(gx_vertex);
+    if (s->size != want)
+        return dsgx_state_fail(err, errlen, s->offset, "frame section has %u bytes, expected %zu",
+                               s->size, want);
     memcpy(&f->regs, s->data, sizeof f->regs);
-    f->npolys = dsgx_state_get_u32(s->data + sizeof(gx_render_regs));
-    f->nverts = dsgx_state_get_u32(s->data + sizeof(gx_render_regs) + 4);
-    const uint8_t *p = s->data + FRAME_HEAD;
-    memcpy(f->polys, p, f->npolys * sizeof(gx_polygon));
-    memcpy(f->verts, p + f->npolys * sizeof(gx_polygon), f->nverts * sizeof(gx_vertex));
+    f->npolys = np;
+    f->nverts = nv;
+    const uint8_t *polys = s->data + FRAME_HEAD;
+    const uint8_t *verts = polys + np * sizeof(gx_polygon);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < nv; i++) {
+        memcpy(&f->verts[i], verts + i * sizeof(gx_vertex), sizeof(gx_vertex));
+        const gx_vertex *v = &f->verts[i];
+        bad |= (uint32_t)v->sx >> 9 | (uint32_t)v->sy >> 8 |
+               (uint32_t)(v->color[0] | v->color[1] | v->color[2]) >> 9 |
+               (uint32_t)((const uint8_t *)v)[offsetof(gx_vertex, clipped)] >> 1;
+    }
+    for (uint32_t i = 0; i < np; i++) {
+        memcpy(&f->polys[i], polys + i * sizeof(gx_polygon), sizeof(gx_polygon));
+        const char *why = check_polygon((const uint8_t *)&f->polys[i], nv);
+        if (why)
+            return dsgx_state_fail(err, errlen, s->offset + FRAME_HEAD + i * sizeof(gx_polygon),
+                                   "polygon %u: %s", i, why);
+    }
+    if (bad) return check_frame(s, err, errlen); /* (finds the vertex, for the message) */
+    return 0;
 }
 
 /* ---- VRAM: the mapping registers, then each bank's used byte range ---- */
@@ -394,7 +424,19 @@ int gx_state_load(gx_engine *gx, const dsgx_state_section *s, size_t n, char *er
             if (check_section(k, found[k], err, errlen)) return -1;
         return 0;
     }
-    /* apply: the one step that can fail (memory) first */
+    /* restore: check every section but the frames, then load the frames into the spare frames
+     * (checked as they are copied), and only then change the engine */
+    size_t kbuild = (size_t)tag_index(DSGX_STATE_TAG("GBLD"));
+    size_t krender = (size_t)tag_index(DSGX_STATE_TAG("GRND"));
+    for (size_t k = 0; k < NTAGS; k++)
+        if (k != kbuild && k != krender && check_section(k, found[k], err, errlen)) return -1;
+    for (int i = 0; i < 2; i++)
+        if (!gx->spare[i] && !(gx->spare[i] = malloc(sizeof(gx_frame))))
+            return dsgx_state_fail(err, errlen, 0, "out of memory");
+    if (load_frame(gx->spare[0], found[kbuild], err, errlen) ||
+        load_frame(gx->spare[1], found[krender], err, errlen))
+        return -1;
+    /* the one step left that can fail (memory) first */
     if (apply_deferred(gx, found[tag_index(DSGX_STATE_TAG("GDEF"))]))
         return dsgx_state_fail(err, errlen, 0, "out of memory");
     gx_fifo_entry *keep = gx->cmd.deferred;
@@ -407,7 +449,10 @@ int gx_state_load(gx_engine *gx, const dsgx_state_section *s, size_t n, char *er
     gx->cmd.ndeferred = nq;
     gx->cmd.deferred_head = 0;
     apply_vram(&gx->vram, found[tag_index(DSGX_STATE_TAG("GVRM"))]);
-    apply_frame(gx->build, found[tag_index(DSGX_STATE_TAG("GBLD"))]);
-    apply_frame(gx->render, found[tag_index(DSGX_STATE_TAG("GRND"))]);
+    gx_frame *old_build = gx->build, *old_render = gx->render;
+    gx->build = gx->spare[0];
+    gx->render = gx->spare[1];
+    gx->spare[0] = old_build;
+    gx->spare[1] = old_render;
     return 0;
 }

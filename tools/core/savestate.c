@@ -134,8 +134,11 @@ int dsgx_state_restore(gx_engine *gx, raster_engine *r, const uint8_t *data, siz
 {
     if (!gx || !r) return dsgx_state_fail(err, errlen, 0, "no engine to restore into");
     dsgx_state_section s[MAX_SECTIONS];
-    int n = check(data, size, s, err, errlen);
+    int n = parse(data, size, s, err, errlen);
     if (n < 0) return -1;
+    /* the rendering engine's section checked, then the geometry engine's checked and applied
+     * (all or nothing), then the rendering engine's applied (cannot fail once checked) */
+    if (raster_state_load(NULL, s, (size_t)n, err, errlen)) return -1;
     if (gx_state_load(gx, s, (size_t)n, err, errlen)) return -1;
     return raster_state_load(r, s, (size_t)n, err, errlen);
 }

@@ -50,6 +50,8 @@ size_t dsgx_state_save(const gx_engine *gx, const raster_engine *r, uint8_t *buf
  * magic, format version, byte order, every section's tag and size, the checksum (when the blob
  * has one), and every
  * value the engines use as an index. On failure the engines are unchanged.
+ * The first restore into a geometry engine allocates two spare polygon/vertex RAMs (1.2 MB)
+ * that later restores reuse; call gx_render_frame() again afterwards.
  * @return 0, or -1 with "offset N: reason" in @p err (may be NULL).
  */
 int dsgx_state_restore(gx_engine *gx, raster_engine *r, const uint8_t *data, size_t size, char *err,
