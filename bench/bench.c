@@ -73,6 +73,7 @@ static void frame_cb(void *user, unsigned index, dsgx_system *s)
 
 int cmd_bench(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--state")) return bench_state(argc - 1, argv + 1);
     unsigned repeat = 100, threads = cli_default_threads();
     uint32_t slice = 0; /* --cycles: 0 = off */
     int first = 0, nfiles = 0;
@@ -100,7 +101,12 @@ int cmd_bench(int argc, char **argv)
                 "               cycles SLICE cycle_geometry_median_us Z cycle_ratio Z/Y stalls S\n"
                 "  --threads N  rendering threads, 1..8 (default: the cores, at most 8, as\n"
                 "               replay; --threads 1 gives the one-core figure)\n"
-                "  the number of threads is printed to stderr first\n");
+                "  the number of threads is printed to stderr first\n"
+                "usage: dsgx bench --state TRACE... [--repeat N]\n"
+                "  save states: NAME state_bytes_max B save_median_us X restore_median_us Y\n"
+                "  nochecksum_save_median_us X2 nochecksum_restore_median_us Y2\n"
+                "  (the largest state between the trace's bus writes, saved and restored N\n"
+                "  times, default 200)\n");
             return 0;
         } else {
             if (!nfiles) first = i;

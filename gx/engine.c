@@ -73,6 +73,8 @@ void gx_destroy(gx_engine *gx)
     gx_vram_free(&gx->vram);
     free(gx->build);
     free(gx->render);
+    free(gx->spare[0]);
+    free(gx->spare[1]);
     free(gx);
 }
 

@@ -9,6 +9,11 @@
  *
  * Each engine is a self-contained instance: no global state, so several can run side by side.
  * The library never prints; diagnostics go to the log callback.
+ *
+ * Thread safety (docs/embedding.md "Thread safety"): calls on one engine must not overlap (one
+ * thread at a time); calls on different engines are independent. gx_create, gx_opcode_name and
+ * gx_opcode_params may be called from any thread at any time. Callbacks (log, hooks) run on the
+ * calling thread, inside the call, and must not call back into the same engine.
  */
 #ifndef DSGX_GX_H
 #define DSGX_GX_H
@@ -17,11 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gx/gx_frame.h"
+#include "../dsgx_api.h"
+#include "gx_frame.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 typedef struct gx_engine gx_engine;
 
@@ -61,7 +65,9 @@ bool gx_swap_pending(const gx_engine *gx);
  */
 bool gx_vblank(gx_engine *gx);
 
-/** The frame latched by the last gx_vblank(); its VRAM views reflect VRAM as it is now. */
+/** The frame latched by the last gx_vblank(); its VRAM views reflect VRAM as it is now (they are
+ *  rebuilt by this call: no other call on this engine while the rendering engine reads the
+ *  frame). Valid until the next gx_vblank, gx_reset, gx_destroy or dsgx_state_restore. */
 const gx_frame *gx_render_frame(gx_engine *gx);
 
 /** Feedback from the rendering engine: RDLINES_COUNT value and whether the line buffer
@@ -223,12 +229,10 @@ typedef struct gx_param_state {
 /** The current geometry state in command-parameter form (see gx_param_state). */
 void gx_get_param_state(const gx_engine *gx, gx_param_state *out);
 
-/** Mnemonic of a command opcode ("VTX_16"), or NULL for an unknown opcode. */
+/** Mnemonic of a command opcode ("VTX_16"), or NULL for an unknown opcode. Thread-safe. */
 const char *gx_opcode_name(uint8_t opcode);
-/** Number of parameter words of a command opcode (0 for unknown opcodes). */
+/** Number of parameter words of a command opcode (0 for unknown opcodes). Thread-safe. */
 unsigned gx_opcode_params(uint8_t opcode);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

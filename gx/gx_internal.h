@@ -26,6 +26,8 @@
 #include "gx/geom_internal.h"
 #include "gx/sched_internal.h"
 
+/* Every member is machine state saved by gx/savestate.c, except the host's settings (log,
+ * hooks): a new member needs a line in its `pods` table (plain data) or its own section. */
 struct gx_engine {
     dsgx_log_fn log;
     void *log_user;
@@ -50,6 +52,9 @@ struct gx_engine {
     /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render */
     gx_frame *build;
     gx_frame *render;
+    /* save-state restore loads both frames here, checking them as it copies, then swaps them
+     * with build/render (gx/savestate.c; allocated at the first restore) */
+    gx_frame *spare[2];
     gx_frame_stats last_stats;
 };
 

@@ -3,6 +3,12 @@
  * texture VRAM) in, 256x192 frame out.
  *
  * One instance per engine (no global state). Rendering is deterministic and pixel-exact.
+ *
+ * Thread safety (docs/embedding.md "Thread safety"): calls on one engine must not overlap;
+ * different engines are independent. raster_render reads the gx_frame it is given (for
+ * gx_render_frame(gx): gx's RAM and VRAM views), so no call on that geometry engine may run
+ * during it. raster_set_threads' workers belong to the engine and run only inside
+ * raster_render.
  */
 #ifndef DSGX_RASTER_H
 #define DSGX_RASTER_H
@@ -10,12 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gx/gx_frame.h"
-#include "raster/frame.h"
+#include "../dsgx_api.h"
+#include "../gx/gx_frame.h"
+#include "frame.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 typedef struct raster_engine raster_engine;
 
@@ -54,7 +59,7 @@ unsigned raster_set_threads(raster_engine *r, unsigned n);
 /** The number of threads set by raster_set_threads. */
 unsigned raster_threads(const raster_engine *r);
 
-/** Render one frame. @p res may be NULL. */
+/** Render one frame. @p res may be NULL. @p in must stay unchanged during the call. */
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res);
 
 /* ---- one scanline at a time, in step with the 2D engine (docs/cycle.md) ---- */
@@ -81,7 +86,5 @@ void raster_lines_end(raster_engine *r, raster_result *res);
  *  continue it exactly. No effect when no line frame was open. */
 void raster_lines_resume(raster_engine *r, const gx_frame *in);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

@@ -11,11 +11,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
 #include "cycle_replay.h"
 #include "raster/raster_internal.h"
+#include "tools/core/savestate.h"
 
 /* the order lines are read in: in order, backwards after the first half, every line twice;
  * the emulator's loop (replay_emulator); a save state restored mid-frame (replay_resume) */
@@ -62,9 +64,8 @@ static void replay_lines(const dsgx_trace *t, int order, replay_out *o)
     dsgx_system_destroy(s);
 }
 
-/* A save state in the middle of each frame (after line 77): a new engine gets the plain-data
- * state a serializer restores (the line state, the timing model, the shadow-mask flag) and
- * raster_lines_resume; it finishes the frame. */
+/* A save state in the middle of each frame (after line 77): dsgx_state_save, restored into a
+ * new engine pair (dsgx_state_restore resumes the open line frame); it finishes the frame. */
 static void replay_resume(const dsgx_trace *t, replay_out *o)
 {
     memset(o, 0, sizeof(*o));
@@ -80,15 +81,23 @@ static void replay_resume(const dsgx_trace *t, replay_out *o)
         if (fresh || !s->have_frame) {
             raster_lines_begin(s->raster, gx_render_frame(s->gx));
             for (int y = 0; y < 192; y++) {
-                if (y == 77) {
+                if (y == 77) { /* a real save state (dsgx_state_save: RLIN section) into
+                                * a new engine pair; the restore resumes the line frame */
+                    size_t n = dsgx_state_size(s->gx, s->raster);
+                    uint8_t *blob = malloc(n);
+                    assert_non_null(blob);
+                    assert_int_equal(dsgx_state_save(s->gx, s->raster, blob, n, 0), n);
+                    gx_engine *g2 = gx_create();
                     raster_engine *r2 = raster_create();
+                    assert_non_null(g2);
                     assert_non_null(r2);
-                    r2->lines = s->raster->lines;
-                    r2->timing = s->raster->timing;
-                    r2->prev_shadow_mask = s->raster->prev_shadow_mask;
+                    char err[256];
+                    assert_int_equal(dsgx_state_restore(g2, r2, blob, n, err, sizeof err), 0);
+                    free(blob);
+                    gx_destroy(s->gx);
                     raster_destroy(s->raster);
+                    s->gx = g2;
                     s->raster = r2;
-                    raster_lines_resume(r2, gx_render_frame(s->gx));
                     uint32_t again[256]; /* a line read before the save reads the same */
                     assert_true(raster_lines_read(r2, 76, again));
                     assert_memory_equal(again, &s->frame.px[76 * 256], sizeof again);
