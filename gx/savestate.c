@@ -103,9 +103,9 @@ static const char *check_geom(const uint8_t *raw)
 static const char *check_sched(const uint8_t *raw)
 {
     static const size_t bools[] = {
-        offsetof(gx_sched_state, cycle_mode),   offsetof(gx_sched_state, busy),
-        offsetof(gx_sched_state, pushpop_busy), offsetof(gx_sched_state, test_busy),
-        offsetof(gx_sched_state, line),         offsetof(gx_sched_state, line) + 1,
+        offsetof(gx_sched_state, cycle_mode),    offsetof(gx_sched_state, busy),
+        offsetof(gx_sched_state, pushpop_busy),  offsetof(gx_sched_state, test_busy),
+        offsetof(gx_sched_state, line),          offsetof(gx_sched_state, line) + 1,
         offsetof(gx_sched_state, stalled_write),
     };
     for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
