@@ -56,6 +56,15 @@ bool t3dm_upload_texture(nitro_texvram *v, const uint8_t *texels, uint32_t texel
                          const uint16_t *palette, unsigned colors, bool pal4, uint32_t teximage,
                          const nitro_gx_sink *sink, t3dm_texbind *out);
 
+/**
+ * Read a libdragon .sprite (t3dm/sprite.h), convert its main image to the closest DS format
+ * (padded to a power of two, see t3dm/sprite.md) and upload it with t3dm_upload_texture.
+ * @param err on failure: the sprite parser's or converter's message, or "does not fit"
+ * @return false on failure (the bind stays unbound: the material draws untextured).
+ */
+bool t3dm_upload_sprite(nitro_texvram *v, const uint8_t *data, size_t size,
+                        const nitro_gx_sink *sink, t3dm_texbind *out, char *err, size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,11 @@
  * (GBATEK "DS 3D Texture Attributes").
  */
 #include "gx/regs.h"
+#include <stdio.h>
+#include <string.h>
+
 #include "t3dm/draw.h"
+#include "t3dm/sprite.h"
 
 #define LCDC_A 0x06800000u
 #define LCDC_E 0x06880000u
@@ -48,4 +52,23 @@ bool t3dm_upload_texture(nitro_texvram *v, const uint8_t *texels, uint32_t texel
     out->has_palette = colors > 0;
     out->pltt_base = pal4 ? p >> 3 : p >> 4;
     return true;
+}
+
+bool t3dm_upload_sprite(nitro_texvram *v, const uint8_t *data, size_t size,
+                        const nitro_gx_sink *sink, t3dm_texbind *out, char *err, size_t err_size)
+{
+    t3dm_sprite sp;
+    t3dm_sprite_error se;
+    t3dm_ds_texture tex;
+    memset(out, 0, sizeof *out);
+    if (t3dm_sprite_parse(data, size, &sp, &se) || t3dm_sprite_to_ds(&sp, NULL, &tex, &se)) {
+        snprintf(err, err_size, "sprite at offset 0x%zx: %s", se.offset, se.reason);
+        return false;
+    }
+    uint32_t ti = t3dm_ds_teximage_param(&tex, 0, false, false, false, false, 0);
+    bool ok = t3dm_upload_texture(v, tex.texels, (uint32_t)tex.texel_bytes, tex.palette,
+                                  tex.palette_colors, tex.format == T3DM_DS_PAL4, ti, sink, out);
+    if (!ok) snprintf(err, err_size, "%ux%u texture does not fit in VRAM", tex.width, tex.height);
+    t3dm_ds_texture_free(&tex);
+    return ok;
 }

@@ -13,6 +13,7 @@
 #include "nitro/nitro.h"
 #include "tools/commands.h"
 #include "tools/core/nitro_open.h"
+#include "tools/t3dm_cli.h"
 
 static int report(const char *name, const nitro_status *st)
 {
@@ -88,6 +89,7 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "usage: dsgx info FILE[.narc:INDEX|NAME] [--json]\n");
         return 2;
     }
+    if (t3dm_cli_is_t3dm(arg)) return t3dm_cli_info(arg, json); /* tools/t3dm_info.c */
     dsgx_nitro_input in;
     char err[600];
     if (dsgx_nitro_open(arg, &in, err, sizeof err)) {

@@ -35,6 +35,7 @@
 #include "tools/commands.h"
 #include "tools/core/nitro_open.h"
 #include "tools/sheet.h"
+#include "tools/t3dm_cli.h"
 
 #define MAX_TEX        6
 #define MAX_ANIM_FILES 8
@@ -478,6 +479,8 @@ int cmd_render(int argc, char **argv)
     bool have_eye = false, have_orbit = false, edge = false, fog = false, aa = false;
     bool all = false;
     render_light lights[4] = {{0}};
+    int t3dm_rc = t3dm_cli_render(argc, argv); /* Tiny3D models: tools/t3dm_render.c */
+    if (t3dm_rc >= 0) return t3dm_rc;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "t3dm/sprite_writer.h"
 #include "t3dm/writer.h"
 
 typedef struct fx_file {
@@ -77,12 +78,12 @@ static inline int fx_static(fx_file *f)
     t3dm_vertex v[30];
     for (int fc = 0; fc < 6; fc++) fx_face(&v[fc * 4], fc % 3, fc < 3 ? 1 : -1, 64, col[fc]);
     /* floor quad as two sequential triangles (6 vertices) */
-    v[24] = fx_vert(-160, -64, -160, 0, 1, 0, 0x808080FFu, 0, 0);
-    v[25] = fx_vert(-160, -64, 160, 0, 1, 0, 0x808080FFu, 0, 0);
-    v[26] = fx_vert(160, -64, 160, 0, 1, 0, 0xA0A0A0FFu, 0, 0);
-    v[27] = fx_vert(-160, -64, -160, 0, 1, 0, 0x808080FFu, 0, 0);
-    v[28] = fx_vert(160, -64, 160, 0, 1, 0, 0xA0A0A0FFu, 0, 0);
-    v[29] = fx_vert(160, -64, -160, 0, 1, 0, 0x606060FFu, 0, 0);
+    v[24] = fx_vert(-160, -72, -160, 0, 1, 0, 0x808080FFu, 0, 0);
+    v[25] = fx_vert(-160, -72, 160, 0, 1, 0, 0x808080FFu, 0, 0);
+    v[26] = fx_vert(160, -72, 160, 0, 1, 0, 0xA0A0A0FFu, 0, 0);
+    v[27] = fx_vert(-160, -72, -160, 0, 1, 0, 0x808080FFu, 0, 0);
+    v[28] = fx_vert(160, -72, 160, 0, 1, 0, 0xA0A0A0FFu, 0, 0);
+    v[29] = fx_vert(160, -72, -160, 0, 1, 0, 0x606060FFu, 0, 0);
     static uint8_t tris[18];
     for (int fc = 0; fc < 3; fc++) {
         const uint8_t q[6] = {0, 1, 2, 0, 2, 3};
@@ -241,12 +242,14 @@ static inline int fx_textured(fx_file *f, const char *const *paths, const uint16
     int rc = -1;
     if (!v || !parts || !objs || !mats) goto done;
     for (unsigned i = 0; i < n; i++) {
-        int x0 = -((int)n * 40) / 2 + (int)i * 40, w = sizes[i][0], h = sizes[i][1];
+        /* rows of five quads, 36 units wide, 4 apart */
+        int x0 = -100 + (int)(i % 5) * 40, y0 = 2 - (int)(i / 5) * 40;
+        int w = sizes[i][0], h = sizes[i][1];
         uint32_t c = 0xFFFFFFFFu;
-        v[4 * i + 0] = fx_vert(x0, -18, 0, 0, 0, 1, c, 0, h);
-        v[4 * i + 1] = fx_vert(x0 + 36, -18, 0, 0, 0, 1, c, w, h);
-        v[4 * i + 2] = fx_vert(x0 + 36, 18, 0, 0, 0, 1, c, w, 0);
-        v[4 * i + 3] = fx_vert(x0, 18, 0, 0, 0, 1, c, 0, 0);
+        v[4 * i + 0] = fx_vert(x0, y0, 0, 0, 0, 1, c, 0, h);
+        v[4 * i + 1] = fx_vert(x0 + 36, y0, 0, 0, 0, 1, c, w, h);
+        v[4 * i + 2] = fx_vert(x0 + 36, y0 + 36, 0, 0, 0, 1, c, w, 0);
+        v[4 * i + 3] = fx_vert(x0, y0 + 36, 0, 0, 0, 1, c, 0, 0);
         parts[i] = (t3dm_w_part){.vert_first = 4 * i,
                                  .vert_count = 4,
                                  .vert_dest = 0,
@@ -274,6 +277,85 @@ done:
     free(objs);
     free(mats);
     return rc;
+}
+
+/* ---- sprites: one per libdragon format, 16x16 (CI8 24x24: padded to 32 on the DS) ---- */
+
+#define FX_NUM_SPRITES 9
+static const uint8_t fx_sprite_formats[FX_NUM_SPRITES] = {
+    T3DM_SPRITE_RGBA16, T3DM_SPRITE_RGBA32, T3DM_SPRITE_CI4, T3DM_SPRITE_CI8, T3DM_SPRITE_I4,
+    T3DM_SPRITE_I8,     T3DM_SPRITE_IA4,    T3DM_SPRITE_IA8, T3DM_SPRITE_IA16};
+static const char *const fx_sprite_paths[FX_NUM_SPRITES] = {
+    "rom:/tex/rgba16.sprite", "rom:/tex/rgba32.sprite", "rom:/tex/ci4.sprite",
+    "rom:/tex/ci8.sprite",    "rom:/tex/i4.sprite",     "rom:/tex/i8.sprite",
+    "rom:/tex/ia4.sprite",    "rom:/tex/ia8.sprite",    "rom:/tex/ia16.sprite"};
+
+static inline uint16_t fx_sprite_side(unsigned k)
+{
+    return fx_sprite_formats[k] == T3DM_SPRITE_CI8 ? 24 : 16;
+}
+
+/* Texel k of sprite `fmt` at (x, y): a pattern with a diagonal gradient and a checker. */
+static inline uint32_t fx_texel(uint8_t fmt, unsigned x, unsigned y)
+{
+    unsigned chk = ((x / 4) + (y / 4)) & 1u;
+    switch (fmt) {
+    case T3DM_SPRITE_RGBA16:
+        return ((x * 2u) << 11) | ((y * 2u) << 6) | ((chk ? 31u : 8u) << 1) | 1u;
+    case T3DM_SPRITE_RGBA32:
+        return ((x * 16u) << 24) | ((255u - y * 16u) << 16) | ((chk ? 255u : 64u) << 8) |
+               (x < 4 && y < 4 ? 0u : 255u);
+    case T3DM_SPRITE_CI4: return ((x / 4) + 4 * (y / 4)) & 15u;
+    case T3DM_SPRITE_CI8: return (x * 10u + y) & 255u;
+    case T3DM_SPRITE_I4: return (x + y) / 2u & 15u;
+    case T3DM_SPRITE_I8: return chk ? 255u - x * 8u : y * 12u;
+    case T3DM_SPRITE_IA4: return ((x / 2u) << 1) | (y < 12 ? 1u : 0u);
+    case T3DM_SPRITE_IA8: return (x << 4) | (15u - (y & 15u) / 2u);
+    default: return ((chk ? 240u : 40u + y * 8u) << 8) | (x < 12 ? 255u : 96u);
+    }
+}
+
+static inline int fx_sprite(unsigned k, uint8_t **out, size_t *size)
+{
+    uint8_t fmt = fx_sprite_formats[k];
+    uint16_t side = fx_sprite_side(k);
+    uint32_t *tx = calloc((size_t)side * side, sizeof *tx);
+    uint16_t pal[256];
+    if (!tx) return -1;
+    for (unsigned y = 0; y < side; y++)
+        for (unsigned x = 0; x < side; x++) tx[y * side + x] = fx_texel(fmt, x, y);
+    for (unsigned i = 0; i < 256; i++) {
+        unsigned r = (i * 7u) & 31u, g = (i * 3u) & 31u, b = 31u - (i & 31u);
+        pal[i] = (uint16_t)((r << 11) | (g << 6) | (b << 1) |
+                            (i == 0 && fmt == T3DM_SPRITE_CI4 ? 0u : 1u));
+    }
+    t3dm_sprite_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.image = (t3dm_sprite_spec_level){side, side, tx};
+    sp.format = fmt;
+    sp.hslices = sp.vslices = 1;
+    sp.ext_version = 6;
+    if (fmt == T3DM_SPRITE_CI4 || fmt == T3DM_SPRITE_CI8) {
+        sp.palette = pal;
+        sp.palette_colors = fmt == T3DM_SPRITE_CI4 ? 16 : 256;
+    }
+    int rc = t3dm_sprite_write(&sp, out, size);
+    free(tx);
+    return rc;
+}
+
+/* The textured model: one quad per sprite format, plus an untextured one (no path). */
+static inline int fx_textured_all(fx_file *f)
+{
+    const char *paths[FX_NUM_SPRITES + 1];
+    uint16_t sizes[FX_NUM_SPRITES + 1][2];
+    for (unsigned k = 0; k < FX_NUM_SPRITES; k++) {
+        paths[k] = fx_sprite_paths[k];
+        sizes[k][0] = sizes[k][1] = fx_sprite_side(k);
+    }
+    paths[FX_NUM_SPRITES] = NULL;
+    sizes[FX_NUM_SPRITES][0] = sizes[FX_NUM_SPRITES][1] = 16;
+    return fx_textured(f, paths, (const uint16_t(*)[2])sizes, FX_NUM_SPRITES + 1);
 }
 
 #endif

@@ -54,7 +54,7 @@ static void test_static(void **state)
     assert_int_equal(m.objects[0].parts[0].strip_offset[0], (m.index_chunk + 18 + 7) & ~7u);
     assert_int_equal(m.materials[0].draw_flags & T3DM_FLAG_CULL_BACK, T3DM_FLAG_CULL_BACK);
     assert_int_equal(m.materials[1].fog_mode, T3DM_FOG_DISABLED);
-    assert_int_equal(m.aabb_min[1], -64);
+    assert_int_equal(m.aabb_min[1], -72);
     assert_int_equal(m.aabb_max[0], 160);
     assert_int_equal(m.objects[0].aabb_max[2], 64);
     /* BVH: one leaf over both objects */
