@@ -15,3 +15,7 @@ add_test(NAME cli.golden
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden.sh $<TARGET_FILE:dsgx>
           ${PROJECT_SOURCE_DIR}/golden/ref ${CMAKE_CURRENT_BINARY_DIR}/cli_golden_tmp)
 set_tests_properties(cli.golden PROPERTIES LABELS cli)
+add_test(NAME cli.t3dm
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/t3dm.sh $<TARGET_FILE:dsgx>
+          $<TARGET_FILE:test_t3dm_render> ${CMAKE_CURRENT_BINARY_DIR}/cli_t3dm_tmp)
+set_tests_properties(cli.t3dm PROPERTIES LABELS cli)

@@ -122,7 +122,8 @@ static void usage(FILE *f)
                "       [--anim FILE[:NAME|INDEX] ...] [--frame N | --frames A..B[:STEP]]\n"
                "       [--sheet sheet.png]   (with --frames, -o is a pattern: out/f%%03d.png)\n"
                "       dsgx render --all FILE.nsbmd|ARCHIVE.narc[:INDEX|NAME] [--tex ...]\n"
-               "       [--fov DEG] [--clear ...] [--light ...] [--scale N] -o sheet.png\n");
+               "       [--fov DEG] [--clear ...] [--light ...] [--scale N] -o sheet.png\n"
+               "       dsgx render MODEL.t3dm --help   (Tiny3D models)\n");
 }
 
 /* ---- frame numbers and output names ---- */

@@ -24,6 +24,7 @@
 #include "raster/raster.h"
 #include "t3dm/draw.h"
 #include "t3dm/t3dm.h"
+#include "tools/cli_util.h"
 #include "tools/sheet.h"
 #include "tools/t3dm_cli.h"
 
@@ -482,6 +483,13 @@ static int render_sequence(scene *sc, const opts *o, long a, long b, long step)
         dsgx_frame_hash_hex(&frame, hex);
         if (o->out) {
             pattern_format(o->out, f, path, sizeof path);
+            char dir[1024];
+            snprintf(dir, sizeof dir, "%s", path);
+            char *slash = strrchr(dir, '/');
+            if (slash && slash != dir) {
+                *slash = 0;
+                cli_mkdirs(dir); /* out/frame000.png -> out/, as cmd_render does */
+            }
             if (render_write_scaled(&frame, o->scale, path, msg, sizeof msg)) {
                 fprintf(stderr, "dsgx render: %s\n", msg);
                 rc = 1;
@@ -508,7 +516,7 @@ static int render_sequence(scene *sc, const opts *o, long a, long b, long step)
     return rc;
 }
 
-/* --all: the whole model, then each object on its own, same camera. */
+/* --all: the whole model, then each object on its own (each framed by itself). */
 static int render_all(scene *sc, const opts *o)
 {
     unsigned cells = 1 + (sc->m->num_objects > 1 ? sc->m->num_objects : 0);
@@ -519,6 +527,7 @@ static int render_all(scene *sc, const opts *o)
     int rc = 0;
     for (unsigned c = 0; c < cells && !rc; c++) {
         sc->object = c == 0 ? -1 : (int)c - 1;
+        setup_camera(sc, o); /* each cell frames its own object, as --model does */
         if (!draw_frame(sc, 0, NULL, &frame)) {
             rc = 1;
             break;
