@@ -106,6 +106,13 @@ typedef struct drawer {
 
 static void mult_bone(drawer *d, unsigned id)
 {
+    if (d->o->base_scaled) {
+        if (!id) return; /* the base already holds the position scale */
+        /* undo it exactly: 1/4096 is raw 1 in 1.19.12 and the scaled rows are multiples of
+         * 4096, so the truncating product gives the camera rows back bit for bit */
+        uint32_t one[3] = {1, 1, 1};
+        q_cmd(&d->q, OP_MTX_SCALE, one, 3);
+    }
     if (id && d->o->pose && id - 1 < d->o->pose->num_bones) {
         uint32_t p[12];
         for (int i = 0; i < 12; i++) p[i] = (uint32_t)d->o->pose->matrix[id - 1][i];
@@ -127,9 +134,22 @@ static void select_mtx(drawer *d, unsigned id)
     d->cur_mtx = (int)id;
 }
 
-/* Matrix ids in order of first use get stack slots 1..30. */
-static void build_matrices(drawer *d)
+/* Matrix ids in order of first use get stack slots 1..30. A model without bones needs one
+ * matrix: the scale goes straight onto the camera, nothing is stored. */
+static bool build_matrices(drawer *d)
 {
+    bool bones = false;
+    for (uint32_t oi = 0; oi < d->m->num_objects && !bones; oi++)
+        for (unsigned p = 0; p < d->m->objects[oi].num_parts; p++)
+            bones = bones || d->m->objects[oi].parts[p].matrix != 0xFFFF;
+    if (!bones) {
+        mult_bone(d, 0);
+        d->cur_mtx = 0;
+        return false;
+    }
+    /* MTX_MODE position-vector (as nitro_glb_flush leaves it), the camera in slot 0 */
+    q_one(&d->q, OP_MTX_MODE, 2);
+    q_one(&d->q, OP_MTX_STORE, 0);
     unsigned next = 1;
     for (uint32_t oi = 0; oi < d->m->num_objects; oi++) {
         if (d->o->object >= 0 && (int)oi != d->o->object) continue;
@@ -145,6 +165,7 @@ static void build_matrices(drawer *d)
         }
     }
     d->cur_mtx = -1;
+    return true;
 }
 
 /* ---- vertices ---- */
@@ -341,6 +362,12 @@ static void draw_part(drawer *d, const t3dm_material *mt, const t3dm_part *p)
         draw_strip(d, p->strip_offset[k], p->strip_count[k]);
 }
 
+void t3dm_glb_init(nitro_glb *g)
+{
+    nitro_glb_init(g);
+    for (int k = 0; k < 3; k++) g->base_scale[k] = T3DM_POS_SCALE;
+}
+
 unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_sink *sink)
 {
     drawer d;
@@ -350,10 +377,8 @@ unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_
     d.q.s = sink;
     d.slot_of = calloc(m->num_bones + 2u, 1);
     if (!d.slot_of) return 0;
-    q_one(&d.q, OP_MTX_MODE, 2);
-    q_one(&d.q, OP_MTX_STORE, 0);
     q_one(&d.q, OP_SPE_EMI, 0);
-    build_matrices(&d);
+    bool skinned = build_matrices(&d);
     for (uint32_t oi = 0; oi < m->num_objects; oi++) {
         if (o->object >= 0 && (int)oi != o->object) continue;
         const t3dm_object *ob = &m->objects[oi];
@@ -361,7 +386,7 @@ unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_
         set_material(&d, mt, o->binds ? &o->binds[ob->material] : NULL);
         for (unsigned p = 0; p < ob->num_parts; p++) draw_part(&d, mt, &ob->parts[p]);
     }
-    q_one(&d.q, OP_MTX_RESTORE, 0);
+    if (skinned) q_one(&d.q, OP_MTX_RESTORE, 0);
     q_flush(&d.q);
     free(d.slot_of);
     return d.tris;

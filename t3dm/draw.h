@@ -37,7 +37,14 @@ typedef struct t3dm_draw_opts {
     const t3dm_texbind *binds; /**< one per material, or NULL (untextured) */
     uint8_t light_mask;        /**< POLYGON_ATTR lights 0-3 for lit materials; 0 = light 0 */
     int object;                /**< >= 0: draw only this object */
+    /** The caller's base matrix already holds T3DM_POS_SCALE (t3dm_glb_init sets the
+     *  nitro_glb base scale, applied by nitro_glb_flush): a model without bones then costs no
+     *  matrix command at all; skinned parts undo it exactly before their bone matrix. */
+    bool base_scaled;
 } t3dm_draw_opts;
+
+/** nitro_glb_init with the base scale set to T3DM_POS_SCALE (pair with base_scaled). */
+void t3dm_glb_init(nitro_glb *g);
 
 /** Draw the model. @return the number of triangles sent. */
 unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_sink *sink);

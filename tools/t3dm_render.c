@@ -221,7 +221,7 @@ static bool draw_frame(scene *sc, long frame, FILE *trace_f, dsgx_frame *out)
         if (sc->anim >= 0)
             t3dm_pose_animate(&sc->pose, sc->m, (unsigned)sc->anim,
                               (float)frame / (float)T3DM_TICKS_PER_SECOND);
-        t3dm_draw_opts o = {&sc->pose, binds, sc->light_mask, sc->object};
+        t3dm_draw_opts o = {&sc->pose, binds, sc->light_mask, sc->object, true};
         t3dm_draw(sc->m, &o, &sink);
         tr_write(tr, 0x04000540, 0, 4); /* SWAP_BUFFERS */
         flush_run(tr);
@@ -306,7 +306,7 @@ static void setup_camera(scene *sc, const opts *o)
         feye[k] = render_fx(eye[k]);
         fat[k] = render_fx(at[k]);
     }
-    nitro_glb_init(&sc->glb);
+    t3dm_glb_init(&sc->glb); /* base scale = T3DM_POS_SCALE (t3dm/draw.h) */
     render_apply_lights(&sc->glb, o->lights);
     nitro_camera_lookat(feye, fup, fat, cam);
     nitro_glb_set_camera(&sc->glb, cam);

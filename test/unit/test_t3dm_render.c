@@ -97,7 +97,7 @@ static void render(const scene_def *sd, const fx_file *f, unsigned frame, dsgx_f
     sink.write(sink.user, REG_CLEAR_COLOR, rgb15_make(4, 6, 10) | (31u << 16), 4);
     sink.write(sink.user, REG_CLEAR_DEPTH, 0x7FFF, 4);
     static nitro_glb glb;
-    nitro_glb_init(&glb);
+    t3dm_glb_init(&glb);
     fx32 up[3] = {0, FX32_ONE, 0}, cam[12];
     nitro_camera_lookat(sd->eye, up, sd->at, cam);
     nitro_glb_set_camera(&glb, cam);
@@ -107,7 +107,7 @@ static void render(const scene_def *sd, const fx_file *f, unsigned frame, dsgx_f
     t3dm_pose pose;
     assert_true(t3dm_pose_init(&pose, &m));
     if (sd->kind == 3) t3dm_pose_animate(&pose, &m, 0, (float)frame / T3DM_TICKS_PER_SECOND);
-    t3dm_draw_opts o = {&pose, binds, 1, -1};
+    t3dm_draw_opts o = {&pose, binds, 1, -1, true};
     assert_int_equal(t3dm_draw(&m, &o, &sink), m.triangles);
     sink.write(sink.user, 0x04000540, 0, 4); /* SWAP_BUFFERS */
     gx_vblank(gx);
@@ -242,14 +242,14 @@ static void test_stream(void **state)
     static rec r;
     r.n = 0;
     nitro_gx_sink sink = {&r, rec_write, NULL};
-    t3dm_draw_opts o = {&pose, NULL, 0, -1};
+    t3dm_draw_opts o = {&pose, NULL, 0, -1, false};
     assert_int_equal(t3dm_draw(&m, &o, &sink), 24);
-    /* everything goes to the GXFIFO, packed: first word MTX_MODE, MTX_STORE, SPE_EMI and the
-     * first MTX_RESTORE; parameters 2 (position-vector), slot 0, 0, slot 0 */
+    /* everything goes to the GXFIFO, packed: first word SPE_EMI, MTX_MODE, MTX_STORE and the
+     * first MTX_RESTORE; parameters 0, 2 (position-vector), slot 0, slot 0 */
     for (unsigned i = 0; i < r.n; i++) assert_int_equal(r.addr[i], REG_GXFIFO);
-    assert_int_equal(r.val[0], 0x14311310u);
-    assert_int_equal(r.val[1], 2);
-    assert_int_equal(r.val[2], 0);
+    assert_int_equal(r.val[0], 0x14131031u);
+    assert_int_equal(r.val[1], 0);
+    assert_int_equal(r.val[2], 2);
     assert_int_equal(r.val[3], 0);
     assert_int_equal(r.val[4], 0);
     /* bone 0: MTX_MULT_4x3 (its bind matrix: identity), MTX_SCALE 4096.0, MTX_STORE 1, then
@@ -277,6 +277,14 @@ static void test_stream(void **state)
     }
     /* base restores while building 2 bone slots + switches in the draw + the final restore */
     assert_true(restores >= 2 + 2 + 1);
+    /* with the scale in the caller's base: each bone first undoes it (MTX_SCALE by raw 1) */
+    r.n = 0;
+    o.base_scaled = true;
+    assert_int_equal(t3dm_draw(&m, &o, &sink), 24);
+    assert_int_equal(r.val[5] & 0xFFu, 0x1Bu); /* MTX_SCALE first */
+    assert_int_equal(r.val[6], 1);
+    assert_int_equal(r.val[8], 1);
+    assert_int_equal((r.val[5] >> 8) & 0xFFu, 0x19u); /* then the bone matrix */
     t3dm_pose_free(&pose);
     t3dm_free(&m);
     fx_free(&f);
@@ -298,7 +306,7 @@ static void test_teximage(void **state)
         r.n = 0;
         nitro_gx_sink sink = {&r, rec_write, NULL};
         t3dm_texbind b = {bound != 0, 0x1C900000u | 0x123u, false, 0};
-        t3dm_draw_opts o = {NULL, &b, 0, -1};
+        t3dm_draw_opts o = {NULL, &b, 0, -1, false};
         assert_int_equal(t3dm_draw(&m, &o, &sink), 2);
         bool found = false;
         unsigned i = 0;
@@ -317,6 +325,21 @@ static void test_teximage(void **state)
         }
         assert_true(found);
     }
+    /* a model without bones and a scaled base sends no matrix command at all */
+    r.n = 0;
+    nitro_gx_sink sink = {&r, rec_write, NULL};
+    t3dm_draw_opts o = {NULL, NULL, 0, -1, true};
+    assert_int_equal(t3dm_draw(&m, &o, &sink), 2);
+    unsigned mtx = 0, i = 0;
+    while (i < r.n) {
+        uint32_t w = r.val[i++];
+        for (int k = 0; k < 4; k++) {
+            uint8_t op = (uint8_t)(w >> (8 * k));
+            if (op >= 0x10 && op <= 0x1C) mtx++;
+            i += op ? gx_opcode_params(op) : 0;
+        }
+    }
+    assert_int_equal(mtx, 0);
     t3dm_free(&m);
     fx_free(&f);
 }
