@@ -101,6 +101,7 @@ typedef struct drawer {
     uint32_t last_color, poly_attr, teximage, pltt;
     bool have_attr, have_tex, have_pltt;
     axis_map ax[2];
+    uint16_t nrm5[32], nrm6[64]; /**< 5- and 6-bit normal components as 1.0.9 (10 bits) */
     unsigned tris;
 } drawer;
 
@@ -170,11 +171,6 @@ static bool build_matrices(drawer *d)
 
 /* ---- vertices ---- */
 
-static uint16_t rgb15_of(const uint8_t c[4])
-{
-    return (uint16_t)((c[0] >> 3) | ((c[1] >> 3) << 5) | ((c[2] >> 3) << 10));
-}
-
 /* 5.6.5 component to 1.0.9: v / (2^(bits-1) - 0.5) * 512, rounded, clamped. */
 static uint32_t nrm_comp(int32_t v, int32_t denom2)
 {
@@ -185,6 +181,7 @@ static uint32_t nrm_comp(int32_t v, int32_t denom2)
 static int32_t texc(const axis_map *a, int16_t st)
 {
     int32_t t = dsgx_asr32(st, 1) - a->low16; /* 10.5 texels -> 1.11.4 */
+    if (!a->shift) return t < -32768 ? -32768 : t > 32767 ? 32767 : t;
     if (a->shift > 0)
         t = dsgx_asr32(t, (unsigned)a->shift);
     else if (a->shift < 0)
@@ -192,33 +189,35 @@ static int32_t texc(const axis_map *a, int16_t st)
     return dsgx_clamp(t, -32768, 32767);
 }
 
+/* One vertex: read straight from the interleaved pair (t3dm_vertex_get's layout), the
+ * normal through the per-draw tables. */
 static void emit(drawer *d, unsigned s)
 {
     const slot *sl = &d->cache[s];
     select_mtx(d, sl->mtx);
-    t3dm_vertex v;
-    t3dm_vertex_get(d->m, sl->voff, &v);
-    uint16_t c = rgb15_of(v.rgba);
+    uint32_t b = (sl->voff >> 4) & 1u;
+    const uint8_t *p = d->m->data + d->m->vert_chunk + (sl->voff & ~31u);
+    const uint8_t *pos = p + b * 8, *rgba = p + 16 + b * 4, *st = p + 24 + b * 4;
+    uint16_t c = (uint16_t)((rgba[0] >> 3) | ((rgba[1] >> 3) << 5) | ((rgba[2] >> 3) << 10));
     if (d->lit) {
         uint16_t half = (uint16_t)((c >> 1) & 0x3DEFu);
         uint32_t dif = c | ((uint32_t)half << 16);
         if (dif != d->last_color) q_one(&d->q, OP_DIF_AMB, dif);
         d->last_color = dif;
-        int32_t x = dsgx_sext(v.norm >> 11, 5), y = dsgx_sext((v.norm >> 5) & 63u, 6),
-                z = dsgx_sext(v.norm & 31u, 5);
+        uint16_t n = t3dm_be16(pos + 6);
         q_one(&d->q, OP_NORMAL,
-              nrm_comp(x, 31) | (nrm_comp(y, 63) << 10) | (nrm_comp(z, 31) << 20));
+              d->nrm5[n >> 11] | ((uint32_t)d->nrm6[(n >> 5) & 63u] << 10) |
+                  ((uint32_t)d->nrm5[n & 31u] << 20));
     } else {
         if (c != d->last_color) q_one(&d->q, OP_COLOR, c);
         d->last_color = c;
     }
     if (d->textured)
         q_one(&d->q, OP_TEXCOORD,
-              ((uint32_t)texc(&d->ax[0], v.st[0]) & 0xFFFFu) |
-                  ((uint32_t)texc(&d->ax[1], v.st[1]) << 16));
-    uint32_t p[2] = {((uint32_t)(uint16_t)v.pos[0]) | ((uint32_t)(uint16_t)v.pos[1] << 16),
-                     (uint16_t)v.pos[2]};
-    q_cmd(&d->q, OP_VTX_16, p, 2);
+              ((uint32_t)texc(&d->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
+                  ((uint32_t)texc(&d->ax[1], (int16_t)t3dm_be16(st + 2)) << 16));
+    uint32_t v[2] = {t3dm_be16(pos) | ((uint32_t)t3dm_be16(pos + 2) << 16), t3dm_be16(pos + 4)};
+    q_cmd(&d->q, OP_VTX_16, v, 2);
 }
 
 static bool tri_valid(const drawer *d, unsigned a, unsigned b, unsigned c)
@@ -377,6 +376,8 @@ unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_
     d.q.s = sink;
     d.slot_of = calloc(m->num_bones + 2u, 1);
     if (!d.slot_of) return 0;
+    for (unsigned i = 0; i < 32; i++) d.nrm5[i] = (uint16_t)nrm_comp(dsgx_sext(i, 5), 31);
+    for (unsigned i = 0; i < 64; i++) d.nrm6[i] = (uint16_t)nrm_comp(dsgx_sext(i, 6), 63);
     q_one(&d.q, OP_SPE_EMI, 0);
     bool skinned = build_matrices(&d);
     for (uint32_t oi = 0; oi < m->num_objects; oi++) {
