@@ -19,8 +19,8 @@
  * Differences here: t is clamped to 0..1 (Tiny3D extrapolates once its stream has run out), a
  * zero-length span gives t = 1 instead of a division by zero, and SCALE_UNIFORM channels (which
  * Tiny3D's attach asserts on) set all three scale components.
- * Bone matrices (Tiny3D's skeleton update): local = T x R x S, model = parent x local, in float,
- * then rounded to 1.19.12 once.
+ * Bone matrices (Tiny3D's skeleton update): local = T x R x S, model = parent x local, in double
+ * (Tiny3D uses float), then rounded to 1.19.12 once, clamped to its range.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -234,6 +234,7 @@ void t3dm_pose_animate(t3dm_pose *p, const t3dm_model *m, unsigned ai, float sec
 static fx32 to_fx(double v)
 {
     double s = v * 4096.0;
+    if (s != s) return 0; /* inf x 0 in a degenerate chain */
     if (s >= 2147483647.0) return INT32_MAX;
     if (s <= -2147483648.0) return INT32_MIN;
     return (fx32)floor(s + 0.5);
