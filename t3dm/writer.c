@@ -18,7 +18,7 @@ typedef struct wbuf {
 
 static void put(wbuf *b, const void *src, size_t n)
 {
-    if (b->oom) return;
+    if (b->oom || !n) return;
     if (b->n + n > b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 256;
         while (cap < b->n + n) cap *= 2;
