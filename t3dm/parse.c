@@ -11,10 +11,11 @@
  * file with the string table. No chunk stores its size: a chunk runs to the next one (alignment
  * padding included) and the last to the string table.
  *
- * Older layouts: files whose version byte is not 4 are refused with "older T3DM layout"
- * (version 3 lacks the header AABB, the object AABB and the strip fields; they cannot be read
- * with the version-4 offsets). Zeroed chunk table entries at the end of the table, which
- * earlier converters counted in the chunk count, are skipped and counted in zero_entries.
+ * Older layouts: files whose version byte is not 4 are refused with "older T3DM layout" and
+ * the byte found: Tiny3D's own loader asserts the same version (t3dmodel.c), and no public
+ * description of the earlier layouts tells their fields apart reliably. Zeroed chunk table
+ * entries at the end of the table, which earlier converters counted in the chunk count, are
+ * skipped and counted in zero_entries.
  */
 #include <stdlib.h>
 
@@ -206,8 +207,8 @@ t3dm_status t3dm_parse(const uint8_t *data, size_t size, t3dm_model *out)
     m->version = data[3];
     if (m->version != T3DM_VERSION) {
         t3dm_fail(&c, 3,
-                  "%s T3DM layout: version byte %u, this reader reads version %u (the header, "
-                  "object and part layouts differ)",
+                  "%s T3DM layout: version byte %u, this reader reads version %u (as "
+                  "Tiny3D's own loader, which refuses any other version)",
                   m->version < T3DM_VERSION ? "older" : "newer", m->version, T3DM_VERSION);
         return st;
     }
