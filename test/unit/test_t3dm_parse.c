@@ -132,6 +132,24 @@ static void test_skeleton_and_anim(void **state)
     t3dm_pose_animate(&p, &m, 0, 0.75f);
     assert_float_equal(p.pos[0][0], 16.0f, 0.01f);
     assert_float_equal(p.rot[1][2], 0.258819f, 0.003f);
+    /* keyframe times: at 0 the first values, at 0.5 s exactly the second rotation (identity,
+     * up to the 10-bit quantisation) and the scale's peak */
+    t3dm_pose_animate(&p, &m, 0, 0.0f);
+    assert_float_equal(p.pos[0][0], -32.0f, 0.01f);
+    assert_float_equal(p.rot[1][2], -0.5f, 0.003f);
+    assert_float_equal(p.scale[1][1], 0.75f, 0.001f);
+    t3dm_pose_animate(&p, &m, 0, 0.5f);
+    assert_float_equal(p.rot[1][2], 0.0f, 0.003f);
+    assert_float_equal(p.rot[1][3], 1.0f, 0.001f);
+    assert_float_equal(p.scale[1][1], 1.25f, 0.001f);
+    assert_float_equal(p.pos[0][0], 0.0f, 0.01f);
+    /* a uniform-scale channel sets all three components */
+    a->channels[2].type = T3DM_TARGET_SCALE_UNIFORM;
+    t3dm_pose_animate(&p, &m, 0, 0.5f);
+    assert_float_equal(p.scale[1][0], 1.25f, 0.001f);
+    assert_float_equal(p.scale[1][2], 1.25f, 0.001f);
+    a->channels[2].type = T3DM_TARGET_SCALE;
+    t3dm_pose_bind(&p, &m);
     /* time loops: 1.25 s is 0.25 s */
     t3dm_pose_animate(&p, &m, 0, 1.25f);
     assert_float_equal(p.pos[0][0], -16.0f, 0.01f);
