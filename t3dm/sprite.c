@@ -225,6 +225,7 @@ static bool spr_check_indices(spr_reader *r, const t3dm_sprite *s, const t3dm_sp
 {
     if (img->format != T3DM_SPRITE_CI4 && img->format != T3DM_SPRITE_CI8) return true;
     if (!s->palette) return spr_fail(r, img->offset, "colour-indexed level without a palette");
+    if (s->palette_colors >= (img->format == T3DM_SPRITE_CI4 ? 16u : 256u)) return true;
     for (unsigned y = 0; y < img->height; y++)
         for (unsigned x = 0; x < img->width; x++) {
             uint32_t ix = t3dm_sprite_texel(img, x, y);
@@ -369,13 +370,8 @@ uint16_t t3dm_sprite_palette_entry(const t3dm_sprite *s, unsigned i)
 uint32_t t3dm_sprite_texel(const t3dm_sprite_image *img, unsigned x, unsigned y)
 {
     if (!img->pixels || x >= img->width || y >= img->height) return 0;
-    const uint8_t *row = img->pixels + (size_t)y * img->stride;
-    switch (t3dm_sprite_format_bits(img->format)) {
-    case 4: return (x & 1u) ? row[x / 2] & 0x0Fu : row[x / 2] >> 4;
-    case 8: return row[x];
-    case 16: return be16(row + 2 * (size_t)x);
-    default: return be32(row + 4 * (size_t)x);
-    }
+    return t3dm_sprite_row_texel(img->pixels + (size_t)y * img->stride,
+                                 t3dm_sprite_format_bits(img->format), x);
 }
 
 const t3dm_sprite_image *t3dm_sprite_level(const t3dm_sprite *s, unsigned level)

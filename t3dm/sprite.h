@@ -86,7 +86,8 @@ typedef struct t3dm_sprite {
     /* palette (CI4 / CI8 only; NULL otherwise) */
     const uint8_t *palette;  /**< big-endian RGBA5551 entries, palette_colors of them */
     uint32_t palette_offset; /**< byte offset of the palette in the file */
-    unsigned palette_colors; /**< 16 (CI4) or 256 (CI8) */
+    unsigned palette_colors; /**< entries in the file up to its end, at most 16 (CI4) or 256
+                                  (CI8); every texel index is below it */
 } t3dm_sprite;
 
 /** Parse a `.sprite` file held in memory.
@@ -141,8 +142,8 @@ typedef enum t3dm_ds_resize {
 typedef struct t3dm_ds_options {
     t3dm_ds_resize resize;
     uint8_t alpha_threshold; /**< RGBA32 -> direct: alpha >= threshold is opaque; 0 = 128 */
-    bool intensity_alpha;    /**< I4/I8: alpha = intensity as on the RDP (A3I5) instead of an
-                                  opaque grey palette */
+    bool intensity_alpha;    /**< I4/I8: alpha = intensity as on the RDP (A5I3 or A3I5)
+                                  instead of an opaque grey palette */
     unsigned level;          /**< image level to convert: 0 main image, 1..7 a LOD */
 } t3dm_ds_options;
 

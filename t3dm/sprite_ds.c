@@ -80,27 +80,47 @@ typedef struct ds_scan {
     uint16_t cols[33];
 } ds_scan;
 
+static void scan_value(const t3dm_sprite *s, unsigned fmt, uint32_t v, ds_scan *sc)
+{
+    uint8_t c[4];
+    t3dm_sprite_texel_rgba8(s, fmt, v, c);
+    if (c[3] != 0 && c[3] != 255) sc->graded = true;
+    if (c[3] == 0) {
+        sc->binary = true;
+        return;
+    }
+    uint16_t k = rgb15(c);
+    unsigned i = 0;
+    while (i < sc->ncols && sc->cols[i] < k) i++;
+    if (i < sc->ncols && sc->cols[i] == k) return;
+    if (sc->ncols == 33) return; /* more than 32: the exact count no longer matters */
+    memmove(sc->cols + i + 1, sc->cols + i, (sc->ncols - i) * sizeof sc->cols[0]);
+    sc->cols[i] = k;
+    sc->ncols++;
+}
+
+/** Alpha classes and the distinct colours of visible texels (a set: for formats of at most 8
+ *  bits each distinct texel value is looked at once). */
 static void scan_rgba(const t3dm_sprite *s, const t3dm_sprite_image *img, ds_scan *sc)
 {
     memset(sc, 0, sizeof *sc);
-    for (unsigned y = 0; y < img->height; y++)
+    unsigned bits = t3dm_sprite_format_bits(img->format);
+    bool seen[256] = {false};
+    for (unsigned y = 0; y < img->height; y++) {
+        const uint8_t *row = img->pixels + (size_t)y * img->stride;
+        uint32_t last = 0;
         for (unsigned x = 0; x < img->width; x++) {
-            uint8_t c[4];
-            t3dm_sprite_texel_rgba8(s, img->format, t3dm_sprite_texel(img, x, y), c);
-            if (c[3] != 0 && c[3] != 255) sc->graded = true;
-            if (c[3] == 0) {
-                sc->binary = true;
-                continue;
-            }
-            uint16_t k = rgb15(c);
-            unsigned i = 0;
-            while (i < sc->ncols && sc->cols[i] < k) i++;
-            if (i < sc->ncols && sc->cols[i] == k) continue;
-            if (sc->ncols == 33) continue; /* more than 32: the exact count no longer matters */
-            memmove(sc->cols + i + 1, sc->cols + i, (sc->ncols - i) * sizeof sc->cols[0]);
-            sc->cols[i] = k;
-            sc->ncols++;
+            uint32_t v = t3dm_sprite_row_texel(row, bits, x);
+            if (bits <= 8)
+                seen[v] = true;
+            else if (x == 0 || v != last)
+                scan_value(s, img->format, v, sc);
+            last = v;
         }
+    }
+    if (bits <= 8)
+        for (uint32_t v = 0; v < 256; v++)
+            if (seen[v]) scan_value(s, img->format, v, sc);
     if (sc->graded) sc->binary = false;
 }
 
@@ -110,8 +130,11 @@ static void plan_ci(const t3dm_sprite *s, const t3dm_sprite_image *img, ds_plan 
 {
     unsigned cap = img->format == T3DM_SPRITE_CI4 ? 16u : 256u;
     bool used[256] = {false};
-    for (unsigned y = 0; y < img->height; y++)
-        for (unsigned x = 0; x < img->width; x++) used[t3dm_sprite_texel(img, x, y) & 0xFFu] = true;
+    unsigned bits = t3dm_sprite_format_bits(img->format);
+    for (unsigned y = 0; y < img->height; y++) {
+        const uint8_t *row = img->pixels + (size_t)y * img->stride;
+        for (unsigned x = 0; x < img->width; x++) used[t3dm_sprite_row_texel(row, bits, x)] = true;
+    }
     bool transparent_other = false, any_transparent = false;
     for (unsigned i = 0; i < cap; i++)
         if (used[i] && !(t3dm_sprite_palette_entry(s, i) & 1u)) {
@@ -220,6 +243,8 @@ static uint32_t encode(const t3dm_sprite *s, const t3dm_sprite_image *img, const
                        uint32_t v)
 {
     if (p->kind == K_INDEX) return p->map[v & 0xFFu];
+    if (p->kind == K_DIRECT && img->format == T3DM_SPRITE_RGBA16) /* the same, without widening */
+        return rgba5551_to_rgb15((uint16_t)v) | ((v & 1u) ? 0x8000u : 0u);
     uint8_t c[4];
     t3dm_sprite_texel_rgba8(s, img->format, v, c);
     if (p->kind == K_DIRECT) return rgb15(c) | (c[3] >= p->threshold ? 0x8000u : 0u);
@@ -273,6 +298,70 @@ static void put_texel(t3dm_ds_texture *t, unsigned bits, size_t i, uint32_t v)
     }
 }
 
+/** Pick the DS format and fill the palette (mapping table in t3dm/sprite.md); sets t->format,
+ *  palette, palette_colors, color0_transparent and lossy. */
+static void choose_plan(const t3dm_sprite *s, const t3dm_sprite_image *img,
+                        const t3dm_ds_options *o, ds_plan *p, t3dm_ds_texture *t)
+{
+    ds_scan sc;
+    const ds_scan *scp = NULL;
+    unsigned fmt = img->format;
+    bool ci = fmt == T3DM_SPRITE_CI4 || fmt == T3DM_SPRITE_CI8;
+    bool intensity = fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8;
+    bool ialpha = o->intensity_alpha && intensity;
+    if (ci) {
+        plan_ci(s, img, p, t);
+    } else if ((intensity || fmt == T3DM_SPRITE_IA4) && !ialpha) {
+        plan_grey_index(img, p, t);
+    } else if (fmt == T3DM_SPRITE_RGBA16) {
+        plan_direct(p, t, 128);
+    } else {
+        scan_rgba(s, img, &sc);
+        scp = &sc;
+        unsigned thr = o->alpha_threshold ? o->alpha_threshold : 128u;
+        if (fmt == T3DM_SPRITE_RGBA32 && (!sc.graded || sc.ncols > 32))
+            plan_direct(p, t, thr);
+        else
+            plan_alpha_pal(&sc, p, t); /* IA8, IA16, I with alpha: at most 32 greys */
+    }
+    unsigned cbits, abits;
+    source_bits(fmt, scp, &cbits, &abits);
+    if (ci) abits = p->alpha_bits;
+    if (intensity && !ialpha) abits = 0; /* alpha = intensity not asked for */
+    t->lossy = cbits > 5 || abits > p->alpha_bits;
+}
+
+/** Write every DS texel (padding stays 0). Formats of at most 8 bits encode each of their
+ *  values once; wider ones reuse the previous result for runs of equal texels. */
+static void fill_texels(const t3dm_sprite *s, const t3dm_sprite_image *img,
+                        const t3dm_ds_options *o, const ds_plan *p, t3dm_ds_texture *t)
+{
+    unsigned bits = t->format == T3DM_DS_PAL16 ? 4u : t->format == T3DM_DS_DIRECT ? 16u : 8u;
+    unsigned sbits = t3dm_sprite_format_bits(img->format);
+    uint16_t lut[256];
+    if (sbits <= 8)
+        for (uint32_t v = 0; v < (1u << sbits); v++) lut[v] = (uint16_t)encode(s, img, p, v);
+    bool scale = o->resize == T3DM_DS_SCALE; /* nearest texel centre */
+    for (unsigned dy = 0; dy < t->height; dy++) {
+        unsigned sy = scale ? (unsigned)(((2u * dy + 1u) * img->height) / (2u * t->height)) : dy;
+        if (sy >= img->height) break; /* padding rows */
+        const uint8_t *row = img->pixels + (size_t)sy * img->stride;
+        unsigned n_dx = scale ? t->width : img->width; /* then padding columns */
+        uint32_t last = 0, enc = 0;
+        for (unsigned dx = 0; dx < n_dx; dx++) {
+            unsigned sx = scale ? (unsigned)(((2u * dx + 1u) * img->width) / (2u * t->width)) : dx;
+            uint32_t v = t3dm_sprite_row_texel(row, sbits, sx);
+            if (sbits <= 8) {
+                enc = lut[v];
+            } else if (dx == 0 || v != last) {
+                enc = encode(s, img, p, v);
+                last = v;
+            }
+            put_texel(t, bits, (size_t)dy * t->width + dx, enc);
+        }
+    }
+}
+
 int t3dm_sprite_to_ds(const t3dm_sprite *s, const t3dm_ds_options *opt, t3dm_ds_texture *out,
                       t3dm_sprite_error *err)
 {
@@ -294,37 +383,12 @@ int t3dm_sprite_to_ds(const t3dm_sprite *s, const t3dm_ds_options *opt, t3dm_ds_
     if (!t.palette) return ds_fail(err, 0, "out of memory");
     ds_plan p;
     memset(&p, 0, sizeof p);
-    ds_scan sc;
-    const ds_scan *scp = NULL;
-    unsigned fmt = img->format;
-    bool ialpha = o->intensity_alpha && (fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8);
-    if (fmt == T3DM_SPRITE_CI4 || fmt == T3DM_SPRITE_CI8) {
-        plan_ci(s, img, &p, &t);
-    } else if ((fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8 || fmt == T3DM_SPRITE_IA4) &&
-               !ialpha) {
-        plan_grey_index(img, &p, &t);
-    } else if (fmt == T3DM_SPRITE_RGBA16) {
-        plan_direct(&p, &t, 128);
-    } else {
-        scan_rgba(s, img, &sc);
-        scp = &sc;
-        unsigned thr = o->alpha_threshold ? o->alpha_threshold : 128u;
-        if (fmt == T3DM_SPRITE_RGBA32 && (!sc.graded || sc.ncols > 32))
-            plan_direct(&p, &t, thr);
-        else
-            plan_alpha_pal(&sc, &p, &t); /* IA8, IA16, I with alpha: at most 32 greys */
-    }
-    if (p.kind != K_INDEX && p.kind != K_ALPHA_PAL) {
+    choose_plan(s, img, o, &p, &t);
+    if (p.kind == K_DIRECT) {
         free(t.palette);
         t.palette = NULL;
     }
-    unsigned cbits, abits;
-    source_bits(fmt, scp, &cbits, &abits);
-    if (fmt == T3DM_SPRITE_CI4 || fmt == T3DM_SPRITE_CI8) abits = p.alpha_bits;
-    if ((fmt == T3DM_SPRITE_I4 || fmt == T3DM_SPRITE_I8) && !ialpha) abits = 0;
-    t.lossy = cbits > 5 || abits > p.alpha_bits;
-
-    t.source_format = (uint8_t)fmt;
+    t.source_format = img->format;
     t.src_width = img->width;
     t.src_height = img->height;
     t.width = (uint16_t)ds_side(img->width);
@@ -332,25 +396,13 @@ int t3dm_sprite_to_ds(const t3dm_sprite *s, const t3dm_ds_options *opt, t3dm_ds_
     t.size_s = (uint8_t)log2_side(t.width);
     t.size_t_ = (uint8_t)log2_side(t.height);
     unsigned bits = t.format == T3DM_DS_PAL16 ? 4u : t.format == T3DM_DS_DIRECT ? 16u : 8u;
-    size_t n = (size_t)t.width * t.height;
-    t.texel_bytes = n * bits / 8u;
+    t.texel_bytes = (size_t)t.width * t.height * bits / 8u;
     t.texels = calloc(t.texel_bytes, 1);
     if (!t.texels) {
         t3dm_ds_texture_free(&t);
         return ds_fail(err, 0, "out of memory");
     }
-    for (unsigned dy = 0; dy < t.height; dy++)
-        for (unsigned dx = 0; dx < t.width; dx++) {
-            unsigned sx = dx, sy = dy;
-            if (o->resize == T3DM_DS_SCALE) { /* nearest texel centre */
-                sx = (unsigned)(((2u * dx + 1u) * (uint32_t)img->width) / (2u * t.width));
-                sy = (unsigned)(((2u * dy + 1u) * (uint32_t)img->height) / (2u * t.height));
-            } else if (dx >= img->width || dy >= img->height) {
-                continue; /* padding: texel value 0 */
-            }
-            uint32_t v = encode(s, img, &p, t3dm_sprite_texel(img, sx, sy));
-            put_texel(&t, bits, (size_t)dy * t.width + dx, v);
-        }
+    fill_texels(s, img, o, &p, &t);
     *out = t;
     return 0;
 }

@@ -233,6 +233,58 @@ static void test_lods_and_detail(void **state)
     free(f.data);
 }
 
+static void test_versions_and_no_data(void **state)
+{
+    (void)state;
+    t3dm_sprite_spec sp = {.image = {2, 2, rgba16_2x2},
+                           .format = T3DM_SPRITE_RGBA16,
+                           .hslices = 2,
+                           .vslices = 3,
+                           .ext_version = 4};
+    file f = make(&sp);
+    f.data[19] = 5; /* v5: same fields as v4 and v6 */
+    t3dm_sprite s = parse_ok(&f);
+    assert_int_equal(s.ext_version, 5);
+    assert_int_equal(s.hslices, 2);
+    assert_int_equal(s.vslices, 3);
+    f.data[19] = 2;
+    expect_error(&f, 18, "version 2 not supported");
+    f.data[19] = 3;
+    expect_error(&f, 18, "version 3 not supported");
+    free(f.data);
+
+    /* flag 0x40 "no data" (v6): the extended header right after the 8-byte header, the pixels
+     * at data_ptr. Built by hand: 8 + 128 = 136, pixels at 136..144. */
+    uint8_t nd[144] = {0x00, 0x02, 0x00, 0x02, 0x00, 0xC2, 0x01, 0x01, 0x00, 0x80, 0x00, 0x06};
+    nd[8 + 124 + 3] = 136;
+    static const uint8_t px[8] = {0xF8, 0x01, 0x07, 0xC1, 0x00, 0x3F, 0x00, 0x00};
+    memcpy(nd + 136, px, 8);
+    f = (file){nd, sizeof nd};
+    s = parse_ok(&f);
+    assert_int_equal(s.image.offset, 136);
+    assert_int_equal(t3dm_sprite_texel(&s.image, 1, 0), 0x07C1);
+    nd[8 + 124 + 3] = 100; /* inside the headers */
+    expect_error(&f, 132, "data pointer 0x64");
+    nd[8 + 124 + 3] = 140; /* runs past the end */
+    expect_error(&f, 140, "truncated: image");
+    nd[11] = 4; /* v4 has no data pointer */
+    expect_error(&f, 5, "needs v6");
+    nd[5] = 0x42; /* "no data" without the extended header */
+    expect_error(&f, 5, "without an extended header");
+
+    /* a LOD placed inside the headers */
+    const uint32_t one = 0x0001;
+    t3dm_sprite_spec sl = {.image = {2, 2, rgba16_2x2},
+                           .format = T3DM_SPRITE_RGBA16,
+                           .ext_version = 4,
+                           .lod_count = 1,
+                           .lods = {{1, 1, &one}}};
+    f = make(&sl);
+    f.data[16 + 12 + 3] = 0x20;
+    expect_error(&f, 16 + 12, "LOD 1 at 0x20 inside the headers");
+    free(f.data);
+}
+
 /* ---- conversions (expected values worked out by hand, see t3dm/sprite.md) ---- */
 
 static void test_rgba16_to_direct(void **state)
@@ -755,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_ci4_palette_versions),
         cmocka_unit_test(test_v1_sixteen_bit_palette_position),
         cmocka_unit_test(test_lods_and_detail),
+        cmocka_unit_test(test_versions_and_no_data),
         cmocka_unit_test(test_rgba16_to_direct),
         cmocka_unit_test(test_ci4_remaps_transparent_colour),
         cmocka_unit_test(test_ci8_identity),
