@@ -37,3 +37,7 @@ set_tests_properties(cli.render_lookup PROPERTIES LABELS cli)
 add_test(NAME cli.cycles
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/cycles.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden)
 set_tests_properties(cli.cycles PROPERTIES LABELS cli)
+add_test(NAME cli.t3dm
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/t3dm.sh $<TARGET_FILE:dsgx>
+          $<TARGET_FILE:test_t3dm_render> ${CMAKE_CURRENT_BINARY_DIR}/cli_t3dm_tmp)
+set_tests_properties(cli.t3dm PROPERTIES LABELS cli)

@@ -16,6 +16,7 @@
 #include "tools/commands.h"
 #include "tools/core/nitro_open.h"
 #include "tools/core/texfind.h"
+#include "tools/t3dm_cli.h"
 
 static int report(const char *name, const nitro_status *st)
 {
@@ -189,6 +190,7 @@ int cmd_info(int argc, char **argv)
                 "  NSBTX files of its folder: as `dsgx render` finds them)\n");
         return help ? 0 : 2;
     }
+    if (t3dm_cli_is_t3dm(arg)) return t3dm_cli_info(arg, json); /* tools/t3dm_info.c */
     dsgx_nitro_input in;
     char err[600];
     if (dsgx_nitro_open(arg, &in, err, sizeof err)) {

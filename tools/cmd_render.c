@@ -41,6 +41,7 @@
 #include "tools/core/texfind.h"
 #include "tools/progress.h"
 #include "tools/sheet.h"
+#include "tools/t3dm_cli.h"
 
 #define MAX_TEX        NITRO_MAX_TEX_SETS
 #define MAX_ANIM_FILES 8
@@ -140,7 +141,8 @@ static void usage(FILE *f)
             "  the frame's width or height; --orbit YAW PITCH DIST looks at the centre from DIST\n"
             "  (DIST 0: the fitted distance from that angle); --eye X Y Z --at X Y Z: any view.\n"
             "--all --shard I/N: models k (archive order) with k mod N = I - 1; the N shards\n"
-            "  cover every model once. A progress line shows on a terminal for long runs.\n",
+            "  cover every model once. A progress line shows on a terminal for long runs.\n"
+            "       dsgx render MODEL.t3dm --help   (Tiny3D models)\n",
             RENDER_DEFAULT_YAW, RENDER_DEFAULT_PITCH, RENDER_FIT_FILL * 100);
 }
 
@@ -505,6 +507,8 @@ static int render_main(int argc, char **argv, dsgx_frame *result)
     render_camera cam = {.fov = 30};
     bool edge = false, fog = false, aa = false, all = false;
     render_light lights[4] = {{0}};
+    int t3dm_rc = t3dm_cli_render(argc, argv); /* Tiny3D models: tools/t3dm_render.c */
+    if (t3dm_rc >= 0) return t3dm_rc;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;

@@ -28,9 +28,9 @@ static const command commands[] = {
     {"golden", cmd_golden, "golden check|update [DIR...] [SCENE...]",
      "golden-image regression tests over every manifest below each DIR"},
     {"convert", cmd_convert, "convert FILE.ntrfd -o FILE.trace", "convert a frame dump to a trace"},
-    {"render", cmd_render, "render MODEL.nsbmd [options] -o out.png",
-     "render a Nitro model (and animations) to PNG"},
-    {"info", cmd_info, "info FILE [--json]", "describe a Nitro file"},
+    {"render", cmd_render, "render MODEL.nsbmd|MODEL.t3dm [options] -o out.png",
+     "render a Nitro or Tiny3D model (and animations) to PNG"},
+    {"info", cmd_info, "info FILE [--json]", "describe a Nitro file or a Tiny3D model"},
 };
 
 static void usage(FILE *f)
