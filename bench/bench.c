@@ -1,21 +1,41 @@
 /*
- * bench.c - `dsgx bench TRACE... [--repeat N] [--threads N]`: rendering and geometry speed.
+ * bench.c - `dsgx bench TRACE... [--repeat N] [--threads N] [--json | --csv]`: rendering and
+ * geometry speed, and the memory of one engine pair.
  *
  * Each trace is replayed N times (default 100) on one system (gx_reset between runs); for every
  * frame the wall time of raster_render() (latched polygon list -> finished frame) and of
- * executing that frame's bus writes (geometry) are recorded. Prints one line per trace:
- *   NAME render_median_us X geometry_median_us Y
- * Figures, not a test: nothing here passes or fails on time. Rendering threads: --threads
- * (default: the cores, at most 8; raster/README.md "Threads"), printed to stderr.
+ * executing that frame's bus writes (geometry) are recorded. The default output is one line
+ * per trace for people:
+ *   NAME render_median_us X geometry_median_us Y frame_median_us Z
+ * --json prints one object (bench/README.md "Machine-readable output" has its fields), --csv a
+ * header and one row per trace. Figures, not a test: nothing here passes or fails on time.
+ * Rendering threads: --threads (default: the cores, at most 8; raster/README.md "Threads").
  *
  * dsgx_system_replay reads the geometry time of a frame with ONE clock pair around the whole
  * run of bus writes before its `frame` directive. Timing every write (as dsgx_system_exec does for
  * the CLI's statistics) costs two clock reads, about 60-70 ns, per write: on g_heavy_1's 24,000
  * writes that is more than the geometry work itself. See bench/README.md for figures.
+ *
+ * Memory: the bytes the engine pair allocates (gx_memory_bytes + raster_memory_bytes, exact)
+ * and the growth of the process's peak resident set (getrusage ru_maxrss) from just before the
+ * first trace's system is created to the end of its replays: what one engine pair actually
+ * touches (the first trace should be a heavy one for that figure to mean something).
+ * Instructions per frame come from the CPU's counter (Linux perf_event_open) where the kernel
+ * and the machine allow it, else they are reported as unavailable (null / empty).
  */
+#define _DEFAULT_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#endif
 
 #include "tools/cli_util.h"
 #include "tools/commands.h"
@@ -23,24 +43,40 @@
 #include "tools/core/system.h"
 
 typedef struct samples {
-    uint64_t *render, *geometry;
+    uint64_t *render, *geometry, *frame;
     size_t n, cap;
+    bool oom;
+    gx_frame_stats stats; /* of the last frame */
 } samples;
 
 static void on_frame(samples *sm, uint64_t render_ns, uint64_t geometry_ns)
 {
+    if (sm->oom) return;
     if (sm->n == sm->cap) {
         size_t nc = sm->cap ? sm->cap * 2 : 256;
         uint64_t *r = realloc(sm->render, nc * sizeof *r);
         if (r) sm->render = r;
         uint64_t *g = realloc(sm->geometry, nc * sizeof *g);
         if (g) sm->geometry = g;
-        if (!r || !g) return;
+        uint64_t *f = realloc(sm->frame, nc * sizeof *f);
+        if (f) sm->frame = f;
+        if (!r || !g || !f) {
+            sm->oom = true;
+            return;
+        }
         sm->cap = nc;
     }
     sm->render[sm->n] = render_ns;
     sm->geometry[sm->n] = geometry_ns;
+    sm->frame[sm->n] = render_ns + geometry_ns;
     sm->n++;
+}
+
+static void samples_free(samples *sm)
+{
+    free(sm->render);
+    free(sm->geometry);
+    free(sm->frame);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -62,12 +98,175 @@ static double median_us(uint64_t *v, size_t n)
 static void frame_cb(void *user, unsigned index, dsgx_system *s)
 {
     (void)index;
-    on_frame(user, s->render_ns, s->geometry_ns);
+    samples *sm = user;
+    on_frame(sm, s->render_ns, s->geometry_ns);
+    sm->stats = s->stats;
+}
+
+/* ---- the instruction counter (where the machine has one) ---- */
+
+typedef struct icounter {
+    int fd; /* -1: none */
+} icounter;
+
+static void icounter_open(icounter *c)
+{
+    c->fd = -1;
+#ifdef __linux__
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_HW_INSTRUCTIONS;
+    a.disabled = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.inherit = 1; /* the rendering workers too */
+    long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    c->fd = fd < 0 ? -1 : (int)fd;
+#endif
+}
+
+static void icounter_start(icounter *c)
+{
+#ifdef __linux__
+    if (c->fd < 0) return;
+    ioctl(c->fd, PERF_EVENT_IOC_RESET, 0);
+    ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+#else
+    (void)c;
+#endif
+}
+
+/* @return the instructions since icounter_start, or -1 when there is no counter. */
+static int64_t icounter_stop(icounter *c)
+{
+#ifdef __linux__
+    if (c->fd < 0) return -1;
+    ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
+    uint64_t v = 0;
+    if (read(c->fd, &v, sizeof v) != (ssize_t)sizeof v) return -1;
+    return (int64_t)v;
+#else
+    (void)c;
+    return -1;
+#endif
+}
+
+static void icounter_close(icounter *c)
+{
+    if (c->fd >= 0) close(c->fd);
+    c->fd = -1;
+}
+
+static long peak_rss_kib(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
+    return ru.ru_maxrss; /* KiB on Linux */
+}
+
+/* ---- output ---- */
+
+enum bench_format { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+typedef struct trace_result {
+    char name[256];
+    unsigned frames;
+    double render_us, geometry_us, frame_us;
+    int64_t instructions; /* per frame, -1: unavailable */
+    gx_frame_stats stats;
+} trace_result;
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* CSV field: quoted when it holds a comma, quote or line break. */
+static void csv_string(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void print_text(const trace_result *t)
+{
+    printf("%s render_median_us %.1f geometry_median_us %.1f frame_median_us %.1f\n", t->name,
+           t->render_us, t->geometry_us, t->frame_us);
+}
+
+static const char CSV_HEADER[] = "trace,frames,render_median_us,geometry_median_us,"
+                                 "frame_median_us,instructions_per_frame,commands,polygons,"
+                                 "vertices,threads\n";
+
+static void print_csv(const trace_result *t, unsigned threads)
+{
+    csv_string(stdout, t->name);
+    printf(",%u,%.1f,%.1f,%.1f,", t->frames, t->render_us, t->geometry_us, t->frame_us);
+    if (t->instructions >= 0) printf("%lld", (long long)t->instructions);
+    printf(",%u,%u,%u,%u\n", t->stats.commands, t->stats.polygons, t->stats.vertices, threads);
+}
+
+static void print_json_trace(const trace_result *t, bool first)
+{
+    printf("%s\n    {\"name\": ", first ? "" : ",");
+    json_string(stdout, t->name);
+    printf(", \"frames\": %u, \"render_median_us\": %.1f, \"geometry_median_us\": %.1f, "
+           "\"frame_median_us\": %.1f, \"instructions_per_frame\": ",
+           t->frames, t->render_us, t->geometry_us, t->frame_us);
+    if (t->instructions >= 0)
+        printf("%lld", (long long)t->instructions);
+    else
+        printf("null");
+    printf(", \"commands\": %u, \"polygons\": %u, \"vertices\": %u}", t->stats.commands,
+           t->stats.polygons, t->stats.vertices);
+}
+
+static const char USAGE[] =
+    "usage: dsgx bench TRACE... [--repeat N] [--threads N] [--json | --csv]\n";
+
+static void print_help(void)
+{
+    printf("%s"
+           "  replays each trace N times (default 100) and prints per trace the medians over\n"
+           "  all frames of the rendering time, the geometry time (its bus writes) and the\n"
+           "  whole frame (their sum), in microseconds:\n"
+           "    NAME render_median_us X geometry_median_us Y frame_median_us Z\n"
+           "  --threads N  rendering threads, 1..8 (default: the cores, at most 8, as\n"
+           "               replay; --threads 1 gives the one-core figure)\n"
+           "  --json       one JSON object: threads, repeat, cores, the memory of one engine\n"
+           "               pair (allocated bytes and resident growth) and one entry per trace\n"
+           "               (frames, the three medians, instructions per frame where the\n"
+           "               machine has a counter, else null; commands, polygons, vertices)\n"
+           "  --csv        the same per-trace figures as CSV (header line first); the memory\n"
+           "               figures go to stderr\n"
+           "  the number of threads is printed to stderr first (text output)\n",
+           USAGE);
 }
 
 int cmd_bench(int argc, char **argv)
 {
     unsigned repeat = 100, threads = cli_default_threads();
+    enum bench_format fmt = FMT_TEXT;
     int first = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -75,13 +274,12 @@ int cmd_bench(int argc, char **argv)
             if (!repeat) repeat = 1;
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (cli_parse_threads("bench", argv[++i], &threads)) return 2;
+        } else if (!strcmp(argv[i], "--json")) {
+            fmt = FMT_JSON;
+        } else if (!strcmp(argv[i], "--csv")) {
+            fmt = FMT_CSV;
         } else if (!strcmp(argv[i], "--help")) {
-            printf("usage: dsgx bench TRACE... [--repeat N] [--threads N]\n"
-                   "  replays each trace N times (default 100) and prints\n"
-                   "  NAME render_median_us X geometry_median_us Y\n"
-                   "  --threads N  rendering threads, 1..8 (default: the cores, at most 8, as\n"
-                   "               replay; --threads 1 gives the one-core figure)\n"
-                   "  the number of threads is printed to stderr first\n");
+            print_help();
             return 0;
         } else {
             if (!nfiles) first = i;
@@ -90,11 +288,23 @@ int cmd_bench(int argc, char **argv)
         }
     }
     if (!nfiles) {
-        fprintf(stderr, "usage: dsgx bench TRACE... [--repeat N] [--threads N]\n");
+        fputs(USAGE, stderr);
         return 2;
     }
-    fprintf(stderr, "dsgx bench: %u rendering thread%s\n", threads, threads == 1 ? "" : "s");
+    if (fmt == FMT_TEXT)
+        fprintf(stderr, "dsgx bench: %u rendering thread%s\n", threads, threads == 1 ? "" : "s");
+
+    icounter ic;
+    icounter_open(&ic);
+    size_t alloc_bytes = 0;
+    long rss_growth = -1;
     int status = 0;
+    bool first_out = true;
+    if (fmt == FMT_JSON)
+        printf("{\"tool\": \"dsgx bench\", \"threads\": %u, \"repeat\": %u, \"cores\": %ld,\n"
+               "  \"traces\": [",
+               threads, repeat, sysconf(_SC_NPROCESSORS_ONLN));
+    if (fmt == FMT_CSV) fputs(CSV_HEADER, stdout);
     for (int f = 0; f < nfiles; f++) {
         const char *path = argv[first + f];
         dsgx_trace t = {0};
@@ -106,21 +316,63 @@ int cmd_bench(int argc, char **argv)
             continue;
         }
         samples sm = {0};
+        long rss0 = peak_rss_kib();
         dsgx_system *s = dsgx_system_create();
         if (s) raster_set_threads(s->raster, threads);
+        int64_t instr = 0;
         for (unsigned r = 0; s && r < repeat; r++) {
             gx_reset(s->gx);
+            icounter_start(&ic);
             dsgx_system_replay(s, &t, frame_cb, &sm);
+            int64_t n = icounter_stop(&ic);
+            instr = n < 0 || instr < 0 ? -1 : instr + n;
+        }
+        if (s && rss_growth < 0) {
+            long rss1 = peak_rss_kib();
+            rss_growth = rss0 >= 0 && rss1 >= rss0 ? rss1 - rss0 : -1;
+        }
+        if (s) {
+            size_t a = gx_memory_bytes(s->gx) + raster_memory_bytes(s->raster);
+            if (a > alloc_bytes) alloc_bytes = a;
         }
         dsgx_system_destroy(s);
-        char name[256];
-        cli_stem(path, name, sizeof name);
-        printf("%s render_median_us %.1f geometry_median_us %.1f\n", name,
-               median_us(sm.render, sm.n), median_us(sm.geometry, sm.n));
+        if (!s || sm.oom) {
+            fprintf(stderr, "dsgx bench: %s: out of memory\n", path);
+            status = 1;
+        }
+
+        trace_result res;
+        memset(&res, 0, sizeof res);
+        cli_stem(path, res.name, sizeof res.name);
+        res.frames = (unsigned)(repeat ? sm.n / repeat : 0);
+        res.render_us = median_us(sm.render, sm.n);
+        res.geometry_us = median_us(sm.geometry, sm.n);
+        res.frame_us = median_us(sm.frame, sm.n);
+        res.instructions = instr >= 0 && sm.n ? instr / (int64_t)sm.n : -1;
+        res.stats = sm.stats;
+        switch (fmt) {
+        case FMT_TEXT: print_text(&res); break;
+        case FMT_CSV: print_csv(&res, threads); break;
+        case FMT_JSON: print_json_trace(&res, first_out); break;
+        }
+        first_out = false;
         fflush(stdout);
-        free(sm.render);
-        free(sm.geometry);
+        samples_free(&sm);
         dsgx_trace_free(&t);
+    }
+    icounter_close(&ic);
+
+    double alloc_mib = (double)alloc_bytes / (1024.0 * 1024.0);
+    if (fmt == FMT_JSON) {
+        printf("\n  ],\n  \"memory\": {\"engine_pair_allocated_bytes\": %zu, "
+               "\"engine_pair_resident_growth_kib\": %ld, \"process_peak_rss_kib\": %ld}\n}\n",
+               alloc_bytes, rss_growth, peak_rss_kib());
+    } else {
+        fprintf(stderr,
+                "dsgx bench: engine pair (gx + raster, %u thread%s): %zu bytes allocated "
+                "(%.2f MiB), peak resident growth %ld KiB; process peak %ld KiB\n",
+                threads, threads == 1 ? "" : "s", alloc_bytes, alloc_mib, rss_growth,
+                peak_rss_kib());
     }
     return status;
 }

@@ -83,6 +83,13 @@ static void reset_regs(gx_render_regs *r)
     r->clear_depth = CLEAR_DEPTH_RESET;
 }
 
+size_t gx_memory_bytes(const gx_engine *gx)
+{
+    size_t n = sizeof(*gx) + 2 * sizeof(gx_frame) + GX_TEX_VRAM_SIZE + GX_PAL_VRAM_SIZE;
+    for (unsigned i = 0; i < VRAM_NBANKS; i++) n += gx_vram_bank_size(i);
+    return n + gx->cmd.deferred_cap * sizeof(*gx->cmd.deferred);
+}
+
 void gx_reset(gx_engine *gx)
 {
     gx_vram_reset(&gx->vram);

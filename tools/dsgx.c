@@ -23,7 +23,7 @@ static const command commands[] = {
     {"hash", cmd_hash, "hash FRAME...", "print the XXH3 frame hash of PNG or raw frames"},
     {"diff", cmd_diff, "diff A B [-o diff.png]",
      "count differing pixels of two frames and write a colour-coded diff image"},
-    {"bench", cmd_bench, "bench TRACE... [--repeat N]",
+    {"bench", cmd_bench, "bench TRACE... [--repeat N] [--threads N] [--json|--csv]",
      "median render and geometry time per frame of each trace"},
     {"golden", cmd_golden, "golden check|update [DIR] [SCENE...]",
      "golden-image regression tests over a scene directory"},
