@@ -5,7 +5,6 @@
  */
 #include "nitro/sheet.h"
 
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +59,11 @@ void nitro_sheet_put(nitro_sheet *s, unsigned i, const dsgx_frame *f, const char
 
 int nitro_sheet_write_png(const nitro_sheet *s, const char *path, char *err, size_t err_size)
 {
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    img.width = s->width;
-    img.height = s->height;
-    img.format = PNG_FORMAT_RGBA;
-    if (!s->rgba || !png_image_write_to_file(&img, path, 0, s->rgba, 0, NULL)) {
-        snprintf(err, err_size, "%s: %s", path, s->rgba ? img.message : "no image");
+    if (!s->rgba) {
+        snprintf(err, err_size, "%s: no image", path);
         return -1;
     }
-    return 0;
+    return dsgx_png_write_rgba(path, s->rgba, s->width, s->height, err, err_size);
 }
 
 void nitro_sheet_free(nitro_sheet *s)

@@ -51,9 +51,16 @@ uint64_t dsgx_frame_hash(const dsgx_frame *f);
 /** The hash as 16 lowercase hex digits plus NUL. */
 void dsgx_frame_hash_hex(const dsgx_frame *f, char out[17]);
 
-/** Write an RGBA8 PNG (colour8 = c6 << 2 | c6 >> 4; alpha8 = a5 ? a5 << 3 | a5 >> 2 : 0).
+/** The frame as RGBA8 bytes (DSGX_FRAME_BYTES, rows top to bottom): colour8 = c6 << 2 | c6 >> 4,
+ *  alpha8 = a5 ? a5 << 3 | a5 >> 2 : 0. */
+void dsgx_frame_rgba8(const dsgx_frame *f, uint8_t *out);
+/** Write an RGBA8 PNG of the frame (dsgx_frame_rgba8's bytes).
  *  @return 0, or -1 with a message in err. */
 int dsgx_frame_write_png(const dsgx_frame *f, const char *path, char *err, size_t errlen);
+/** Write RGBA8 pixels (width * 4 bytes per row) as a PNG, encoded for speed (zlib level 1, no
+ *  row filter; bench/README.md "Screenshots"). @return 0, or -1 with a message in err. */
+int dsgx_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                        char *err, size_t errlen);
 /** Read a 256x192 PNG written as above back into a frame (exact inverse for such PNGs). */
 int dsgx_frame_read_png(dsgx_frame *f, const char *path, char *err, size_t errlen);
 /** Read a PNG or canonical .raw frame (by content). */
