@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef __linux__
@@ -41,6 +42,7 @@
 #include "tools/commands.h"
 #include "tools/core/input.h"
 #include "tools/core/system.h"
+#include "tools/sheet.h"
 
 typedef struct samples {
     uint64_t *render, *geometry, *frame;
@@ -242,7 +244,68 @@ static void print_json_trace(const trace_result *t, bool first)
 }
 
 static const char USAGE[] =
-    "usage: dsgx bench TRACE... [--repeat N] [--threads N] [--json | --csv]\n";
+    "usage: dsgx bench TRACE... [--repeat N] [--threads N] [--json | --csv]\n"
+    "       dsgx bench --models MODEL.nsbmd... [--repeat N] [-o DIR]\n";
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --models: PNG screenshots of every model of each file, on one pair of engines in this
+ * process (render_model_pngs); screenshots per second of wall time and of CPU time (the
+ * per-core figure on a shared machine). */
+static int bench_models(char **files, int nfiles, unsigned repeat, const char *out_dir,
+                        enum bench_format fmt)
+{
+    sheet_opts so = {NULL, 0, 30.0, 0, 0, false, false, false, 1, {{0}}};
+    int status = 0;
+    unsigned total = 0;
+    double wall = 0, cpu = 0;
+    if (fmt == FMT_CSV) printf("file,screenshots,wall_s,cpu_s,per_s,per_cpu_s\n");
+    if (fmt == FMT_JSON)
+        printf("{\"tool\": \"dsgx bench --models\", \"repeat\": %u, \"files\": [", repeat);
+    for (int f = 0; f < nfiles; f++) {
+        unsigned n = 0;
+        double w0 = (double)dsgx_now_ns() * 1e-9, c0 = cpu_seconds();
+        if (render_model_pngs(files[f], &so, out_dir, repeat, &n)) status = 1;
+        double w = (double)dsgx_now_ns() * 1e-9 - w0, c = cpu_seconds() - c0;
+        total += n;
+        wall += w;
+        cpu += c;
+        char name[256];
+        cli_stem(files[f], name, sizeof name);
+        double ps = w > 0 ? n / w : 0, pc = c > 0 ? n / c : 0;
+        switch (fmt) {
+        case FMT_TEXT:
+            printf("%s screenshots %u wall_s %.4f cpu_s %.4f per_s %.0f per_cpu_s %.0f\n", name, n,
+                   w, c, ps, pc);
+            break;
+        case FMT_CSV:
+            csv_string(stdout, name);
+            printf(",%u,%.4f,%.4f,%.0f,%.0f\n", n, w, c, ps, pc);
+            break;
+        case FMT_JSON:
+            printf("%s\n    {\"name\": ", f ? "," : "");
+            json_string(stdout, name);
+            printf(", \"screenshots\": %u, \"wall_s\": %.4f, \"cpu_s\": %.4f, \"per_s\": %.0f, "
+                   "\"per_cpu_s\": %.0f}",
+                   n, w, c, ps, pc);
+            break;
+        }
+    }
+    double ps = wall > 0 ? total / wall : 0, pc = cpu > 0 ? total / cpu : 0;
+    if (fmt == FMT_JSON)
+        printf("\n  ],\n  \"total\": {\"screenshots\": %u, \"wall_s\": %.4f, \"cpu_s\": %.4f, "
+               "\"per_s\": %.0f, \"per_cpu_s\": %.0f}\n}\n",
+               total, wall, cpu, ps, pc);
+    else if (fmt == FMT_TEXT)
+        printf("total screenshots %u wall_s %.4f cpu_s %.4f per_s %.0f per_cpu_s %.0f\n", total,
+               wall, cpu, ps, pc);
+    return status;
+}
 
 static void print_help(void)
 {
@@ -259,7 +322,12 @@ static void print_help(void)
            "               machine has a counter, else null; commands, polygons, vertices)\n"
            "  --csv        the same per-trace figures as CSV (header line first); the memory\n"
            "               figures go to stderr\n"
-           "  the number of threads is printed to stderr first (text output)\n",
+           "  the number of threads is printed to stderr first (text output)\n"
+           "  --models     PNG screenshots instead: every model of each NSBMD (its own\n"
+           "               textures, render --all's camera) rendered and written as a PNG,\n"
+           "               N times (default 100), on one pair of engines in this process;\n"
+           "               prints screenshots per second of wall and of CPU time. -o DIR\n"
+           "               keeps the PNGs (FILE.I.png), else they are encoded to /dev/null\n",
            USAGE);
 }
 
@@ -268,6 +336,8 @@ int cmd_bench(int argc, char **argv)
     unsigned repeat = 100, threads = cli_default_threads();
     enum bench_format fmt = FMT_TEXT;
     int first = 0, nfiles = 0;
+    bool models = false;
+    const char *out_dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = (unsigned)strtoul(argv[++i], NULL, 10);
@@ -278,6 +348,10 @@ int cmd_bench(int argc, char **argv)
             fmt = FMT_JSON;
         } else if (!strcmp(argv[i], "--csv")) {
             fmt = FMT_CSV;
+        } else if (!strcmp(argv[i], "--models")) {
+            models = true;
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out_dir = argv[++i];
         } else if (!strcmp(argv[i], "--help")) {
             print_help();
             return 0;
@@ -291,6 +365,7 @@ int cmd_bench(int argc, char **argv)
         fputs(USAGE, stderr);
         return 2;
     }
+    if (models) return bench_models(argv + first, nfiles, repeat, out_dir, fmt);
     if (fmt == FMT_TEXT)
         fprintf(stderr, "dsgx bench: %u rendering thread%s\n", threads, threads == 1 ? "" : "s");
 

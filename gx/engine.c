@@ -24,6 +24,7 @@
  */
 #include "gx/gx_internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,11 +91,24 @@ size_t gx_memory_bytes(const gx_engine *gx)
     return n + gx->cmd.deferred_cap * sizeof(*gx->cmd.deferred);
 }
 
+/* Zero a polygon/vertex RAM: the same bytes as memset of the whole frame, since the entries
+ * from ram_used_* on were never written since the last reset (1.2 MB less to clear when an
+ * engine is reused for small scenes, e.g. one model screenshot after another). */
+static void clear_frame(gx_frame *f, uint32_t polys, uint32_t verts)
+{
+    memset(f, 0, offsetof(gx_frame, polys));
+    memset(f->polys, 0, polys * sizeof(f->polys[0]));
+    memset(f->verts, 0, verts * sizeof(f->verts[0]));
+    f->tex_vram = NULL;
+    f->pal_vram = NULL;
+}
+
 void gx_reset(gx_engine *gx)
 {
     gx_vram_reset(&gx->vram);
-    memset(gx->build, 0, sizeof(gx_frame));
-    memset(gx->render, 0, sizeof(gx_frame));
+    clear_frame(gx->build, gx->ram_used_polys, gx->ram_used_verts);
+    clear_frame(gx->render, gx->ram_used_polys, gx->ram_used_verts);
+    gx->ram_used_polys = gx->ram_used_verts = 0;
     reset_regs(&gx->regs);
     reset_regs(&gx->render->regs);
     gx->disp3dcnt_status = 0;

@@ -45,6 +45,9 @@ struct gx_engine {
     /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render */
     gx_frame *build;
     gx_frame *render;
+    /* the most polygons / vertices either RAM has held since gx_reset: beyond them both are
+     * still zero, so gx_reset clears only this much (polygon.c keeps it up to date) */
+    uint32_t ram_used_polys, ram_used_verts;
     gx_frame_stats last_stats;
 };
 

@@ -267,6 +267,8 @@ void gx_geom_submit_polygon(gx_engine *gx)
     }
 
     finish_polygon(g, p, f->verts);
+    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
+    if (f->nverts > gx->ram_used_verts) gx->ram_used_verts = f->nverts;
     g->last_strip_poly = g->prim_type >= 2 ? (int32_t)index : -1;
 
     if (gx->hooks.polygon) gx->hooks.polygon(gx->hooks.user, gx, GX_POLY_STORED, p, f->verts);

@@ -42,6 +42,15 @@ static inline unsigned dsgx_pixel_a(uint32_t p)
     return (p >> 24) & 31u;
 }
 
+/** A pixel as RGBA8 in one word, R in the low byte: each 6-bit colour c becomes
+ *  c << 2 | c >> 4, the 5-bit alpha a becomes a << 3 | a >> 2 (0 stays 0). */
+static inline uint32_t dsgx_pixel_rgba8(uint32_t p)
+{
+    p &= 0x1F3F3F3Fu;
+    return ((p << 2) & 0x00FCFCFCu) | ((p >> 4) & 0x00030303u) | ((p << 3) & 0xF8000000u) |
+           ((p >> 2) & 0x07000000u);
+}
+
 /** Canonical bytes (DSGX_FRAME_BYTES) of a frame, independent of host byte order. */
 void dsgx_frame_canonical(const dsgx_frame *f, uint8_t *out);
 /** Frame from canonical bytes; bits outside the pixel fields are cleared. */

@@ -105,17 +105,14 @@ typedef struct texset {
     const uint8_t *data[NITRO_MAX_TEX_SETS];
 } texset;
 
-static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t *mdata,
-                       const texset *ts, dsgx_frame *out)
+/* One model into @p out on engines reused from model to model: gx_reset and raster_power_on
+ * put them back in the state gx_create / raster_create give (the same frame as fresh engines:
+ * the untimed first frame after power-on; checked by cli.nitro and bench/README.md). */
+static void render_one(const sheet_opts *o, gx_engine *gx, raster_engine *ra, const nitro_model *m,
+                       const uint8_t *mdata, const texset *ts, dsgx_frame *out)
 {
-    gx_engine *gx = gx_create();
-    raster_engine *ra = raster_create();
-    if (!gx || !ra) {
-        memset(out, 0, sizeof *out);
-        if (gx) gx_destroy(gx);
-        if (ra) raster_destroy(ra);
-        return;
-    }
+    gx_reset(gx);
+    raster_power_on(ra);
     nitro_gx_sink sink = nitro_gx_engine_sink(gx);
     sink.write(sink.user, REG_POWCNT1, 0x820F, 4);
     sink.write(sink.user, REG_DISPCNT, 0x00010108, 4);
@@ -159,8 +156,60 @@ static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t 
     sink.write(sink.user, 0x04000540, 0, 4); /* SWAP_BUFFERS */
     gx_vblank(gx);
     raster_render(ra, gx_render_frame(gx), out, NULL);
-    raster_destroy(ra);
-    gx_destroy(gx);
+}
+
+int render_model_pngs(const char *path, const sheet_opts *o, const char *out_dir, unsigned repeat,
+                      unsigned *count)
+{
+    *count = 0;
+    dsgx_nitro_input in;
+    char err[600];
+    if (dsgx_nitro_open(path, &in, err, sizeof err) || in.archive) {
+        fprintf(stderr, "dsgx bench: %s\n", in.archive ? "--models needs NSBMD files" : err);
+        dsgx_nitro_input_free(&in);
+        return 1;
+    }
+    nitro_file f;
+    bool parsed = nitro_parse(in.data, in.size, &f).ok;
+    if (!parsed || f.kind != NITRO_KIND_BMD0) {
+        fprintf(stderr, "dsgx bench: %s: not a model file\n", path);
+        if (parsed) nitro_file_free(&f);
+        dsgx_nitro_input_free(&in);
+        return 1;
+    }
+    texset ts = {0};
+    if (f.tex0) {
+        ts.tex[0] = f.tex0;
+        ts.data[0] = in.data;
+        ts.n = 1;
+    }
+    gx_engine *gx = gx_create();
+    raster_engine *ra = raster_create();
+    dsgx_frame *frame = malloc(sizeof *frame);
+    int rc = !gx || !ra || !frame;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (unsigned r = 0; !rc && r < repeat; r++) {
+        for (unsigned i = 0; !rc && i < f.num_models; i++) {
+            render_one(o, gx, ra, &f.models[i], in.data, &ts, frame);
+            char png[1024];
+            if (out_dir)
+                snprintf(png, sizeof png, "%s/%.200s.%u.png", out_dir, base, i);
+            else
+                snprintf(png, sizeof png, "/dev/null");
+            if (dsgx_frame_write_png(frame, png, err, sizeof err)) {
+                fprintf(stderr, "dsgx bench: %s\n", err);
+                rc = 1;
+            }
+            (*count)++;
+        }
+    }
+    free(frame);
+    if (ra) raster_destroy(ra);
+    if (gx) gx_destroy(gx);
+    nitro_file_free(&f);
+    dsgx_nitro_input_free(&in);
+    return rc;
 }
 
 /* ---- the sheet ---- */
@@ -260,6 +309,14 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
     }
     static dsgx_frame frame;
     unsigned cell = 0;
+    gx_engine *gx = ncells ? gx_create() : NULL;
+    raster_engine *ra = ncells ? raster_create() : NULL;
+    if (ncells && (!gx || !ra)) {
+        fprintf(stderr, "dsgx render: out of memory\n");
+        rc = 1;
+        nitro_sheet_free(&sh);
+        ncells = 0;
+    }
     for (unsigned i = 0; i < nent && cell < ncells; i++) {
         const nitro_file *f = &ents[i].file;
         if (!ents[i].parsed || f->kind != NITRO_KIND_BMD0) continue;
@@ -269,7 +326,7 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
             ts.data[ts.n++] = ents[i].buf;
         }
         for (unsigned m = 0; m < f->num_models && cell < ncells; m++, cell++) {
-            render_one(o, &f->models[m], ents[i].buf, &ts, &frame);
+            render_one(o, gx, ra, &f->models[m], ents[i].buf, &ts, &frame);
             char label[96], hex[17];
             snprintf(label, sizeof label, "%.47s/%.16s", ents[i].label, f->models[m].name.s);
             nitro_sheet_put(&sh, cell, &frame, label, true);
@@ -277,6 +334,8 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
             printf("%s %s\n", hex, label);
         }
     }
+    if (ra) raster_destroy(ra);
+    if (gx) gx_destroy(gx);
     if (ncells) {
         char err[512];
         if (nitro_sheet_write_png(&sh, out, err, sizeof err)) {
