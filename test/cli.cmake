@@ -18,5 +18,6 @@ set_tests_properties(cli.golden PROPERTIES LABELS cli)
 # `dsgx bench` runs and prints well-formed figures (text, --json, --csv) and one engine pair
 # stays under 8 MiB allocated; not timed (bench/README.md)
 add_test(NAME cli.bench
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden/ref)
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden/ref
+          $<TARGET_FILE:test_nitro_render> ${CMAKE_CURRENT_BINARY_DIR}/cli_bench_tmp)
 set_tests_properties(cli.bench PROPERTIES LABELS "cli;bench")

@@ -2,9 +2,12 @@
 # `dsgx bench` runs and prints well-formed figures in its three formats (text, --json, --csv),
 # and one engine pair (gx + raster, one thread) allocates less than 8 MiB. Not a timed test:
 # only the shape of the output and that every time is a positive number are checked.
-# usage: bench.sh DSGX TRACE_DIR
+# --models: PNG screenshots of Nitro fixture models (made by the project's writer through
+# TEST_NITRO_RENDER) on one reused engine pair: the PNGs decode to the frames `render --all`
+# draws with fresh state per model.
+# usage: bench.sh DSGX TRACE_DIR [TEST_NITRO_RENDER TMPDIR]
 set -u
-dsgx=$1 dir=$2
+dsgx=$1 dir=$2 tnr=${3:-} tmp=${4:-}
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -57,6 +60,18 @@ printf '%s\n' "$csv" | awk -F, 'NR > 1 { rows++; if (NF != 10 || $3 <= 0 || $4 <
 # a missing trace is an error, the others are still measured
 out=$("$dsgx" bench "$dir/nope.trace" "$t2" --repeat 1 --csv 2>&1); rc=$?
 [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "^a_flat_triangle," && ok || bad "missing trace (rc $rc): $out"
+
+if [ -n "$tnr" ]; then
+    rm -rf "$tmp"; mkdir -p "$tmp/fx" "$tmp/png"
+    DSGX_NITRO_FIXTURE_DIR="$tmp/fx" "$tnr" >/dev/null 2>&1
+    out=$("$dsgx" bench --models "$tmp/fx/multi.nsbmd" "$tmp/fx/lit.nsbmd" --repeat 2 -o "$tmp/png")
+    printf '%s\n' "$out" | grep -q "^multi screenshots 6 wall_s $num[0-9]* cpu_s $num[0-9]* per_s [0-9]* per_cpu_s [0-9]*\$" \
+        && printf '%s\n' "$out" | grep -q "^total screenshots 8 " && ok || bad "models output: $out"
+    want=$("$dsgx" render --all "$tmp/fx/multi.nsbmd" -o "$tmp/sheet.png" | awk 'NF == 2 && $2 ~ /\// {print $1}' | tr '\n' ' ')
+    got=$(for i in 0 1 2; do "$dsgx" hash "$tmp/png/multi.nsbmd.$i.png" | awk '{print $1}'; done | tr '\n' ' ')
+    [ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "models frames '$got' vs render --all '$want'"
+    "$dsgx" bench --models "$dir/g_heavy_1.trace" --repeat 1 >/dev/null 2>&1 && bad "models on a trace" || ok
+fi
 
 echo "bench: $pass passed, $fail failed"
 [ $fail -eq 0 ]
