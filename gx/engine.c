@@ -239,17 +239,17 @@ static void write_vramcnt(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t m
 
 static void write_masked(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t mask)
 {
-    /* GXFIFO and the command ports first: nearly every write of a frame (one range test) */
+    if (addr >= REG_VRAM_LCDC_BASE && addr < REG_VRAM_LCDC_END) {
+        gx_vram_lcdc_write32(&gx->vram, addr, val, mask);
+        return;
+    }
+    /* GXFIFO and the command ports next: nearly every other write of a frame (one range test) */
     if (addr - REG_GXFIFO < 0x200u && mask == 0xFFFFFFFFu) {
         if (!(gx->powcnt1 & POWCNT1_GEOMETRY)) return;
         if (addr < REG_CMD_PORTS)
             gx_fifo_write(gx, val);
         else
             gx_port_write(gx, addr, val);
-        return;
-    }
-    if (addr >= REG_VRAM_LCDC_BASE && addr < REG_VRAM_LCDC_END) {
-        gx_vram_lcdc_write32(&gx->vram, addr, val, mask);
         return;
     }
     if (addr == REG_DISPCNT) {
