@@ -60,9 +60,9 @@ static void pp_idle(gx_cycle_state *c)
     c->slots_free = 1;
 }
 
-/* gx_cycles_add, inline for the issue and work charges of this file (every FIFO entry) */
-static inline void charge(gx_cycle_state *c, int64_t n)
+void gx_cycles_add(gx_engine *gx, int64_t n)
 {
+    gx_cycle_state *c = &gx->cmd.cyc;
     c->charged += n;
     if (c->vp > 0) c->vp = c->vp > n ? c->vp - (int32_t)n : 0;
     if (c->pp > 0) {
@@ -78,11 +78,6 @@ static inline void charge(gx_cycle_state *c, int64_t n)
             pp_idle(c);
         }
     }
-}
-
-void gx_cycles_add(gx_engine *gx, int64_t n)
-{
-    charge(&gx->cmd.cyc, n);
 }
 
 /* Wait for the next free vertex slot, in whole grid steps (melonDS NextVertexSlot). */
@@ -121,9 +116,9 @@ static void stall_polygon_pipeline(gx_engine *gx, int32_t delay, int32_t vp_limi
         c->np = 0;
         pp_idle(c);
     } else if (c->vp > vp_limit) {
-        charge(c, (c->vp - vp_limit) + 1);
+        gx_cycles_add(gx, (c->vp - vp_limit) + 1);
     } else {
-        charge(c, c->np + 1);
+        gx_cycles_add(gx, c->np + 1);
     }
 }
 
@@ -133,9 +128,9 @@ static void vp_wait(gx_engine *gx, int32_t vp_limit)
 {
     gx_cycle_state *c = &gx->cmd.cyc;
     if (c->vp > vp_limit)
-        charge(c, (c->vp - vp_limit) + 1);
+        gx_cycles_add(gx, (c->vp - vp_limit) + 1);
     else
-        charge(c, c->np + 1);
+        gx_cycles_add(gx, c->np + 1);
     c->np = 0;
 }
 
@@ -145,7 +140,7 @@ void gx_cycles_issue(gx_engine *gx, const gx_cmd_info *info)
     unsigned wait = info ? info->wait : GX_WAIT_4; /* unknown opcodes: the 4-cycle class */
     switch (wait) {
     case GX_WAIT_4:
-        charge(c, c->np + 1);
+        gx_cycles_add(gx, c->np + 1);
         c->np = 0;
         break;
     case GX_WAIT_6: vp_wait(gx, 2); break;
@@ -154,7 +149,7 @@ void gx_cycles_issue(gx_engine *gx, const gx_cmd_info *info)
         if (!(c->slots_free & 1u))
             next_vertex_slot(c);
         else
-            charge(c, 1);
+            gx_cycles_add(gx, 1);
         c->np = 0;
         break;
     case GX_WAIT_BEGIN: stall_polygon_pipeline(gx, 1, 0); break;
@@ -185,7 +180,7 @@ static void vertex_work(gx_engine *gx)
         }
     }
     c->vp = VP_VERTEX;
-    charge(c, VERTEX_WORK);
+    gx_cycles_add(gx, VERTEX_WORK);
 }
 
 static uint32_t mtx_work(const gx_engine *gx, const gx_cmd_info *info)
@@ -203,17 +198,17 @@ void gx_cycles_work(gx_engine *gx, const gx_cmd_info *info)
     if (!info) return;
     switch (info->cost_kind) {
     case GX_COST_FIXED:
-        if (info->work) charge(c, info->work);
+        if (info->work) gx_cycles_add(gx, info->work);
         break;
     case GX_COST_MTX: {
         uint32_t w = mtx_work(gx, info);
-        if (w) charge(c, w);
+        if (w) gx_cycles_add(gx, w);
         break;
     }
     case GX_COST_NORMAL: {
         uint32_t lights = gx->geom.lights_enabled_count;
         c->np = NP_NORMAL;
-        charge(c, lights < 1 ? 1 : lights);
+        gx_cycles_add(gx, lights < 1 ? 1 : lights);
         break;
     }
     case GX_COST_VERTEX: vertex_work(gx); break;

@@ -143,7 +143,7 @@ static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
     s->ndeferred++;
 }
 
-static inline void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
+static void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
         defer_entry(gx, op, param);
