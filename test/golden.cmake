@@ -8,8 +8,10 @@
 #   golden.ntrfd.later         dsgx's dumps of later frames (golden/ntrfd-later) replay to the frames
 #                              of the traces they were dumped from
 #   golden.*.threads           the same frames drawn with the scanlines split over several
-#                              threads (raster/threads.c): nothing may change; the rdlines
-#                              corpus has frames the timing model cuts (the one-thread redraw)
+#                              threads (raster/threads.c) and the replay pipelined (frame N
+#                              drawn while the geometry engine runs frame N+1,
+#                              tools/core/system.h): nothing may change; the rdlines corpus has
+#                              frames the timing model cuts (the one-thread redraw)
 set(DSGX_GOLDEN_OUT ${CMAKE_BINARY_DIR}/golden-out)
 add_test(NAME golden.ref
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ref
@@ -41,7 +43,11 @@ add_test(NAME golden.rdlines.threads
 add_test(NAME golden.scenes.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes --threads 8
                  -o ${DSGX_GOLDEN_OUT}/scenes_threads)
+add_test(NAME golden.hw.threads
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/hw --threads 2
+                 -o ${DSGX_GOLDEN_OUT}/hw_threads)
 set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.hw
                      golden.ntrfd golden.ntrfd.later
                      golden.ref.threads golden.rdlines.threads golden.scenes.threads
+                     golden.hw.threads
                      PROPERTIES LABELS golden)

@@ -100,7 +100,7 @@ int cmd_replay(int argc, char **argv)
     }
     dsgx_system_set_log(s, cli_log, NULL);
     raster_set_melonds_gaps(s->raster, melonds_gaps);
-    raster_set_threads(s->raster, threads);
+    dsgx_system_set_threads(s, threads);
     dsgx_system_replay(s, &t, on_frame, &c);
     dsgx_system_destroy(s);
     dsgx_trace_free(&t);
