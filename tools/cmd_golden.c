@@ -31,7 +31,7 @@ typedef struct options {
     const char *note;
     bool melonds_gaps;
     unsigned jobs;
-    unsigned threads; /**< rendering threads per scene (raster_set_threads) */
+    unsigned threads; /**< threads per scene (dsgx_system_set_threads: pipelined from 2) */
 } options;
 
 /* ---- text accumulated by a worker, printed in order ---- */
@@ -567,8 +567,9 @@ static void usage(FILE *f)
                "                  column xxh3 only (ignores dsgx_xxh3)\n"
                "  -o OUTDIR       where actual/diff PNGs of failures go (default: golden-out)\n"
                "  -j N            worker threads (default: all cores)\n"
-               "  --threads N     also render each scene's frames on N threads (default 1):\n"
-               "                  the frames must not change\n"
+               "  --threads N     also render each scene's frames on N threads (default 1),\n"
+               "                  pipelined from 2 (a frame drawn while the next one's geometry\n"
+               "                  runs): the frames must not change\n"
                "  --note TEXT     update of a reference directory: why dsgx differs (dsgx_note)\n"
                "check prints one line per scene and ends with 'N passed, M failed'; it exits 1 on\n"
                "any failure (an xfail scene that matches is a failure). update rewrites our\n"

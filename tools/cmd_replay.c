@@ -67,7 +67,9 @@ int cmd_replay(int argc, char **argv)
                 "  --melonds-gaps  fill X-major edge gaps as melonDS does (hardware leaves "
                 "them)\n"
                 "  --threads N     draw each frame's scanlines on N threads, 1..8 (default: the\n"
-                "                  cores, at most 8); the frames are the same for every N\n"
+                "                  cores, at most 8), and from 2 draw a frame while the geometry\n"
+                "                  engine runs the next (pipelined); the frames are the same for\n"
+                "                  every N\n"
                 "prints: frame N <xxh3> rdlines R underflow U\n");
             return 0;
         } else if (argv[i][0] == '-') {
