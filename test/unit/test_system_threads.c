@@ -276,6 +276,81 @@ static void test_threads_switch(void **state)
     dsgx_trace_free(&t);
 }
 
+/* ---- random traces: bus events between and inside frames ---- */
+
+static uint64_t rng(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* One random bus event that touches what the two engines see of each other: DISP3DCNT (the
+ * underflow acknowledgement among its bits, as w32, w16, w8 or data), a trace vblank, the 3D
+ * power bits, a palette upload through the LCDC window with VRAMCNT_E switched, GXSTAT. */
+static void add_event(dsgx_trace *t, uint64_t *st)
+{
+    uint32_t r = (uint32_t)rng(st);
+    uint8_t bytes[32];
+    for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)rng(st);
+    switch (rng(st) % 8) {
+    case 0: assert_int_equal(dsgx_trace_add(t, TRACE_W32, REG_DISP3DCNT, r & 0x7FFFu), 0); break;
+    case 1: assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_DISP3DCNT, r & 0x3001u), 0); break;
+    case 2: assert_int_equal(dsgx_trace_add(t, TRACE_W8, REG_DISP3DCNT + 1, r & 0x30u), 0); break;
+    case 3: assert_int_equal(dsgx_trace_add_data(t, REG_DISP3DCNT - 4, bytes, 8), 0); break;
+    case 4: assert_int_equal(dsgx_trace_add(t, TRACE_VBLANK, 0, 0), 0); break;
+    case 5: /* 3D rendering off and on again, or left as it was */
+        assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_POWCNT1, 0x820Bu), 0);
+        assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_POWCNT1, r & 1 ? 0x820Fu : 0x820Bu), 0);
+        if (!(r & 1)) assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_POWCNT1, 0x820Fu), 0);
+        break;
+    case 6:
+        assert_int_equal(dsgx_trace_add(t, TRACE_W8, REG_VRAMCNT_A + 4, 0x80u), 0);
+        assert_int_equal(dsgx_trace_add_data(t, REG_VRAM_LCDC_BASE + 0x80000u, bytes, 32), 0);
+        assert_int_equal(dsgx_trace_add(t, TRACE_W8, REG_VRAMCNT_A + 4, 0x83u), 0);
+        break;
+    default: assert_int_equal(dsgx_trace_add(t, TRACE_W32, REG_GXSTAT, r), 0); break;
+    }
+}
+
+/* A golden trace with 0-3 random events after each of its operations near a `frame`
+ * directive (the writes just before and after it), one at a time vs pipelined. */
+static void test_random_events(void **state)
+{
+    (void)state;
+    static const char *const bases[] = {"rdlines/band_ramp_mid.trace",
+                                        "scenes/multiframe_texture_anim.trace"};
+    uint64_t st = 0x243F6A8885A308D3ull;
+    for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", DSGX_GOLDEN_DIR, bases[b]);
+        dsgx_trace src;
+        load(path, &src);
+        for (unsigned round = 0; round < 12; round++) {
+            dsgx_trace t = {0};
+            for (size_t i = 0; i < src.n; i++) {
+                const dsgx_trace_item *it = &src.items[i];
+                bool near =
+                    it->op == TRACE_FRAME || (i + 1 < src.n && src.items[i + 1].op == TRACE_FRAME);
+                if (it->op == TRACE_DATA)
+                    assert_int_equal(
+                        dsgx_trace_add_data(&t, it->addr, src.data + it->data_off, it->data_len),
+                        0);
+                else
+                    assert_int_equal(dsgx_trace_add(&t, it->op, it->addr, it->value), 0);
+                for (unsigned k = near ? (unsigned)(rng(&st) % 4) : 0; k > 0; k--)
+                    add_event(&t, &st);
+            }
+            char name[1100];
+            snprintf(name, sizeof name, "%s, random events round %u", path, round);
+            compare(name, &t, 2 + round % 3, round % 4 == 3 ? 2 : 0);
+            dsgx_trace_free(&t);
+        }
+        dsgx_trace_free(&src);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_repeat),
         cmocka_unit_test(test_underflow_ack),
         cmocka_unit_test(test_threads_switch),
+        cmocka_unit_test(test_random_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
