@@ -41,9 +41,11 @@ uint64_t dsgx_now_ns(void)
 
 /* ---- the render thread ---- */
 
-/* Pauses the render thread spins for its next frame, or the caller's thread for a render,
- * before sleeping (a few tens of microseconds). */
-#define PIPE_SPIN 300
+/* How long the render thread spins for its next frame, or the caller's thread for a render,
+ * before sleeping on a condition variable (a wake-up from sleep cost 15-20 us here). Spins of
+ * 3, 20, 50 and 100 us made no difference beyond the noise (bench/README.md); 20 us is about
+ * what the rendering engine's own workers spin. */
+#define PIPE_SPIN_NS 20000u
 
 /* The VRAM writes since the last reset (VRAMCNT, LCDC window), as trace items of one replay:
  * VRAM after the same writes from reset holds the same bytes, so the views need no new copy
@@ -103,12 +105,26 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* Spin until *a != old, for at most PIPE_SPIN_NS. @return the value seen last. */
+static unsigned spin_while(atomic_uint *a, unsigned old)
+{
+    uint64_t t0 = dsgx_now_ns();
+    for (;;) {
+        for (int i = 0; i < 64; i++) {
+            unsigned v = atomic_load(a);
+            if (v != old) return v;
+            cpu_relax();
+        }
+        if (dsgx_now_ns() - t0 > PIPE_SPIN_NS) return old;
+    }
+}
+
 static void *pipe_main(void *arg)
 {
     dsgx_pipe *p = arg;
     unsigned seen = 0;
     for (;;) {
-        for (int i = 0; i < PIPE_SPIN && atomic_load(&p->posted) == seen; i++) cpu_relax();
+        spin_while(&p->posted, seen);
         pthread_mutex_lock(&p->lock);
         while (atomic_load(&p->posted) == seen && !p->quit) pthread_cond_wait(&p->job, &p->lock);
         bool quit = atomic_load(&p->posted) == seen; /* (quit, and no frame left) */
@@ -185,9 +201,8 @@ static void pipe_destroy(dsgx_pipe *p)
 /* Wait until the render thread has drawn every frame posted. */
 static void pipe_wait(dsgx_pipe *p)
 {
-    unsigned want = atomic_load(&p->posted);
-    for (int i = 0; i < PIPE_SPIN && atomic_load(&p->finished) != want; i++) cpu_relax();
-    if (atomic_load(&p->finished) == want) return;
+    unsigned want = atomic_load(&p->posted), now = atomic_load(&p->finished);
+    if (now == want || spin_while(&p->finished, now) == want) return;
     pthread_mutex_lock(&p->lock);
     while (atomic_load(&p->finished) != want) pthread_cond_wait(&p->done, &p->lock);
     pthread_mutex_unlock(&p->lock);
