@@ -19,9 +19,10 @@
  * underflow bit are the same, bit for bit, as a one-thread replay (test_system_threads and the
  * golden *.threads tests). Frame callbacks are called in order on the caller's thread, each
  * once its frame is drawn, with that frame's figures; the geometry engine may by then have run
- * the next frame's writes, so a callback or hook that reads geometry registers wants a one-thread
- * system. The bus writes of a pipelined replay must go through the system (not gx_write* on
- * s->gx).
+ * some of the next frame's writes, so a callback (or a command/vertex/polygon hook) that reads
+ * geometry registers wants a one-thread system (a vblank hook sees the registers it sees one
+ * frame at a time). The bus writes of a pipelined replay must go through the system, not
+ * gx_write* on s->gx. The copies take ~1.2 MiB (a polygon/vertex RAM bank, the views).
  */
 #ifndef DSGX_SYSTEM_H
 #define DSGX_SYSTEM_H
@@ -61,10 +62,11 @@ void dsgx_system_destroy(dsgx_system *s);
 void dsgx_system_set_log(dsgx_system *s, dsgx_log_fn fn, void *user);
 
 /**
- * Use up to @p n threads (1..8) for replays: 1 replays one frame at a time on the caller's
- * thread (with one rendering thread); 2 or more pipeline the replay (see above) and draw each
- * frame with @p n rendering threads (raster_set_threads), the render thread working as the
- * first. @return the number of threads that will be used (1 when no thread can be created).
+ * Threads for replays, @p n 1..8. 1: one frame at a time on the caller's thread, drawn on one
+ * thread. 2 or more: pipelined (see above): the caller's thread runs the geometry engine while a
+ * render thread draws the last frame with @p n rendering threads (raster_set_threads; the render
+ * thread is the first of them). @return the number of drawing threads (at least 2 when
+ * pipelined), 1 when no thread could be created (not pipelined).
  */
 unsigned dsgx_system_set_threads(dsgx_system *s, unsigned n);
 
