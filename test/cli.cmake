@@ -19,3 +19,7 @@ add_test(NAME cli.convert
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/convert.sh $<TARGET_FILE:dsgx>
           ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_convert_tmp)
 set_tests_properties(cli.convert PROPERTIES LABELS cli)
+add_test(NAME cli.pipeline
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/pipeline.sh $<TARGET_FILE:dsgx>
+          ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_pipeline_tmp)
+set_tests_properties(cli.pipeline PROPERTIES LABELS cli)
