@@ -1,7 +1,8 @@
 /*
  * test_system_threads.c - the pipelined replay (tools/core/system.h: frame N drawn on a render
  * thread while the geometry engine runs frame N+1) against the one-frame-at-a-time replay, on
- * every golden trace (golden/ref, rdlines, scenes, hw): the same frames, bit for bit, the same
+ * every golden trace (golden/ref, rdlines, scenes, hw) and frame dump (golden/ntrfd-later,
+ * test/data/ntrfd): the same frames, bit for bit, the same
  * RDLINES_COUNT, underflow bit, cut lines, geometry figures and re-emitted frames, in the same
  * order, and the same DISP3DCNT / RDLINES_COUNT / GXSTAT left in the geometry engine. Also
  * repeated passes with a reset between them (dsgx_system_replay_repeat: the reset lands while
@@ -132,18 +133,23 @@ static void load(const char *path, dsgx_trace *t)
     if (dsgx_input_load(path, t, err, sizeof err)) fail_msg("%s", err);
 }
 
-/* Every trace of golden/<dir>, pipelined on @p threads threads. */
-static void compare_dir(const char *dir, unsigned threads)
+static bool ends_with(const char *s, const char *end)
+{
+    size_t n = strlen(s), m = strlen(end);
+    return n > m && !strcmp(s + n - m, end);
+}
+
+/* Every trace and frame dump (NTRFD) of @p base/<dir>, pipelined on @p threads threads. */
+static void compare_dir(const char *base, const char *dir, unsigned threads)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", DSGX_GOLDEN_DIR, dir);
+    snprintf(path, sizeof path, "%s/%s", base, dir);
     DIR *d = opendir(path);
     assert_non_null(d);
     unsigned traces = 0, frames = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (len < 7 || strcmp(e->d_name + len - 6, ".trace")) continue;
-        snprintf(path, sizeof path, "%s/%s/%s", DSGX_GOLDEN_DIR, dir, e->d_name);
+        if (!ends_with(e->d_name, ".trace") && !ends_with(e->d_name, ".ntrfd")) continue;
+        snprintf(path, sizeof path, "%s/%s/%s", base, dir, e->d_name);
         dsgx_trace t;
         load(path, &t);
         frames += compare(path, &t, threads, 0);
@@ -158,25 +164,33 @@ static void compare_dir(const char *dir, unsigned threads)
 static void test_ref(void **state)
 {
     (void)state;
-    compare_dir("ref", 2);
+    compare_dir(DSGX_GOLDEN_DIR, "ref", 2);
 }
 
 static void test_rdlines(void **state)
 {
     (void)state;
-    compare_dir("rdlines", 2);
+    compare_dir(DSGX_GOLDEN_DIR, "rdlines", 2);
 }
 
 static void test_scenes(void **state)
 {
     (void)state;
-    compare_dir("scenes", 3);
+    compare_dir(DSGX_GOLDEN_DIR, "scenes", 3);
 }
 
 static void test_hw(void **state)
 {
     (void)state;
-    compare_dir("hw", 2);
+    compare_dir(DSGX_GOLDEN_DIR, "hw", 2);
+}
+
+/* Frame dumps: golden/ntrfd-later and the real NTRFD dumps of test/data/ntrfd. */
+static void test_ntrfd(void **state)
+{
+    (void)state;
+    compare_dir(DSGX_GOLDEN_DIR, "ntrfd-later", 2);
+    compare_dir(DSGX_TEST_DATA, "ntrfd", 2);
 }
 
 /* Passes from reset, as `dsgx bench` replays: a pass's reset, power-on and VRAM uploads land
@@ -354,13 +368,10 @@ static void test_random_events(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ref),
-        cmocka_unit_test(test_rdlines),
-        cmocka_unit_test(test_scenes),
-        cmocka_unit_test(test_hw),
-        cmocka_unit_test(test_repeat),
-        cmocka_unit_test(test_underflow_ack),
-        cmocka_unit_test(test_threads_switch),
+        cmocka_unit_test(test_ref),           cmocka_unit_test(test_rdlines),
+        cmocka_unit_test(test_scenes),        cmocka_unit_test(test_hw),
+        cmocka_unit_test(test_ntrfd),         cmocka_unit_test(test_repeat),
+        cmocka_unit_test(test_underflow_ack), cmocka_unit_test(test_threads_switch),
         cmocka_unit_test(test_random_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
