@@ -1,13 +1,18 @@
 /*
- * bench.c - `dsgx bench TRACE... [--repeat N] [--threads N]`: rendering and geometry speed.
+ * bench.c - `dsgx bench TRACE... [--repeat N] [--threads N] [--cycles SLICE]`: rendering and
+ * geometry speed.
  *
  * Each trace is replayed N times (default 100) on one system (dsgx_system_replay_repeat: a
  * reset between runs, one stream of frames); for every frame the wall time of raster_render()
  * (latched polygon list -> finished frame), of executing that frame's bus writes (geometry) and
  * between two frames (the whole frame: throughput) are recorded. Prints one line per trace:
- *   NAME render_median_us X geometry_median_us Y frame_median_us Z
+ *   NAME render_median_us X geometry_median_us Y frame_median_us F
  * With --threads 2 or more the replay is pipelined (tools/core/system.h): frame N's render
- * overlaps frame N+1's geometry, so Z is below X + Y.
+ * overlaps frame N+1's geometry, so F is below X + Y.
+ * --cycles SLICE: each repeat also replays the trace in the geometry engine's cycle-driven mode
+ * (docs/cycle.md; tools/core/cycle_replay.c: one bus write at a time, gx_run(SLICE) after
+ * each), alternating with the run-to-completion replay, and adds to the line
+ *   cycles SLICE cycle_geometry_median_us Z cycle_ratio Z/Y stalls S
  * Figures, not a test: nothing here passes or fails on time. Rendering threads: --threads
  * (default: the cores, at most 8; raster/README.md "Threads"), printed to stderr.
  *
@@ -22,6 +27,7 @@
 
 #include "tools/cli_util.h"
 #include "tools/commands.h"
+#include "tools/core/cycle_replay.h"
 #include "tools/core/input.h"
 #include "tools/core/system.h"
 
@@ -73,7 +79,9 @@ static void frame_cb(void *user, unsigned index, dsgx_system *s)
 
 int cmd_bench(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--state")) return bench_state(argc - 1, argv + 1);
     unsigned repeat = 100, threads = cli_default_threads();
+    uint32_t slice = 0; /* --cycles: 0 = off */
     int first = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -81,15 +89,32 @@ int cmd_bench(int argc, char **argv)
             if (!repeat) repeat = 1;
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (cli_parse_threads("bench", argv[++i], &threads)) return 2;
+        } else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end || v == 0 || v > 1000000) {
+                fprintf(stderr, "dsgx bench: --cycles wants a slice of 1..1000000 cycles\n");
+                return 2;
+            }
+            slice = (uint32_t)v;
         } else if (!strcmp(argv[i], "--help")) {
-            printf("usage: dsgx bench TRACE... [--repeat N] [--threads N]\n"
-                   "  replays each trace N times (default 100) and prints\n"
-                   "  NAME render_median_us X geometry_median_us Y frame_median_us Z\n"
-                   "  (Z: wall time per whole frame, geometry and rendering)\n"
-                   "  --threads N  threads, 1..8 (default: the cores, at most 8, as replay;\n"
-                   "               2 or more: pipelined, the geometry of a frame overlaps the\n"
-                   "               rendering of the last; --threads 1 gives the one-core figure)\n"
-                   "  the number of threads is printed to stderr first\n");
+            printf(
+                "usage: dsgx bench TRACE... [--repeat N] [--threads N] [--cycles SLICE]\n"
+                "  replays each trace N times (default 100) and prints\n"
+                "  NAME render_median_us X geometry_median_us Y frame_median_us F\n"
+                "  (F: wall time per whole frame, geometry and rendering)\n"
+                "  --cycles SLICE  also replay in the cycle-driven mode, one bus write at a\n"
+                "               time and gx_run(SLICE) after each (docs/cycle.md); adds\n"
+                "               cycles SLICE cycle_geometry_median_us Z cycle_ratio Z/Y stalls S\n"
+                "  --threads N  threads, 1..8 (default: the cores, at most 8, as replay;\n"
+                "               2 or more: pipelined, the geometry of a frame overlaps the\n"
+                "               rendering of the last; --threads 1 gives the one-core figure)\n"
+                "  the number of threads is printed to stderr first\n"
+                "usage: dsgx bench --state TRACE... [--repeat N]\n"
+                "  save states: NAME state_bytes_max B save_median_us X restore_median_us Y\n"
+                "  nochecksum_save_median_us X2 nochecksum_restore_median_us Y2\n"
+                "  (the largest state between the trace's bus writes, saved and restored N\n"
+                "  times, default 200)\n");
             return 0;
         } else {
             if (!nfiles) first = i;
@@ -98,7 +123,7 @@ int cmd_bench(int argc, char **argv)
         }
     }
     if (!nfiles) {
-        fprintf(stderr, "usage: dsgx bench TRACE... [--repeat N] [--threads N]\n");
+        fprintf(stderr, "usage: dsgx bench TRACE... [--repeat N] [--threads N] [--cycles SLICE]\n");
         return 2;
     }
     fprintf(stderr, "dsgx bench: %u rendering thread%s\n", threads, threads == 1 ? "" : "s");
@@ -113,20 +138,38 @@ int cmd_bench(int argc, char **argv)
             status = 1;
             continue;
         }
-        samples sm = {0};
+        samples sm = {0}, cm = {0};
+        dsgx_cycle_stats cst = {0};
         dsgx_system *s = dsgx_system_create();
+        dsgx_system *c = slice ? dsgx_system_create() : NULL;
         if (s) dsgx_system_set_threads(s, threads);
+        if (c) raster_set_threads(c->raster, threads);
         /* one stream of frames: pipelined (threads > 1), a pass overlaps the last one's render */
         if (s) dsgx_system_replay_repeat(s, &t, repeat, frame_cb, &sm);
+        for (unsigned r = 0; c && r < repeat; r++) {
+            gx_reset(c->gx);
+            dsgx_system_replay_cycles(c, &t, slice, frame_cb, &cm, &cst);
+        }
         dsgx_system_destroy(s);
+        dsgx_system_destroy(c);
         char name[256];
         cli_stem(path, name, sizeof name);
-        printf("%s render_median_us %.1f geometry_median_us %.1f frame_median_us %.1f\n", name,
-               median_us(sm.render, sm.n), median_us(sm.geometry, sm.n), median_us(sm.frame, sm.n));
+        double geo = median_us(sm.geometry, sm.n);
+        printf("%s render_median_us %.1f geometry_median_us %.1f frame_median_us %.1f", name,
+               median_us(sm.render, sm.n), geo, median_us(sm.frame, sm.n));
+        if (slice) {
+            double cgeo = median_us(cm.geometry, cm.n);
+            printf(" cycles %u cycle_geometry_median_us %.1f cycle_ratio %.2f stalls %llu", slice,
+                   cgeo, geo > 0 ? cgeo / geo : 0.0, (unsigned long long)cst.stalls);
+        }
+        printf("\n");
         fflush(stdout);
         free(sm.render);
         free(sm.geometry);
         free(sm.frame);
+        free(cm.render);
+        free(cm.geometry);
+        free(cm.frame);
         dsgx_trace_free(&t);
     }
     return status;

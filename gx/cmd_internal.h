@@ -112,6 +112,9 @@ void gx_cmd_free(gx_engine *gx);
 void gx_fifo_write(gx_engine *gx, uint32_t val);
 /** A 32-bit word written to a command port (04000440..040005FF). */
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val);
+/** Execute one FIFO entry now (collect a parameter or run the command). @return the cycles
+ *  it costs (the cycle model's charge), which the scheduler lets elapse (cycle mode). */
+uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param);
 /** Run the entries held back while the swap was pending (called at VBlank). */
 void gx_fifo_run_deferred(gx_engine *gx);
 /** GXSTAT read value. */
@@ -128,6 +131,19 @@ void gx_cycles_add(gx_engine *gx, int64_t n);
 void gx_cycles_issue(gx_engine *gx, const gx_cmd_info *info);
 /** Charge a command's work after its handler ran (uses the geometry results for vertices). */
 void gx_cycles_work(gx_engine *gx, const gx_cmd_info *info);
+/** Idle cycles (cycle mode, nothing to execute): the vertex, normal and polygon pipelines
+ *  drain without charge (melonDS FinishWork). @return true while any of them still runs. */
+bool gx_cycles_idle(gx_engine *gx, uint32_t n);
+/** The common case of gx_cycles_idle, inline for the scheduler: no polygon pipeline running and
+ *  both tails at most @p n cycles long. Then they run out (cleared) and it returns true; else
+ *  it changes nothing and returns false (call gx_cycles_idle). */
+static inline bool gx_cycles_idle_runs_out(gx_cycle_state *c, uint32_t n)
+{
+    if (c->pp != 0 || (int64_t)c->vp > (int64_t)n || (int64_t)c->np > (int64_t)n) return false;
+    c->vp = 0;
+    c->np = 0;
+    return true;
+}
 
 /* ---- swap.c ---- */
 void gx_cmd_swap_buffers(gx_engine *gx, const uint32_t *params);

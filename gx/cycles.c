@@ -60,10 +60,9 @@ static void pp_idle(gx_cycle_state *c)
     c->slots_free = 1;
 }
 
-void gx_cycles_add(gx_engine *gx, int64_t n)
+/* @p n cycles pass, busy or idle: the vertex tail and the polygon pipeline count down. */
+static inline void pipelines_run(gx_cycle_state *c, int64_t n)
 {
-    gx_cycle_state *c = &gx->cmd.cyc;
-    c->charged += n;
     if (c->vp > 0) c->vp = c->vp > n ? c->vp - (int32_t)n : 0;
     if (c->pp > 0) {
         if (c->pp > n) {
@@ -78,6 +77,13 @@ void gx_cycles_add(gx_engine *gx, int64_t n)
             pp_idle(c);
         }
     }
+}
+
+void gx_cycles_add(gx_engine *gx, int64_t n)
+{
+    gx_cycle_state *c = &gx->cmd.cyc;
+    c->charged += n;
+    pipelines_run(c, n);
 }
 
 /* Wait for the next free vertex slot, in whole grid steps (melonDS NextVertexSlot). */
@@ -221,4 +227,16 @@ void gx_cycles_work(gx_engine *gx, const gx_cmd_info *info)
         break;
     default: break;
     }
+}
+
+/* Idle time (cycle mode only; trace replay has none): melonDS FinishWork lets the vertex tail
+ * and the polygon pipeline run down as busy cycles do, and the normal tail too, without
+ * charging any command. Draining a then b cycles equals draining a + b. */
+bool gx_cycles_idle(gx_engine *gx, uint32_t n)
+{
+    gx_cycle_state *c = &gx->cmd.cyc;
+    if ((c->vp | c->np | c->pp) == 0) return false;
+    if (n) pipelines_run(c, n);
+    c->np = c->np > (int64_t)n ? c->np - (int32_t)n : 0;
+    return c->vp != 0 || c->np != 0 || c->pp != 0;
 }

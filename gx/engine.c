@@ -73,6 +73,8 @@ void gx_destroy(gx_engine *gx)
     gx_vram_free(&gx->vram);
     free(gx->build);
     free(gx->render);
+    free(gx->spare[0]);
+    free(gx->spare[1]);
     free(gx);
 }
 
@@ -97,6 +99,7 @@ void gx_reset(gx_engine *gx)
     gx->disp_1dot_depth = 0;
     memset(&gx->last_stats, 0, sizeof(gx->last_stats));
     gx_cmd_reset(gx);
+    gx_sched_reset(gx);
     gx_mtx_reset(gx);
     gx_geom_reset(gx);
 }
@@ -174,13 +177,13 @@ static void write_render_reg(gx_engine *gx, uint32_t addr, uint32_t val, uint32_
         for (unsigned b = 0; b < 4; b++)
             if ((mask >> (b * 8)) & 0xFFu)
                 r->fog_table[addr - REG_FOG_TABLE + b] = (uint8_t)((val >> (b * 8)) & 0x7Fu);
-    } else if (addr >= REG_TOON_TABLE && addr < REG_GXFIFO) {
+    } else if (addr >= REG_TOON_TABLE && addr < REG_TOON_TABLE + 0x40u) { /* 32 entries */
         unsigned i = (addr - REG_TOON_TABLE) / 2;
         for (unsigned h = 0; h < 2; h++)
             if (lane16(mask, h * 2))
                 r->toon_table[i + h] = merge16(r->toon_table[i + h], val, mask, h * 2);
     }
-    /* RDLINES_COUNT (0320) and the unused addresses are read-only / ignored */
+    /* RDLINES_COUNT (0320) and the unused addresses (e.g. 03C0..03FF) are read-only / ignored */
 }
 
 static void write_geometry_reg(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t mask)

@@ -25,6 +25,9 @@
  *   rest the FIFO (melonDS CmdFIFOWrite), capped at 256 (the hardware stalls the CPU there).
  *   Busy (bit 27) is set while a swap is pending or entries are held; the cycles a command
  *   keeps the engine busy after it was written are not observable in trace replay.
+ * - Cycle-driven mode (gx_set_cycle_mode): push_entry hands every entry to the scheduler
+ *   (sched.c), which owns the FIFO, the PIPE and time and calls back gx_fifo_run_entry; GXSTAT's
+ *   level and busy bits then come from it.
  * Verified: geo_packed_zero_param and the starter traces. Guess: none (melonDS's behaviour).
  */
 #include "gx/gx_internal.h"
@@ -87,7 +90,7 @@ static void run_command(gx_engine *gx, const gx_cmd_info *info, const uint32_t *
 }
 
 /* Execute one FIFO entry (melonDS ExecuteCommand). */
-static void run_entry(gx_engine *gx, uint8_t op, uint32_t param)
+static inline void run_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
     const gx_cmd_info *info = gx_cmd_lookup(op);
@@ -125,6 +128,12 @@ static void run_entry(gx_engine *gx, uint8_t op, uint32_t param)
     s->frame_cycles += (uint64_t)s->cyc.charged;
 }
 
+uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param)
+{
+    run_entry(gx, op, param);
+    return (uint32_t)gx->cmd.cyc.charged;
+}
+
 static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
@@ -145,6 +154,10 @@ static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
 
 static void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
+    if (gx->sched.cycle_mode) { /* the scheduler owns time: sched.c */
+        gx_sched_push(gx, op, param);
+        return;
+    }
     if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
         defer_entry(gx, op, param);
     else
@@ -206,21 +219,29 @@ static bool held_matches(const gx_engine *gx, uint8_t lo, uint8_t hi)
     return false;
 }
 
+/* The GXSTAT bits both modes compute alike: IRQ mode, box result, stack pointers, overflow. */
+static uint32_t gxstat_static(const gx_engine *gx)
+{
+    uint32_t v = gx->cmd.irq_mode & GXSTAT_IRQ_MASK;
+    if (gx->geom.box_result) v |= GXSTAT_BOX_RESULT;
+    v |= (gx->mtx.pos_sp & 31u) << GXSTAT_POS_SP_SHIFT;
+    if (gx->mtx.proj_sp & 1u) v |= GXSTAT_PROJ_SP;
+    if (gx->mtx.overflow) v |= GXSTAT_OVERFLOW;
+    return v;
+}
+
 uint32_t gx_gxstat(const gx_engine *gx)
 {
     const gx_cmd_state *s = &gx->cmd;
+    if (gx->sched.cycle_mode) return gxstat_static(gx) | gx_sched_gxstat(gx);
     size_t held = s->ndeferred - s->deferred_head;
     uint32_t level = held > GX_PIPE_SIZE ? (uint32_t)(held - GX_PIPE_SIZE) : 0;
     if (level > GX_FIFO_SIZE) level = GX_FIFO_SIZE;
     bool collecting_test = s->exec_count > 0 && s->exec_op >= OP_BOX && s->exec_op <= OP_VEC;
 
-    uint32_t v = s->irq_mode & GXSTAT_IRQ_MASK;
+    uint32_t v = gxstat_static(gx);
     if (collecting_test || held_matches(gx, OP_BOX, OP_VEC)) v |= GXSTAT_TEST_BUSY;
-    if (gx->geom.box_result) v |= GXSTAT_BOX_RESULT;
-    v |= (gx->mtx.pos_sp & 31u) << GXSTAT_POS_SP_SHIFT;
-    if (gx->mtx.proj_sp & 1u) v |= GXSTAT_PROJ_SP;
     if (held_matches(gx, OP_PUSH, OP_POP)) v |= GXSTAT_PUSHPOP_BUSY;
-    if (gx->mtx.overflow) v |= GXSTAT_OVERFLOW;
     v |= level << GXSTAT_LEVEL_SHIFT;
     if (level < GX_FIFO_SIZE / 2) v |= GXSTAT_LESS_HALF;
     if (level == 0) v |= GXSTAT_EMPTY;
@@ -238,6 +259,8 @@ void gx_gxstat_write(gx_engine *gx, uint32_t val, uint32_t mask)
         gx->mtx.proj_sp = 0;
         gx->mtx.tex_sp = 0;
     }
-    if (mask & GXSTAT_IRQ_MASK)
+    if (mask & GXSTAT_IRQ_MASK) {
         gx->cmd.irq_mode = (gx->cmd.irq_mode & ~(mask & GXSTAT_IRQ_MASK)) | (val & GXSTAT_IRQ_MASK);
+        gx_sched_update_lines(gx);
+    }
 }

@@ -9,6 +9,11 @@
  *
  * Each engine is a self-contained instance: no global state, so several can run side by side.
  * The library never prints; diagnostics go to the log callback.
+ *
+ * Thread safety (docs/embedding.md "Thread safety"): calls on one engine must not overlap (one
+ * thread at a time); calls on different engines are independent. gx_create, gx_opcode_name and
+ * gx_opcode_params may be called from any thread at any time. Callbacks (log, hooks) run on the
+ * calling thread, inside the call, and must not call back into the same engine.
  */
 #ifndef DSGX_GX_H
 #define DSGX_GX_H
@@ -17,11 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gx/gx_frame.h"
+#include "../dsgx_api.h"
+#include "gx_frame.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 typedef struct gx_engine gx_engine;
 
@@ -61,7 +65,9 @@ bool gx_swap_pending(const gx_engine *gx);
  */
 bool gx_vblank(gx_engine *gx);
 
-/** The frame latched by the last gx_vblank(); its VRAM views reflect VRAM as it is now. */
+/** The frame latched by the last gx_vblank(); its VRAM views reflect VRAM as it is now (they are
+ *  rebuilt by this call: no other call on this engine while the rendering engine reads the
+ *  frame). Valid until the next gx_vblank, gx_reset, gx_destroy or dsgx_state_restore. */
 const gx_frame *gx_render_frame(gx_engine *gx);
 
 /** Feedback from the rendering engine: RDLINES_COUNT value and whether the line buffer
@@ -84,6 +90,65 @@ void gx_current_frame_stats(const gx_engine *gx, gx_frame_stats *out);
 
 /** GEOMETRY_CYCLES_PER_FRAME: one 60 Hz frame at 33.51 MHz (560,190 cycles). */
 #define GX_CYCLES_PER_FRAME 560190u
+
+/* ---- cycle-driven mode, for emulators (docs/cycle.md) ---- */
+
+/**
+ * Select how commands are timed. false (the default): run to completion, every FIFO entry
+ * executes when it is written (only a pending SWAP_BUFFERS holds entries until VBlank), the
+ * trace-replay model. true: cycle-driven, the host advances the engine with gx_run(); commands
+ * execute as their cycles elapse, the 256-entry GXFIFO and the 4-entry PIPE fill and drain in
+ * time, a write to a full FIFO stalls the CPU, and GXSTAT, the GXFIFO IRQ and the DMA request
+ * follow the cycle. Frames are identical in both modes. The mode survives gx_reset().
+ * @return false (mode unchanged) while commands are queued or held: switch when idle, e.g.
+ *         right after gx_create()/gx_reset().
+ */
+bool gx_set_cycle_mode(gx_engine *gx, bool on);
+bool gx_cycle_mode(const gx_engine *gx);
+
+/** Cycle mode: advance the host clock by @p cycles (33.51 MHz ARM9 bus cycles; 560,190 a
+ *  frame) and run the engine up to it. Cycles the engine already ran ahead during a CPU stall
+ *  (gx_bus_write32) are not run again. No effect in run-to-completion mode. */
+void gx_run(gx_engine *gx, uint32_t cycles);
+
+/** gx_bus_write32() result: a pending SWAP_BUFFERS keeps the full FIFO from draining; keep
+ *  the CPU halted until VBlank, call gx_vblank(), then gx_unstall(). */
+#define GX_STALL_VBLANK UINT32_MAX
+
+/**
+ * gx_write32() for a CPU's (or DMA's) bus handler. @return the cycles the write stalls the
+ * writer: 0 when the GXFIFO had room (always 0 in run-to-completion mode and for addresses other
+ * than GXFIFO/command ports); N > 0 when the FIFO was full: the engine has run N cycles ahead of
+ * the host clock until the entry fitted, so resume the writer N cycles later (and keep passing
+ * elapsed time to gx_run as usual: the N cycles are not run twice); GX_STALL_VBLANK (see there).
+ */
+uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val);
+/** After GX_STALL_VBLANK and gx_vblank(): run until the held write fits the FIFO. @return the
+ *  further cycles the writer stalls (0 if none), or GX_STALL_VBLANK if no swap was latched. */
+uint32_t gx_unstall(gx_engine *gx);
+/** True while a write waits for room in the FIFO (the writer must stay halted). */
+bool gx_stalled(const gx_engine *gx);
+
+/** The engine clock: cycles run since gx_reset() (cycle mode). Every call on one engine,
+ *  and its callbacks, belong to one thread at a time (docs/cycle.md "Thread safety"). */
+uint64_t gx_clock(const gx_engine *gx);
+
+/** Output lines of the geometry engine (cycle mode; run-to-completion mode reports them from
+ *  the held entries). */
+enum gx_line {
+    GX_LINE_FIFO_IRQ = 0, /**< GXFIFO IRQ condition (GXSTAT bits 30-31: 1 less than half
+                               full, 2 empty; 0 and 3 never): IF bit 21 while high */
+    GX_LINE_FIFO_DMA = 1, /**< geometry-FIFO DMA request (DMA start mode 7): FIFO less than
+                               half full */
+};
+/** The current level of a line. */
+bool gx_line_level(const gx_engine *gx, enum gx_line line);
+/** Called (cycle mode only) when a line changes level, at the engine time gx_clock(), from
+ *  inside gx_run, a GXFIFO/port or GXSTAT write, gx_unstall, gx_set_cycle_mode or gx_reset.
+ *  Record the level and act when the call returns: writes made from the callback are queued
+ *  in order and run later, gx_run only advances the host clock, and no stall is resolved. */
+typedef void (*gx_line_fn)(void *user, gx_engine *gx, enum gx_line line, bool level);
+void gx_set_line_callback(gx_engine *gx, gx_line_fn fn, void *user);
 
 /* ---- observation hooks, for `dsgx explain` and emulator developers ---- */
 
@@ -164,12 +229,10 @@ typedef struct gx_param_state {
 /** The current geometry state in command-parameter form (see gx_param_state). */
 void gx_get_param_state(const gx_engine *gx, gx_param_state *out);
 
-/** Mnemonic of a command opcode ("VTX_16"), or NULL for an unknown opcode. */
+/** Mnemonic of a command opcode ("VTX_16"), or NULL for an unknown opcode. Thread-safe. */
 const char *gx_opcode_name(uint8_t opcode);
-/** Number of parameter words of a command opcode (0 for unknown opcodes). */
+/** Number of parameter words of a command opcode (0 for unknown opcodes). Thread-safe. */
 unsigned gx_opcode_params(uint8_t opcode);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

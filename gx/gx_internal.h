@@ -5,6 +5,7 @@
  * header of the unit that owns it:
  *   cmd_internal.h   GXFIFO / PIPE / command ports / packed-word decoding / cycle model / GXSTAT
  *   mtx_internal.h   matrix mode, matrices, stacks, clip matrix
+ *   sched_internal.h the cycle-driven mode: engine clock, FIFO/PIPE in time, IRQ/DMA lines
  *   geom_internal.h  vertex attributes, lighting, texcoords, polygon assembly, clipping,
  *                    viewport, the polygon/vertex RAM being filled, BOX/POS/VEC test results
  *   vram.h           VRAM banks and the texture/palette views
@@ -23,16 +24,22 @@
 #include "gx/cmd_internal.h"
 #include "gx/mtx_internal.h"
 #include "gx/geom_internal.h"
+#include "gx/sched_internal.h"
 
+/* Every member is machine state saved by gx/savestate.c, except the host's settings (log,
+ * hooks): a new member needs a line in its `pods` table (plain data) or its own section. */
 struct gx_engine {
     dsgx_log_fn log;
     void *log_user;
     gx_hooks hooks;
+    gx_line_fn line_fn; /* gx_set_line_callback */
+    void *line_user;
 
     gx_vram vram;
     gx_cmd_state cmd;
     gx_mtx_state mtx;
     gx_geom_state geom;
+    gx_sched_state sched; /* cycle-driven mode: clock, FIFO/PIPE, timed GXSTAT bits */
 
     /* 3D registers as last written; copied into the render frame at VBlank after a swap */
     gx_render_regs regs;
@@ -45,6 +52,9 @@ struct gx_engine {
     /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render */
     gx_frame *build;
     gx_frame *render;
+    /* save-state restore loads both frames here, checking them as it copies, then swaps them
+     * with build/render (gx/savestate.c; allocated at the first restore) */
+    gx_frame *spare[2];
     gx_frame_stats last_stats;
 };
 

@@ -77,6 +77,7 @@ bool gx_vblank(gx_engine *gx)
     gx->cmd.frame_commands = 0;
 
     gx->cmd.swap_pending = false;
+    if (gx->sched.cycle_mode) gx_sched_vblank(gx);
     gx_geom_on_vblank(gx, param);
     if (gx->hooks.vblank) gx->hooks.vblank(gx->hooks.user, gx);
     gx_fifo_run_deferred(gx);

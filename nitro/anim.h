@@ -18,12 +18,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nitro/nitro.h"
-#include "nitro/runtime.h"
+#include "../dsgx_api.h"
+#include "nitro.h"
+#include "runtime.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 enum nitro_anim_kind {
     NITRO_ANIM_JNT, /**< NSBCA joint SRT */
@@ -211,7 +210,5 @@ nitro_anim_hooks nitro_anim_player_hooks(nitro_anim_player *p);
 /** Describe the animations (kind, frames, targets, curve statistics) for `dsgx info`. */
 void nitro_anim_describe(const nitro_anims *a, FILE *out, bool json);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

@@ -27,11 +27,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gx/fixed.h"
+#include "../dsgx_api.h"
+#include "../gx/fixed.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 /* ---------------------------------------------------------------------------------------------
  * Status
@@ -475,8 +474,6 @@ int nitro_narc_find(const nitro_narc *n, const char *name);
 void nitro_json_write_string(FILE *out, const char *s);
 char *nitro_describe(const nitro_file *f, bool json);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 
 #endif

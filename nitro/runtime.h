@@ -22,12 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gx/fixed.h"
-#include "nitro/nitro.h"
+#include "../dsgx_api.h"
+#include "../gx/fixed.h"
+#include "nitro.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 /** Where the runtime's bus accesses go. read32 may be NULL (reads then return 0). */
 typedef struct nitro_gx_sink {
@@ -251,7 +250,5 @@ unsigned nitro_runtime_draw(nitro_runtime *rt);
 /** A sink that forwards to a gx_engine (gx_write32/gx_write8/gx_read32). user = gx_engine*. */
 nitro_gx_sink nitro_gx_engine_sink(void *gx_engine_ptr);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../dsgx_api.h"
+
+DSGX_BEGIN_DECLS
+
 #define DSGX_FRAME_W      256
 #define DSGX_FRAME_H      192
 #define DSGX_FRAME_PIXELS (DSGX_FRAME_W * DSGX_FRAME_H)
@@ -70,5 +74,7 @@ void dsgx_frame_compare(const dsgx_frame *a, const dsgx_frame *b, dsgx_frame_dif
 /** Diff image: differing pixels colour-coded by channel (red: r differs, green: g, blue: b,
  *  white: alpha only), equal pixels as a dimmed grey copy of a. */
 void dsgx_frame_diff_image(const dsgx_frame *a, const dsgx_frame *b, dsgx_frame *out);
+
+DSGX_END_DECLS
 
 #endif

@@ -3,6 +3,12 @@
  * texture VRAM) in, 256x192 frame out.
  *
  * One instance per engine (no global state). Rendering is deterministic and pixel-exact.
+ *
+ * Thread safety (docs/embedding.md "Thread safety"): calls on one engine must not overlap;
+ * different engines are independent. raster_render reads the gx_frame it is given (for
+ * gx_render_frame(gx): gx's RAM and VRAM views), so no call on that geometry engine may run
+ * during it. raster_set_threads' workers belong to the engine and run only inside
+ * raster_render.
  */
 #ifndef DSGX_RASTER_H
 #define DSGX_RASTER_H
@@ -10,12 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gx/gx_frame.h"
-#include "raster/frame.h"
+#include "../dsgx_api.h"
+#include "../gx/gx_frame.h"
+#include "frame.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+DSGX_BEGIN_DECLS
 
 typedef struct raster_engine raster_engine;
 
@@ -54,10 +59,32 @@ unsigned raster_set_threads(raster_engine *r, unsigned n);
 /** The number of threads set by raster_set_threads. */
 unsigned raster_threads(const raster_engine *r);
 
-/** Render one frame. @p res may be NULL. */
+/** Render one frame. @p res may be NULL. @p in must stay unchanged during the call. */
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res);
 
-#ifdef __cplusplus
-}
-#endif
+/* ---- one scanline at a time, in step with the 2D engine (docs/cycle.md) ---- */
+
+/**
+ * Begin drawing @p in one scanline at a time, on the calling thread, instead of raster_render
+ * (an open line frame is ended first). @p in (and its VRAM) must stay valid and unchanged until
+ * raster_lines_end: gx_render_frame() is, until the next gx_vblank().
+ */
+void raster_lines_begin(raster_engine *r, const gx_frame *in);
+/**
+ * The finished line @p y (0..191) into @p out: 256 pixels r6 | g6 << 8 | b6 << 16 | a5 << 24
+ * (dsgx_frame's pixel). Draws the lines up to y (and y + 1, which edge marking reads) if not
+ * yet drawn; the timing model cuts them as it would in raster_render. Any order of y works; in
+ * increasing order each line is drawn once. @return false (out untouched) when no line frame is
+ * open or y is out of range.
+ */
+bool raster_lines_read(raster_engine *r, int y, uint32_t out[256]);
+/** End the line frame: draws the lines not read yet (the timing model needs every line) and
+ *  reports RDLINES_COUNT and the underflow bit as raster_render does. @p res may be NULL. */
+void raster_lines_end(raster_engine *r, raster_result *res);
+/** After restoring a save state taken while a line frame was open (raster_engine.lines): draw
+ *  its lines so far again from @p in (the restored gx_render_frame()), so that the next reads
+ *  continue it exactly. No effect when no line frame was open. */
+void raster_lines_resume(raster_engine *r, const gx_frame *in);
+
+DSGX_END_DECLS
 #endif

@@ -150,6 +150,18 @@ enum {
     RASTER_DEPTH_EQUAL_W = 3,    /**< POLYGON_ATTR bit 14, W-buffer: |dst - z| <= 0xFF */
 };
 
+/** The line-at-a-time frame (lines.c): lines [0, drawn) are drawn, [0, finished) have had
+ *  their final pass (edge marking, fog, anti-aliasing) and are final. */
+typedef struct raster_lines_state {
+    bool active; /**< between raster_lines_begin and raster_lines_end */
+    int16_t drawn;
+    int16_t finished;
+    /** what the frame started from, for raster_lines_resume (save states): the timing model
+     *  (live: its rec_lines pointer is NULL) and the shadow-mask flag */
+    raster_timing timing_at_begin;
+    bool prev_shadow_mask_at_begin;
+} raster_lines_state;
+
 /** Most threads a frame is split into (raster_set_threads). */
 #define RASTER_MAX_THREADS 8
 
@@ -246,6 +258,9 @@ struct raster_engine {
     atomic_uint next_band;
     uint8_t last_lines; /**< how the last frame's lines ran (raster_lines_result) */
     raster_timing_line line_rec[RASTER_TIMING_LINES]; /**< each line's recorded cost */
+
+    /** A frame drawn one scanline at a time (lines.c, raster_lines_begin): plain data. */
+    raster_lines_state lines;
 };
 
 /* ---- final pass (H5, postpass.c) ---- */
@@ -259,6 +274,15 @@ void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *ou
 void raster_postpass_rows(raster_engine *r, const gx_frame *in, dsgx_frame *out, int y0, int y1);
 
 /* ---- lazy clear and output (render.c) ---- */
+/** Start a frame (raster_render, raster_lines_begin): latch its state, begin the clear, set
+ *  up the render list; @p out receives lines as they are done (NULL: none). */
+void raster_frame_prepare(raster_engine *r, const gx_frame *in, dsgx_frame *out);
+/** The border rows above and below the screen, as the clear leaves them (lazy clear with a
+ *  final pass; drawing never touches them). */
+void raster_complete_clear_border(raster_engine *r);
+/** Line y of a frame without final pass: 256 output pixels (drawn pixels, the rest the clear
+ *  colour). */
+void raster_output_line(const raster_engine *r, int32_t y, uint32_t *dst);
 /** Lines [y0, y1) of a frame without final pass into @p out (drawn pixels, the rest the
  *  clear colour). */
 void raster_output_rows(const raster_engine *r, dsgx_frame *out, int32_t y0, int32_t y1);
@@ -294,6 +318,9 @@ uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw lines [b->y0, b->y1) of every polygon in the render list, in order, against
  *  b->timing (span.c). */
 void raster_draw_band(raster_band *b);
+/** raster_draw_band in steps (lines.c): start the band, then each line y0..y1-1 in order. */
+void raster_band_start(raster_band *b);
+void raster_band_line(raster_band *b, int32_t y);
 /** Draw lines [y0, y1) on the caller's thread (band 0) against the engine's timing model,
  *  between raster_timing_frame_begin and _end (threads.c). */
 void raster_draw_lines(raster_engine *r, int32_t y0, int32_t y1);

@@ -130,7 +130,7 @@ void raster_complete_clear_rows(raster_engine *r, int32_t y0, int32_t y1)
 }
 
 /* The same for the border lines above and below the screen. */
-static void complete_clear_border(raster_engine *r)
+void raster_complete_clear_border(raster_engine *r)
 {
     uint32_t bd = r->clear_px[1], ba = r->clear_px[2] & RASTER_ATTR_OPAQUE_ID_MASK;
     for (uint32_t i = 0; i < RASTER_SCANLINE_W; i++) {
@@ -141,21 +141,23 @@ static void complete_clear_border(raster_engine *r)
     }
 }
 
-void raster_output_rows(const raster_engine *r, dsgx_frame *out, int32_t y0, int32_t y1)
+void raster_output_line(const raster_engine *r, int32_t y, uint32_t *dst)
 {
     /* A lazily cleared frame: drawn pixels are copied, the rest is the clear colour (without
      * touching the rest of the buffers). */
     const uint32_t mask = 0x1F3F3F3Fu;
     uint32_t clear = r->clear_px[0] & mask;
-    for (int32_t y = y0; y < y1; y++) {
-        uint32_t *dst = &out->px[y * DSGX_FRAME_W];
-        const uint32_t *line = &r->color[raster_addr(0, y)];
-        int32_t lo = r->lazy_clear ? r->valid_lo[y] : 0, hi = r->lazy_clear ? r->valid_hi[y] : 256;
-        if (lo >= hi) lo = hi = 256;
-        fill32(dst, clear, lo);
-        for (int32_t x = lo; x < hi; x++) dst[x] = line[x] & mask;
-        fill32(dst + hi, clear, 256 - hi);
-    }
+    const uint32_t *line = &r->color[raster_addr(0, y)];
+    int32_t lo = r->lazy_clear ? r->valid_lo[y] : 0, hi = r->lazy_clear ? r->valid_hi[y] : 256;
+    if (lo >= hi) lo = hi = 256;
+    fill32(dst, clear, lo);
+    for (int32_t x = lo; x < hi; x++) dst[x] = line[x] & mask;
+    fill32(dst + hi, clear, 256 - hi);
+}
+
+void raster_output_rows(const raster_engine *r, dsgx_frame *out, int32_t y0, int32_t y1)
+{
+    for (int32_t y = y0; y < y1; y++) raster_output_line(r, y, &out->px[y * DSGX_FRAME_W]);
 }
 
 void raster_lines_done(raster_engine *r, int32_t y0, int32_t y1)
@@ -177,7 +179,7 @@ static void start_clear(raster_engine *r, const gx_frame *in)
     }
 }
 
-void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res)
+void raster_frame_prepare(raster_engine *r, const gx_frame *in, dsgx_frame *out)
 {
     uint32_t cnt = in->regs.disp3dcnt;
 
@@ -191,6 +193,12 @@ void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster
     }
     start_clear(r, in);
     raster_setup_frame(r, in);
+}
+
+void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res)
+{
+    if (r->lines.active) raster_lines_end(r, NULL); /* (a line-at-a-time frame left open) */
+    raster_frame_prepare(r, in, out);
 
     /* The lines: in bands on several threads when possible (threads.c; each band also
      * completes the clear of its lines for the final pass, or writes them out), else, or when
@@ -212,7 +220,7 @@ void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster
 
     /* the final pass, once every line is drawn (in bands too) */
     if (r->final_pass) {
-        if (r->lazy_clear) complete_clear_border(r);
+        if (r->lazy_clear) raster_complete_clear_border(r);
         raster_postpass_split(r, in, out);
     }
     r->out = NULL;

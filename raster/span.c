@@ -344,7 +344,7 @@ static void draw_scanline(raster_band *b, int32_t y)
     raster_timing_line_end(b->timing, y);
 }
 
-void raster_draw_band(raster_band *b)
+void raster_band_start(raster_band *b)
 {
     /* every state slot free, slot 0 taken first */
     b->nactive = 0;
@@ -353,5 +353,15 @@ void raster_draw_band(raster_band *b)
         b->free_slots[k] = (uint16_t)(GX_MAX_POLYGONS - 1u - k);
     b->drew = false;
     b->prev_mask = b->r->prev_shadow_mask;
+}
+
+void raster_band_line(raster_band *b, int32_t y)
+{
+    draw_scanline(b, y);
+}
+
+void raster_draw_band(raster_band *b)
+{
+    raster_band_start(b);
     for (int32_t y = b->y0; y < b->y1; y++) draw_scanline(b, y);
 }

@@ -19,6 +19,28 @@ add_test(NAME cli.convert
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/convert.sh $<TARGET_FILE:dsgx>
           ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_convert_tmp)
 set_tests_properties(cli.convert PROPERTIES LABELS cli)
+# golden trees, render specs, --shard and --junit on scratch copies of the corpora
+add_test(NAME cli.golden_tree
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden_tree.sh $<TARGET_FILE:dsgx>
+          ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_golden_tree_tmp)
+# the --report page loaded in headless Chromium; without a browser the script says SKIPPED and
+# exits 77, which CTest shows as "Skipped" (CI installs Debian's chromium package)
+add_test(NAME cli.golden_report
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden_report.sh $<TARGET_FILE:dsgx>
+          ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_golden_report_tmp)
+set_tests_properties(cli.golden_tree cli.golden_report PROPERTIES LABELS cli)
+set_tests_properties(cli.golden_report PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME cli.render_lookup
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/render_lookup.sh $<TARGET_FILE:dsgx>
+          $<TARGET_FILE:test_render_lookup> ${CMAKE_CURRENT_BINARY_DIR}/cli_render_lookup_tmp)
+set_tests_properties(cli.render_lookup PROPERTIES LABELS cli)
+add_test(NAME cli.cycles
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/cycles.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden)
+set_tests_properties(cli.cycles PROPERTIES LABELS cli)
+add_test(NAME cli.t3dm
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/t3dm.sh $<TARGET_FILE:dsgx>
+          $<TARGET_FILE:test_t3dm_render> ${CMAKE_CURRENT_BINARY_DIR}/cli_t3dm_tmp)
+set_tests_properties(cli.t3dm PROPERTIES LABELS cli)
 add_test(NAME cli.pipeline
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/pipeline.sh $<TARGET_FILE:dsgx>
           ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_pipeline_tmp)

@@ -7,6 +7,10 @@
 #   golden.ntrfd               the real NTRFD dumps replay to their melonDS frames
 #   golden.ntrfd.later         dsgx's dumps of later frames (golden/ntrfd-later) replay to the frames
 #                              of the traces they were dumped from
+#   golden.nitro               Nitro runtime scenes: render specs drawn by `dsgx render`
+#   golden.nitro_anim          the same with animations (the unit tests check the same hashes)
+#   golden.nitro.fixtures      the committed fixture models are what the project's writers make
+#   golden.tree                the whole tree from its root (every manifest below golden/)
 #   golden.*.threads           the same frames drawn with the scanlines split over several
 #                              threads (raster/threads.c) and the replay pipelined (frame N
 #                              drawn while the geometry engine runs frame N+1,
@@ -29,7 +33,7 @@ add_test(NAME golden.hw
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/hw
                  -o ${DSGX_GOLDEN_OUT}/hw)
 add_test(NAME golden.ntrfd
-         COMMAND $<TARGET_FILE:dsgx> golden check ${CMAKE_CURRENT_SOURCE_DIR}/data/ntrfd
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ntrfd
                  --melonds-gaps -o ${DSGX_GOLDEN_OUT}/ntrfd)
 add_test(NAME golden.ntrfd.later
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ntrfd-later
@@ -46,8 +50,32 @@ add_test(NAME golden.scenes.threads
 add_test(NAME golden.hw.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/hw --threads 2
                  -o ${DSGX_GOLDEN_OUT}/hw_threads)
+add_test(NAME golden.nitro
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/nitro
+                 -o ${DSGX_GOLDEN_OUT}/nitro)
+add_test(NAME golden.nitro_anim
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/nitro-anim
+                 -o ${DSGX_GOLDEN_OUT}/nitro_anim)
+add_test(NAME golden.nitro.fixtures
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/nitro_fixtures.sh ${PROJECT_SOURCE_DIR}/golden
+                 $<TARGET_FILE:test_nitro_render> $<TARGET_FILE:test_anim_render>
+                 ${CMAKE_CURRENT_BINARY_DIR}/nitro_fixtures_tmp)
+add_test(NAME golden.tree
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden
+                 -o ${DSGX_GOLDEN_OUT}/tree)
 set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.hw
                      golden.ntrfd golden.ntrfd.later
-                     golden.ref.threads golden.rdlines.threads golden.scenes.threads
-                     golden.hw.threads
+                     golden.ref.threads golden.rdlines.threads golden.scenes.threads golden.hw.threads
+                     golden.nitro golden.nitro_anim golden.nitro.fixtures golden.tree
                      PROPERTIES LABELS golden)
+# Re-create the committed Nitro fixtures with the project's writers (then golden.nitro.fixtures
+# passes again; look at the frames with `dsgx golden check golden/nitro golden/nitro-anim`):
+#   cmake --build BUILD --target golden_fixtures
+add_custom_target(golden_fixtures
+  COMMAND ${CMAKE_COMMAND} -E env DSGX_NITRO_FIXTURE_DIR=${PROJECT_SOURCE_DIR}/golden/nitro
+          $<TARGET_FILE:test_nitro_render>
+  COMMAND ${CMAKE_COMMAND} -E env DSGX_NITRO_FIXTURE_DIR=${PROJECT_SOURCE_DIR}/golden/nitro-anim
+          $<TARGET_FILE:test_anim_render>
+  DEPENDS test_nitro_render test_anim_render
+  COMMENT "Nitro fixtures of golden/nitro and golden/nitro-anim from the project's writers"
+  VERBATIM)

@@ -2,12 +2,15 @@
  * cmd_render.c - `dsgx render MODEL.nsbmd [--tex FILE.nsbtx ...] [--model NAME|INDEX] -o out.png`
  *
  * Renders one model through the G3D runtime (nitro/runtime.h), the geometry engine and the
- * rendering engine. Camera: frames the model's bounding box (box * pos_scale) from the front,
- * or --eye/--at, or --orbit YAW PITCH DIST (degrees, model units). Floating point is used only
- * here, for the camera set-up, and converted once to 1.19.12 before anything reaches the
- * engine. Texture lookup order: --tex files in the order given, then the model file's TEX0.
- * --all (contact sheets of every model of a file or NARC), --scale (nearest-neighbour output
- * scale) and --light (light vectors/colours) are in tools/sheet.c.
+ * rendering engine. Camera (tools/sheet.c render_set_camera): by default the auto-fit of
+ * tools/core/autofit.h (the model as drawn at frame 0 of its animations, centred and filling
+ * the frame, from a raised three-quarter view), or --orbit YAW PITCH DIST (degrees, model
+ * units; DIST 0: fitted), or --eye/--at. Floating point is used only for the camera set-up and
+ * converted once to 1.19.12 before anything reaches the engine. Textures: the lookup plan of
+ * tools/core/texfind.h (--tex files, the model's file, its archive, its folder), each name's
+ * source reported on stderr when it is not the model's own file.
+ * --all (contact sheets of every model of a file or NARC, --shard), --scale (nearest-neighbour
+ * output scale) and --light (light vectors/colours) are in tools/sheet.c.
  *
  * Animations: --anim FILE[:NAME|INDEX] (any number; NSBCA/NSBTP/NSBTA/NSBMA/NSBVA) are bound to
  * the model with nitro_anim_player_add after the textures are uploaded (PAT0 names resolve in
@@ -34,9 +37,13 @@
 #include "tools/cli_util.h"
 #include "tools/commands.h"
 #include "tools/core/nitro_open.h"
+#include "tools/render_frame.h"
+#include "tools/core/texfind.h"
+#include "tools/progress.h"
 #include "tools/sheet.h"
+#include "tools/t3dm_cli.h"
 
-#define MAX_TEX        6
+#define MAX_TEX        NITRO_MAX_TEX_SETS
 #define MAX_ANIM_FILES 8
 #define MAX_FRAMES     100000u
 #define MAX_SHEET      64u
@@ -114,14 +121,29 @@ static uint8_t *load(const char *path, size_t *size)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dsgx render MODEL.nsbmd [--tex FILE.nsbtx ...] [--model NAME|INDEX]\n"
-               "       [--eye X Y Z --at X Y Z | --orbit YAW PITCH DIST] [--fov DEG]\n"
-               "       [--clear RGB15 --clear-alpha A] [--edge] [--fog] [--aa] [--scale N]\n"
-               "       [--light I:X,Y,Z:RRGGBB ...] [--trace out.trace] -o out.png\n"
-               "       [--anim FILE[:NAME|INDEX] ...] [--frame N | --frames A..B[:STEP]]\n"
-               "       [--sheet sheet.png]   (with --frames, -o is a pattern: out/f%%03d.png)\n"
-               "       dsgx render --all FILE.nsbmd|ARCHIVE.narc[:INDEX|NAME] [--tex ...]\n"
-               "       [--fov DEG] [--clear ...] [--light ...] [--scale N] -o sheet.png\n");
+    fprintf(f,
+            "usage: dsgx render MODEL.nsbmd [--tex FILE.nsbtx ...] [--model NAME|INDEX]\n"
+            "       [--eye X Y Z --at X Y Z | --orbit YAW PITCH DIST] [--fov DEG]\n"
+            "       [--near Z --far Z]\n"
+            "       [--clear RGB15 --clear-alpha A] [--edge] [--fog] [--aa] [--scale N]\n"
+            "       [--light I:X,Y,Z:RRGGBB ...] [--trace out.trace] -o out.png\n"
+            "       [--anim FILE[:NAME|INDEX] ...] [--frame N | --frames A..B[:STEP]]\n"
+            "       [--sheet sheet.png]   (with --frames, -o is a pattern: out/f%%03d.png)\n"
+            "       dsgx render --all FILE.nsbmd|ARCHIVE.narc[:INDEX|NAME] [--shard I/N]\n"
+            "       [--tex ...] [--orbit ...] [--fov DEG] [--clear ...] [--light ...] [--scale N]\n"
+            "       -o sheet.png\n"
+            "Textures: names the model's file lacks (and an NSBTP's names) are looked up in the\n"
+            "  --tex files (these win every name they hold), the model's file, the NSBTX members\n"
+            "  of its NARC (index order), then the *.nsbtx files of its folder (sorted by name);\n"
+            "  first match wins; each name from elsewhere is reported with its file on stderr.\n"
+            "Camera: by default the model as drawn (at frame 0 of its animations) is seen from a\n"
+            "  raised three-quarter view (yaw %g, pitch %g degrees), centred, reaching %g%% of\n"
+            "  the frame's width or height; --orbit YAW PITCH DIST looks at the centre from DIST\n"
+            "  (DIST 0: the fitted distance from that angle); --eye X Y Z --at X Y Z: any view.\n"
+            "--all --shard I/N: models k (archive order) with k mod N = I - 1; the N shards\n"
+            "  cover every model once. A progress line shows on a terminal for long runs.\n"
+            "       dsgx render MODEL.t3dm --help   (Tiny3D models)\n",
+            RENDER_DEFAULT_YAW, RENDER_DEFAULT_PITCH, RENDER_FIT_FILL * 100);
 }
 
 /* ---- frame numbers and output names ---- */
@@ -260,21 +282,34 @@ static void anim_close(anim_file *af)
     free(af->buf);
 }
 
+/* The animation the selector names: its index, -1 for every one (no selector), -2 for none. */
+static int anim_pick(const anim_file *af)
+{
+    const nitro_anims *as = &af->anims;
+    if (!af->has_sel) return -1;
+    char *end;
+    long v = strtol(af->sel, &end, 10);
+    if (*end == 0) return v >= 0 && v < (long)as->num ? (int)v : -2;
+    for (unsigned i = 0; i < as->num; i++)
+        if (!strncmp(as->anims[i].name.s, af->sel, 16) && strlen(af->sel) <= 16) return (int)i;
+    return -2;
+}
+
+/* The texture-pattern names of the animations that will be bound join the lookup. */
+static void anim_need_textures(const anim_file *af, dsgx_texplan *plan)
+{
+    int k = anim_pick(af);
+    for (unsigned i = 0; i < af->anims.num; i++)
+        if (k == -1 || k == (int)i) dsgx_texplan_need_anim(plan, &af->anims.anims[i]);
+}
+
 /* Bind the animations of one file to the player. */
 static bool anim_bind(nitro_anim_player *p, const anim_file *af, const nitro_texvram *vram)
 {
     char err[256];
     const nitro_anims *as = &af->anims;
     if (af->has_sel) {
-        char *end;
-        long v = strtol(af->sel, &end, 10);
-        int k = -1;
-        if (*end == 0) {
-            k = v >= 0 && v < (long)as->num ? (int)v : -1;
-        } else {
-            for (unsigned i = 0; i < as->num && k < 0; i++)
-                if (!strncmp(as->anims[i].name.s, af->sel, 16) && strlen(af->sel) <= 16) k = (int)i;
-        }
+        int k = anim_pick(af);
         if (k < 0) {
             fprintf(stderr, "dsgx render: %s: no animation '%s'; the file has", af->path, af->sel);
             for (unsigned i = 0; i < as->num; i++)
@@ -304,9 +339,7 @@ static bool anim_bind(nitro_anim_player *p, const anim_file *af, const nitro_tex
 typedef struct scene {
     const nitro_model *m;
     const uint8_t *mbuf;
-    unsigned nsets;
-    const nitro_tex0 *tex[NITRO_MAX_TEX_SETS];
-    const uint8_t *tdata[NITRO_MAX_TEX_SETS];
+    const dsgx_texplan *plan; /* the texture sets, in upload order */
     uint32_t disp3dcnt, clear;
     nitro_glb glb; /* initialised, camera and projection set */
     nitro_anim_player *player;
@@ -325,9 +358,12 @@ static bool upload_all(const scene *sc, nitro_texvram *vram, const nitro_gx_sink
 {
     bool ok = true;
     nitro_texvram_init(vram);
-    for (unsigned i = 0; i < sc->nsets; i++)
-        if (!nitro_texvram_upload(vram, sc->tex[i], sc->tdata[i], sink)) {
-            if (report) fprintf(stderr, "dsgx render: texture set %u does not fit in VRAM\n", i);
+    const dsgx_texplan *p = sc->plan;
+    for (unsigned i = 0; i < p->nsets; i++)
+        if (!nitro_texvram_upload(vram, p->tex[i], p->data[i], sink)) {
+            if (report)
+                fprintf(stderr, "dsgx render: the textures of %s do not fit in VRAM\n",
+                        p->origin[i] == DSGX_TEX_MODEL ? "the model's file" : p->label[i]);
             ok = false;
         }
     return ok;
@@ -378,17 +414,6 @@ static bool draw_frame(const scene *sc, long frame, FILE *trace_f, dsgx_frame *o
     return true;
 }
 
-static void progress(unsigned done, unsigned total)
-{
-    const unsigned width = 30;
-    unsigned fill = total ? done * width / total : width;
-    fputs("\r[", stderr);
-    for (unsigned i = 0; i < width; i++) fputc(i < fill ? '#' : '.', stderr);
-    fprintf(stderr, "] %u/%u frames", done, total);
-    if (done == total) fputc('\n', stderr);
-    fflush(stderr);
-}
-
 /* Create the directories of an output path (out/frame000.png -> out/), as a user expects. */
 static void make_parent_dirs(const char *path)
 {
@@ -423,12 +448,14 @@ static int render_sequence(const scene *sc, long a, long b, long step, const cha
         }
         have_sheet = true;
     }
-    bool tty = isatty(2) != 0;
+    progress pr;
+    progress_init_stderr(&pr, "render", "frames", total);
     int rc = 0;
     static dsgx_frame frame;
     unsigned i = 0;
     for (long f = a; f <= b; f += step, i++) {
         if (!draw_frame(sc, f, NULL, &frame)) {
+            progress_clear(&pr);
             fprintf(stderr, "dsgx render: out of memory\n");
             rc = 1;
             break;
@@ -439,7 +466,8 @@ static int render_sequence(const scene *sc, long a, long b, long step, const cha
             pattern_format(pattern, f, path, sizeof path);
             make_parent_dirs(path);
             if (render_write_scaled(&frame, scale, path, msg, sizeof msg)) {
-                fprintf(stderr, "%sdsgx render: %s\n", tty ? "\n" : "", msg);
+                progress_clear(&pr);
+                fprintf(stderr, "dsgx render: %s\n", msg);
                 rc = 1;
                 break;
             }
@@ -449,12 +477,12 @@ static int render_sequence(const scene *sc, long a, long b, long step, const cha
             snprintf(label, sizeof label, "frame %ld", f);
             nitro_sheet_put(&sh, i / every, &frame, label, true);
         }
+        progress_clear(&pr);
         printf("frame %ld %s\n", f, hex);
-        if (tty) {
-            fflush(stdout);
-            progress(i + 1, total);
-        }
+        fflush(stdout);
+        progress_update(&pr, i + 1);
     }
+    progress_finish(&pr);
     if (have_sheet) {
         if (!rc && nitro_sheet_write_png(&sh, sheet_path, msg, sizeof msg)) {
             fprintf(stderr, "dsgx render: %s\n", msg);
@@ -468,16 +496,19 @@ static int render_sequence(const scene *sc, long a, long b, long step, const cha
     return rc;
 }
 
-int cmd_render(int argc, char **argv)
+/* `dsgx render`; with @p result (render_to_frame) the one frame is returned instead of written. */
+static int render_main(int argc, char **argv, dsgx_frame *result)
 {
     const char *model_path = NULL, *out = NULL, *trace = NULL, *model_sel = NULL;
     const char *tex_paths[MAX_TEX], *anim_args[MAX_ANIM_FILES], *frames_arg = NULL;
     const char *sheet_path = NULL, *frame_arg = NULL;
+    const char *shard_arg = NULL;
     unsigned ntex = 0, nanim = 0, scale = 1, clear_rgb = 0, clear_alpha = 0;
-    double fov = 30, eye[3] = {0}, at[3] = {0}, orbit[3] = {0};
-    bool have_eye = false, have_orbit = false, edge = false, fog = false, aa = false;
-    bool all = false;
+    render_camera cam = {.fov = 30};
+    bool edge = false, fog = false, aa = false, all = false;
     render_light lights[4] = {{0}};
+    int t3dm_rc = t3dm_cli_render(argc, argv); /* Tiny3D models: tools/t3dm_render.c */
+    if (t3dm_rc >= 0) return t3dm_rc;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
@@ -486,8 +517,14 @@ int cmd_render(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-o") && more) {
             out = argv[++i];
-        } else if (!strcmp(a, "--tex") && more && ntex < MAX_TEX) {
+        } else if (!strcmp(a, "--tex") && more) {
+            if (ntex == MAX_TEX) {
+                fprintf(stderr, "dsgx render: at most %d --tex files\n", MAX_TEX);
+                return 2;
+            }
             tex_paths[ntex++] = argv[++i];
+        } else if (!strcmp(a, "--shard") && more) {
+            shard_arg = argv[++i];
         } else if (!strcmp(a, "--anim") && more) {
             if (nanim == MAX_ANIM_FILES) {
                 fprintf(stderr, "dsgx render: at most %d --anim files\n", MAX_ANIM_FILES);
@@ -504,8 +541,10 @@ int cmd_render(int argc, char **argv)
             model_sel = argv[++i];
         } else if (!strcmp(a, "--trace") && more) {
             trace = argv[++i];
+        } else if ((!strcmp(a, "--near") || !strcmp(a, "--far")) && more) {
+            *(a[2] == 'n' ? &cam.near : &cam.far) = atof(argv[++i]);
         } else if (!strcmp(a, "--fov") && more) {
-            fov = atof(argv[++i]);
+            cam.fov = atof(argv[++i]);
         } else if (!strcmp(a, "--scale") && more) {
             scale = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(a, "--clear") && more) {
@@ -514,10 +553,10 @@ int cmd_render(int argc, char **argv)
             clear_alpha = (unsigned)atoi(argv[++i]) & 31u;
         } else if ((!strcmp(a, "--eye") || !strcmp(a, "--at") || !strcmp(a, "--orbit")) &&
                    i + 3 < argc) {
-            double *v = !strcmp(a, "--eye") ? eye : !strcmp(a, "--at") ? at : orbit;
+            double *v = !strcmp(a, "--eye") ? cam.eye : !strcmp(a, "--at") ? cam.at : cam.orbit;
             for (int k = 0; k < 3; k++) v[k] = atof(argv[++i]);
-            if (v == eye) have_eye = true;
-            if (v == orbit) have_orbit = true;
+            if (v == cam.eye) cam.have_eye = true;
+            if (v == cam.orbit) cam.have_orbit = true;
         } else if (!strcmp(a, "--edge")) {
             edge = true;
         } else if (!strcmp(a, "--fog")) {
@@ -538,7 +577,8 @@ int cmd_render(int argc, char **argv)
             return 2;
         }
     }
-    if (!model_path || (!out && !(frames_arg && sheet_path)) || scale < 1 || scale > 16) {
+    if (!model_path || (!out && !(frames_arg && sheet_path) && !result) || scale < 1 ||
+        scale > 16) {
         usage(stderr);
         return 2;
     }
@@ -562,6 +602,10 @@ int cmd_render(int argc, char **argv)
     }
     fb = frames_arg ? fb : fa;
     bool sequence = frames_arg != NULL;
+    if (result && (sequence || all || trace)) {
+        fprintf(stderr, "dsgx render: one frame only here (no --frames, --all or --trace)\n");
+        return 2;
+    }
     if (sequence && out) {
         int n = pattern_convs(out);
         if (n < 0 || n > 1 || (n == 0 && fb > fa)) {
@@ -580,12 +624,23 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "dsgx render: --trace records one frame; use --frame N\n");
         return 2;
     }
+    if (cam.fov <= 0 || cam.fov >= 180) {
+        fprintf(stderr, "dsgx render: bad --fov (want 0 < DEG < 180)\n");
+        return 2;
+    }
+    unsigned shard = 1, shards = 1;
+    if (shard_arg && (!all || !render_parse_shard(shard_arg, &shard, &shards))) {
+        fprintf(stderr, "dsgx render: %s\n",
+                all ? "bad --shard (want I/N, 1 <= I <= N <= 10000)" : "--shard needs --all");
+        return 2;
+    }
     if (all) {
         if (nanim || sequence) {
             fprintf(stderr, "dsgx render: --all does not take --anim or --frames\n");
             return 2;
         }
-        sheet_opts so = {tex_paths, ntex, fov, clear_rgb, clear_alpha, edge, fog, aa, scale, {{0}}};
+        sheet_opts so = {tex_paths, ntex, cam,   clear_rgb, clear_alpha, edge,
+                         fog,       aa,   scale, {{0}},     shard,       shards};
         memcpy(so.lights, lights, sizeof lights);
         return render_sheet(model_path, &so, out);
     }
@@ -618,9 +673,6 @@ int cmd_render(int argc, char **argv)
     const nitro_model *m = &mf.models[mi];
 
     int rc = 1;
-    uint8_t *tbuf[MAX_TEX] = {0};
-    nitro_file tf[MAX_TEX];
-    unsigned ntf = 0;
     static anim_file afs[MAX_ANIM_FILES];
     memset(afs, 0, sizeof afs);
     static nitro_anim_player player;
@@ -630,37 +682,44 @@ int cmd_render(int argc, char **argv)
     sc.m = m;
     sc.mbuf = mbuf;
     FILE *trace_f = NULL;
+    dsgx_texlib lib;
+    dsgx_texlib_init(&lib);
+    dsgx_texplan *plan = malloc(sizeof *plan);
+    dsgx_fit_points pts;
+    dsgx_fit_points_init(&pts);
+    if (!plan) goto done;
+    sc.plan = plan;
 
-    for (unsigned i = 0; i < ntex; i++) {
-        size_t ts;
-        tbuf[i] = load(tex_paths[i], &ts);
-        if (!tbuf[i]) goto done;
-        st = nitro_parse(tbuf[i], ts, &tf[ntf]);
-        if (!st.ok) {
-            nitro_status_format(&st, tex_paths[i], msg, sizeof msg);
+    /* the animation files first: their texture-pattern names join the texture lookup */
+    for (unsigned i = 0; i < nanim; i++)
+        if (!anim_open(&afs[i], anim_args[i])) goto done;
+    /* textures: --tex files, the model's file, its archive, its folder (texfind.h) */
+    for (unsigned i = 0; i < ntex; i++)
+        if (dsgx_texlib_add_option(&lib, tex_paths[i], msg, sizeof msg)) {
             fprintf(stderr, "dsgx render: %s\n", msg);
             goto done;
         }
-        ntf++;
-        if (tf[ntf - 1].tex0 && sc.nsets < NITRO_MAX_TEX_SETS) {
-            sc.tex[sc.nsets] = tf[ntf - 1].tex0;
-            sc.tdata[sc.nsets++] = tbuf[i];
-        }
+    dsgx_texplan_init(plan);
+    dsgx_texplan_need_model(plan, m);
+    for (unsigned i = 0; i < nanim; i++) anim_need_textures(&afs[i], plan);
+    /* the archive and the folder are read only when a name is still missing */
+    if (dsgx_texplan_resolve(plan, &lib, mf.tex0, mbuf, "the model's file")) {
+        dsgx_texlib_add_around(&lib, model_path);
+        dsgx_texplan_resolve(plan, &lib, mf.tex0, mbuf, "the model's file");
     }
-    if (mf.tex0 && sc.nsets < NITRO_MAX_TEX_SETS) {
-        sc.tex[sc.nsets] = mf.tex0;
-        sc.tdata[sc.nsets++] = mbuf;
-    }
+    render_report_textures(stderr, "dsgx render: ", plan, &lib, false);
+    if (lib.skipped)
+        fprintf(stderr,
+                "dsgx render: %u texture file(s) beside the model could not be used (first: "
+                "%s)\n",
+                lib.skipped, lib.first_skip);
     /* placement pass: the same uploads every frame makes, to report problems and resolve the
      * animations' texture names once */
     nitro_gx_sink null_sink = {NULL, null_write, NULL};
     static nitro_texvram vram;
     upload_all(&sc, &vram, &null_sink, true);
-    static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
-    unsigned missing = nitro_bind_textures(&vram, m, binds);
-    if (missing) fprintf(stderr, "dsgx render: %u texture name(s) not found\n", missing);
     for (unsigned i = 0; i < nanim; i++)
-        if (!anim_open(&afs[i], anim_args[i]) || !anim_bind(&player, &afs[i], &vram)) goto done;
+        if (!anim_bind(&player, &afs[i], &vram)) goto done;
     sc.player = nanim ? &player : NULL;
 
     /* rendering registers */
@@ -668,46 +727,15 @@ int cmd_render(int argc, char **argv)
                    (fog ? 128u : 0);
     sc.clear = clear_rgb | (clear_alpha << 16);
 
-    /* camera (float, tools side only; converted once to 1.19.12) */
-    double ps = m->info.pos_scale / 4096.0, lo[3], hi[3];
-    for (int k = 0; k < 3; k++) {
-        lo[k] = m->info.box[k] / 4096.0 * ps;
-        hi[k] = lo[k] + m->info.box[3 + k] / 4096.0 * ps;
-    }
-    double c[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
-    double r =
-        0.5 * render_sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                          (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    if (r < 1e-3) r = 1;
-    double half = fov * 3.14159265358979 / 360.0, dist = r / render_sin(half) * 1.1;
-    if (have_orbit) {
-        double yaw = orbit[0] * 3.14159265358979 / 180, pitch = orbit[1] * 3.14159265358979 / 180;
-        dist = orbit[2];
-        memcpy(at, c, sizeof at);
-        eye[0] = c[0] + dist * render_cos(pitch) * render_sin(yaw);
-        eye[1] = c[1] + dist * render_sin(pitch);
-        eye[2] = c[2] + dist * render_cos(pitch) * render_cos(yaw);
-    } else if (!have_eye) {
-        memcpy(at, c, sizeof at);
-        eye[0] = c[0];
-        eye[1] = c[1];
-        eye[2] = c[2] + dist;
-    }
-    double ex[3] = {eye[0] - at[0], eye[1] - at[1], eye[2] - at[2]};
-    double ed = render_sqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]);
-    double nearv = ed - r * 1.5 > ed * 0.01 ? ed - r * 1.5 : ed * 0.01, farv = ed + r * 1.5;
-    fx32 feye[3], fat[3], fup[3] = {0, FX32_ONE, 0}, cam[12];
-    for (int k = 0; k < 3; k++) {
-        feye[k] = render_fx(eye[k]);
-        fat[k] = render_fx(at[k]);
+    /* camera: fitted to the model as drawn at the animations' first frame (frame 0, so that a
+     * frame hashes the same alone and in any sequence) */
+    if (!render_measure(m, mbuf, sc.player, 0, &pts)) {
+        fprintf(stderr, "dsgx render: out of memory\n");
+        goto done;
     }
     nitro_glb_init(&sc.glb);
     render_apply_lights(&sc.glb, lights);
-    nitro_camera_lookat(feye, fup, fat, cam);
-    nitro_glb_set_camera(&sc.glb, cam);
-    nitro_camera_perspective(render_fx(render_sin(half)), render_fx(render_cos(half)),
-                             render_fx(256.0 / 192.0), render_fx(nearv), render_fx(farv),
-                             sc.glb.proj);
+    render_set_camera(&sc.glb, &cam, &pts);
 
     if (sequence) {
         rc = render_sequence(&sc, fa, fb, fstep, out, sheet_path, scale);
@@ -726,6 +754,11 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "dsgx render: out of memory\n");
         goto done;
     }
+    if (result) {
+        *result = frame;
+        rc = 0;
+        goto done;
+    }
     if (render_write_scaled(&frame, scale, out, msg, sizeof msg) == 0) rc = 0;
     if (rc) fprintf(stderr, "dsgx render: %s\n", msg);
     char hex[17];
@@ -735,9 +768,20 @@ done:
     if (trace_f) fclose(trace_f);
     nitro_anim_player_free(&player);
     for (unsigned i = 0; i < nanim; i++) anim_close(&afs[i]);
-    for (unsigned i = 0; i < ntf; i++) nitro_file_free(&tf[i]);
-    for (unsigned i = 0; i < MAX_TEX; i++) free(tbuf[i]);
+    dsgx_fit_points_free(&pts);
+    dsgx_texlib_free(&lib);
+    free(plan);
     nitro_file_free(&mf);
     free(mbuf);
     return rc;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    return render_main(argc, argv, NULL);
+}
+
+int render_to_frame(int argc, char **argv, dsgx_frame *out)
+{
+    return render_main(argc, argv, out);
 }

@@ -1,5 +1,6 @@
 /*
- * cmd_replay.c - `dsgx replay FILE [-o DIR] [--raw]`: replay a trace or frame dump, print
+ * cmd_replay.c - `dsgx replay FILE [-o DIR] [--raw] [--cycles SLICE]`: replay a trace or frame
+ * dump (--cycles: in the geometry engine's cycle-driven mode), print
  * `frame N <xxh3> rdlines R underflow U` per frame, write frameNNN.png (and .raw).
  */
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 #include "tools/cli_util.h"
 #include "tools/commands.h"
+#include "tools/core/cycle_replay.h"
 #include "tools/core/input.h"
 #include "tools/core/system.h"
 
@@ -46,6 +48,7 @@ int cmd_replay(int argc, char **argv)
     const char *file = NULL;
     bool melonds_gaps = false;
     unsigned threads = cli_default_threads();
+    uint32_t slice = 0; /* --cycles: 0 = run to completion */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             c.outdir = argv[++i];
@@ -54,6 +57,14 @@ int cmd_replay(int argc, char **argv)
         } else if (!strcmp(argv[i], "--threads")) {
             fprintf(stderr, "dsgx replay: --threads wants a number\n");
             return 2;
+        } else if (!strcmp(argv[i], "--cycles")) {
+            char *end = NULL;
+            unsigned long v = i + 1 < argc ? strtoul(argv[++i], &end, 10) : 0;
+            if (!end || *end || v == 0 || v > 1000000) {
+                fprintf(stderr, "dsgx replay: --cycles wants a slice of 1..1000000 cycles\n");
+                return 2;
+            }
+            slice = (uint32_t)v;
         } else if (!strcmp(argv[i], "--raw"))
             c.raw = true;
         else if (!strcmp(argv[i], "--melonds-gaps"))
@@ -61,6 +72,7 @@ int cmd_replay(int argc, char **argv)
         else if (!strcmp(argv[i], "--help")) {
             printf(
                 "usage: dsgx replay FILE [-o DIR] [--raw] [--melonds-gaps] [--threads N]\n"
+                "                   [--cycles SLICE]\n"
                 "  FILE            GX trace, NTRFD frame dump, or PNG with an ndSf chunk\n"
                 "  -o DIR          write DIR/frameNNN.png for every frame\n"
                 "  --raw           also write DIR/frameNNN.raw (canonical frame bytes)\n"
@@ -70,6 +82,10 @@ int cmd_replay(int argc, char **argv)
                 "                  cores, at most 8), and from 2 draw a frame while the geometry\n"
                 "                  engine runs the next (pipelined); the frames are the same for\n"
                 "                  every N\n"
+                "  --cycles SLICE  drive the geometry engine in its cycle-driven mode, one bus\n"
+                "                  write and SLICE cycles at a time (docs/cycle.md); the same\n"
+                "                  frames, plus `cycles: S writes stalled for C cycles` on stderr\n"
+                "                  (not pipelined)\n"
                 "prints: frame N <xxh3> rdlines R underflow U\n");
             return 0;
         } else if (argv[i][0] == '-') {
@@ -102,8 +118,16 @@ int cmd_replay(int argc, char **argv)
     }
     dsgx_system_set_log(s, cli_log, NULL);
     raster_set_melonds_gaps(s->raster, melonds_gaps);
-    dsgx_system_set_threads(s, threads);
-    dsgx_system_replay(s, &t, on_frame, &c);
+    if (slice) {
+        raster_set_threads(s->raster, threads); /* (frames drawn one at a time) */
+        dsgx_cycle_stats st;
+        dsgx_system_replay_cycles(s, &t, slice, on_frame, &c, &st);
+        fprintf(stderr, "cycles: %llu writes stalled for %llu cycles\n",
+                (unsigned long long)st.stalls, (unsigned long long)st.stall_cycles);
+    } else {
+        dsgx_system_set_threads(s, threads);
+        dsgx_system_replay(s, &t, on_frame, &c);
+    }
     dsgx_system_destroy(s);
     dsgx_trace_free(&t);
     if (bad) {

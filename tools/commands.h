@@ -10,6 +10,8 @@ int cmd_explain(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/** `dsgx bench --state` (bench/bench_state.c) */
+int bench_state(int argc, char **argv);
 int cmd_golden(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_render(int argc, char **argv);

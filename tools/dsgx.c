@@ -16,21 +16,21 @@ typedef struct command {
 static const command commands[] = {
     {"demo", cmd_demo, "demo [-o demo.png] [--trace]",
      "render the built-in demo model (or, with --trace, the demo trace) and print its hash"},
-    {"replay", cmd_replay, "replay FILE [-o DIR] [--raw] [--melonds-gaps]",
+    {"replay", cmd_replay, "replay FILE [-o DIR] [--raw] [--melonds-gaps] [--cycles SLICE]",
      "replay a GX trace or frame dump; write frameNNN.png, print one hash line per frame"},
     {"explain", cmd_explain, "explain TRACE [--frame N] [--summary]",
      "decode every command, its cycles and effect, and each frame's polygon list"},
     {"hash", cmd_hash, "hash FRAME...", "print the XXH3 frame hash of PNG or raw frames"},
     {"diff", cmd_diff, "diff A B [-o diff.png]",
      "count differing pixels of two frames and write a colour-coded diff image"},
-    {"bench", cmd_bench, "bench TRACE... [--repeat N]",
+    {"bench", cmd_bench, "bench TRACE... [--repeat N] [--threads N] [--cycles SLICE]",
      "median render and geometry time per frame of each trace"},
-    {"golden", cmd_golden, "golden check|update [DIR] [SCENE...]",
-     "golden-image regression tests over a scene directory"},
+    {"golden", cmd_golden, "golden check|update [DIR...] [SCENE...]",
+     "golden-image regression tests over every manifest below each DIR"},
     {"convert", cmd_convert, "convert FILE.ntrfd -o FILE.trace", "convert a frame dump to a trace"},
-    {"render", cmd_render, "render MODEL.nsbmd [options] -o out.png",
-     "render a Nitro model (and animations) to PNG"},
-    {"info", cmd_info, "info FILE [--json]", "describe a Nitro file"},
+    {"render", cmd_render, "render MODEL.nsbmd|MODEL.t3dm [options] -o out.png",
+     "render a Nitro or Tiny3D model (and animations) to PNG"},
+    {"info", cmd_info, "info FILE [--json]", "describe a Nitro file or a Tiny3D model"},
 };
 
 static void usage(FILE *f)

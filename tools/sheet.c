@@ -1,14 +1,19 @@
 /*
- * sheet.c - `dsgx render --all` (contact sheets), --scale and --light (see sheet.h).
+ * sheet.c - `dsgx render --all` (contact sheets, --shard), --scale and --light, and the pieces
+ * `dsgx render` shares with it: the measured auto-fit camera and the texture report (see
+ * sheet.h).
  *
- * Each model is drawn exactly as `dsgx render` draws it with its default camera (front view
- * framing the bounding box, fovy --fov): a fresh geometry and rendering engine per model, the
- * --tex files then the file's own TEX0 uploaded with the default frame VRAM managers
- * (nitro/texupload.c), NNS_G3dGlbInit defaults with the --light overrides. Floating point is
- * used only for the camera set-up, converted once to 1.19.12.
+ * Each model is drawn exactly as `dsgx render` draws it with its default camera (the auto-fit
+ * of tools/core/autofit.h from a raised three-quarter view, fovy --fov, or --orbit): a fresh
+ * geometry and rendering engine per model, the texture sets of its lookup plan
+ * (tools/core/texfind.h) uploaded with the default frame VRAM managers (nitro/texupload.c),
+ * NNS_G3dGlbInit defaults with the --light overrides. Floating point is used only for the
+ * camera set-up, converted once to 1.19.12.
  */
 #include "tools/sheet.h"
+#include "tools/core/golden.h"
 #include "tools/core/nitro_open.h"
+#include "tools/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +28,7 @@
 #define MAX_CELLS 64
 
 /* Camera set-up maths for the CLI only: float here, converted once to 1.19.12 before anything
- * reaches the engine (the CLI does not link libm, hence these small series). */
+ * reaches the engine (the CLI does not link libm: tools/core/autofit.c has small series). */
 fx32 render_fx(double v)
 {
     return (fx32)(v * 4096.0 + (v < 0 ? -0.5 : 0.5));
@@ -31,28 +36,17 @@ fx32 render_fx(double v)
 
 double render_sqrt(double x)
 {
-    if (x <= 0) return 0;
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 60; i++) r = 0.5 * (r + x / r);
-    return r;
+    return dsgx_fit_sqrt(x);
 }
 
 double render_sin(double x)
 {
-    const double pi = 3.14159265358979;
-    while (x > pi) x -= 2 * pi;
-    while (x < -pi) x += 2 * pi;
-    double term = x, sum = x;
-    for (int n = 1; n < 12; n++) {
-        term *= -x * x / ((2 * n) * (2 * n + 1));
-        sum += term;
-    }
-    return sum;
+    return dsgx_fit_sin(x);
 }
 
 double render_cos(double x)
 {
-    return render_sin(x + 3.14159265358979 / 2);
+    return dsgx_fit_cos(x);
 }
 
 bool render_parse_light(const char *arg, render_light lights[4])
@@ -97,205 +91,303 @@ int render_write_scaled(const dsgx_frame *f, unsigned scale, const char *path, c
     return rc;
 }
 
+/* ---- camera ---- */
+
+bool render_measure(const nitro_model *m, const uint8_t *mdata, nitro_anim_player *player,
+                    long frame, dsgx_fit_points *pts)
+{
+    gx_engine *gx = gx_create();
+    nitro_glb *glb = malloc(sizeof *glb);
+    nitro_runtime *rt = malloc(sizeof *rt);
+    nitro_mat_bind *binds = calloc(NITRO_MAX_MATERIALS, sizeof *binds);
+    bool ok = gx && glb && rt && binds;
+    if (ok) {
+        gx_hooks h = {0};
+        h.user = pts;
+        h.vertex = dsgx_fit_vertex_hook;
+        gx_set_hooks(gx, &h);
+        nitro_gx_sink sink = nitro_gx_engine_sink(gx);
+        sink.write(sink.user, REG_POWCNT1, 0x820F, 4);
+        nitro_glb_init(glb); /* identity camera and projection: clip space = world space */
+        nitro_glb_flush(glb, &sink);
+        nitro_runtime_init(rt, m, mdata, glb, &sink, binds);
+        if (player) {
+            nitro_anim_player_set_frame(player, dsgx_shl32((int32_t)frame, 12));
+            nitro_anim_hooks ah = nitro_anim_player_hooks(player);
+            nitro_runtime_set_hooks(rt, &ah);
+        }
+        nitro_runtime_draw(rt);
+    }
+    free(binds);
+    free(rt);
+    free(glb);
+    if (gx) gx_destroy(gx);
+    return ok;
+}
+
+/* A distance in 1.19.12 that the projection can use: positive and in range. */
+static fx32 depth_fx(double v)
+{
+    if (v < 2.0 / 4096) v = 2.0 / 4096;
+    if (v > 500000) v = 500000;
+    return render_fx(v);
+}
+
+void render_set_camera(nitro_glb *g, const render_camera *c, const dsgx_fit_points *pts)
+{
+    const double pi = 3.14159265358979;
+    double half = c->fov * pi / 360.0, aspect = 256.0 / 192.0;
+    double tan_half = render_sin(half) / render_cos(half);
+    dsgx_fit_view v;
+    if (c->have_eye) {
+        memcpy(v.eye, c->eye, sizeof v.eye);
+        memcpy(v.at, c->at, sizeof v.at);
+        dsgx_fit_depth(pts, &v);
+    } else {
+        double yaw = c->have_orbit ? c->orbit[0] : RENDER_DEFAULT_YAW;
+        double pitch = c->have_orbit ? c->orbit[1] : RENDER_DEFAULT_PITCH, dir[3];
+        if (pitch > 89) pitch = 89; /* the look-at needs a direction that is not vertical */
+        if (pitch < -89) pitch = -89;
+        dsgx_fit_direction(yaw, pitch, dir);
+        dsgx_fit_camera(pts, dir, tan_half, aspect, RENDER_FIT_FILL, &v);
+        if (c->have_orbit && c->orbit[2] > 0) {
+            /* a given distance from the centre of the points' box */
+            for (int k = 0; k < 3; k++) {
+                v.at[k] = pts->n ? (pts->lo[k] + pts->hi[k]) / 2 : 0;
+                v.eye[k] = v.at[k] + c->orbit[2] * dir[k];
+            }
+            dsgx_fit_depth(pts, &v);
+        }
+    }
+    if (c->near > 0) v.near = c->near; /* --near / --far: the clip planes given, e.g. a test's */
+    if (c->far > 0) v.far = c->far;
+    fx32 feye[3], fat[3], fup[3] = {0, FX32_ONE, 0}, cam[12];
+    for (int k = 0; k < 3; k++) {
+        feye[k] = render_fx(v.eye[k]);
+        fat[k] = render_fx(v.at[k]);
+    }
+    nitro_camera_lookat(feye, fup, fat, cam);
+    nitro_glb_set_camera(g, cam);
+    nitro_camera_perspective(render_fx(render_sin(half)), render_fx(render_cos(half)),
+                             render_fx(aspect), depth_fx(v.near), depth_fx(v.far), g->proj);
+}
+
+void render_report_textures(FILE *f, const char *prefix, const dsgx_texplan *p,
+                            const dsgx_texlib *lib, bool every)
+{
+    char line[2600];
+    for (unsigned i = 0; i < p->nneed; i++) {
+        int set = p->need[i].set;
+        if (!every && set >= 0 && p->origin[set] == DSGX_TEX_MODEL) continue;
+        dsgx_texplan_format(p, lib, i, line, sizeof line);
+        fprintf(f, "%s%s\n", prefix, line);
+    }
+    if (p->no_room)
+        fprintf(f, "%s%u more texture file(s) left out: at most %u texture sets\n", prefix,
+                p->no_room, NITRO_MAX_TEX_SETS);
+}
+
+bool render_parse_shard(const char *arg, unsigned *index, unsigned *count)
+{
+    /* one rule for both shard options (golden check and render --all) */
+    return golden_parse_shard(arg, index, count) == 0;
+}
+
 /* ---- rendering one model ---- */
 
-typedef struct texset {
-    unsigned n;
-    const nitro_tex0 *tex[NITRO_MAX_TEX_SETS];
-    const uint8_t *data[NITRO_MAX_TEX_SETS];
-} texset;
-
 static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t *mdata,
-                       const texset *ts, dsgx_frame *out)
+                       const dsgx_texplan *plan, dsgx_frame *out)
 {
     gx_engine *gx = gx_create();
     raster_engine *ra = raster_create();
-    if (!gx || !ra) {
-        memset(out, 0, sizeof *out);
-        if (gx) gx_destroy(gx);
-        if (ra) raster_destroy(ra);
-        return;
-    }
+    nitro_texvram *vram = malloc(sizeof *vram);
+    nitro_mat_bind *binds = malloc(NITRO_MAX_MATERIALS * sizeof *binds);
+    nitro_glb *glb = malloc(sizeof *glb);
+    nitro_runtime *rt = malloc(sizeof *rt);
+    dsgx_fit_points pts;
+    dsgx_fit_points_init(&pts);
+    memset(out, 0, sizeof *out);
+    if (!gx || !ra || !vram || !binds || !glb || !rt || !render_measure(m, mdata, NULL, 0, &pts))
+        goto done;
     nitro_gx_sink sink = nitro_gx_engine_sink(gx);
     sink.write(sink.user, REG_POWCNT1, 0x820F, 4);
     sink.write(sink.user, REG_DISPCNT, 0x00010108, 4);
-    static nitro_texvram vram;
-    nitro_texvram_init(&vram);
-    for (unsigned i = 0; i < ts->n; i++)
-        nitro_texvram_upload(&vram, ts->tex[i], ts->data[i], &sink);
-    static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
-    nitro_bind_textures(&vram, m, binds);
+    nitro_texvram_init(vram);
+    for (unsigned i = 0; i < plan->nsets; i++)
+        nitro_texvram_upload(vram, plan->tex[i], plan->data[i], &sink);
+    nitro_bind_textures(vram, m, binds);
     uint32_t d3 = 1u | 8u | (o->aa ? 16u : 0) | (o->edge ? 32u : 0) | (o->fog ? 128u : 0);
     sink.write(sink.user, REG_DISP3DCNT, d3, 4);
     sink.write(sink.user, REG_CLEAR_COLOR, o->clear_rgb | (o->clear_alpha << 16), 4);
     sink.write(sink.user, REG_CLEAR_DEPTH, 0x7FFF, 4);
-    /* front camera framing the box, as `dsgx render` does by default */
-    double ps = m->info.pos_scale / 4096.0, lo[3], hi[3], c[3], r2 = 0;
-    for (int k = 0; k < 3; k++) {
-        lo[k] = m->info.box[k] / 4096.0 * ps;
-        hi[k] = lo[k] + m->info.box[3 + k] / 4096.0 * ps;
-        c[k] = (lo[k] + hi[k]) / 2;
-        r2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
-    }
-    double r = 0.5 * render_sqrt(r2);
-    if (r < 1e-3) r = 1;
-    double half = o->fov * 3.14159265358979 / 360.0, dist = r / render_sin(half) * 1.1;
-    double nearv = dist - r * 1.5 > dist * 0.01 ? dist - r * 1.5 : dist * 0.01;
-    fx32 eye[3] = {render_fx(c[0]), render_fx(c[1]), render_fx(c[2] + dist)};
-    fx32 at[3] = {render_fx(c[0]), render_fx(c[1]), render_fx(c[2])}, up[3] = {0, FX32_ONE, 0},
-         cam[12];
-    static nitro_glb glb;
-    nitro_glb_init(&glb);
-    render_apply_lights(&glb, o->lights);
-    nitro_camera_lookat(eye, up, at, cam);
-    nitro_glb_set_camera(&glb, cam);
-    nitro_camera_perspective(
-        render_fx(render_sin(half)), render_fx(render_sin(3.14159265358979 / 2 - half)),
-        render_fx(256.0 / 192.0), render_fx(nearv), render_fx(dist + r * 1.5), glb.proj);
-    nitro_glb_flush(&glb, &sink);
-    static nitro_runtime rt;
-    nitro_runtime_init(&rt, m, mdata, &glb, &sink, binds);
-    nitro_runtime_draw(&rt);
+    nitro_glb_init(glb);
+    render_apply_lights(glb, o->lights);
+    render_set_camera(glb, &o->cam, &pts);
+    nitro_glb_flush(glb, &sink);
+    nitro_runtime_init(rt, m, mdata, glb, &sink, binds);
+    nitro_runtime_draw(rt);
     sink.write(sink.user, 0x04000540, 0, 4); /* SWAP_BUFFERS */
     gx_vblank(gx);
     raster_render(ra, gx_render_frame(gx), out, NULL);
-    raster_destroy(ra);
-    gx_destroy(gx);
+done:
+    dsgx_fit_points_free(&pts);
+    free(rt);
+    free(glb);
+    free(binds);
+    free(vram);
+    if (ra) raster_destroy(ra);
+    if (gx) gx_destroy(gx);
 }
 
 /* ---- the sheet ---- */
 
+/* One input file: the single file, or a member of the archive (LZ77 unpacked), parsed. */
 typedef struct entry {
-    char label[48];
+    char label[320];
     uint8_t *buf;
     size_t size;
     nitro_file file;
     bool parsed;
 } entry;
 
+static void entry_free(entry *e)
+{
+    if (e->parsed) nitro_file_free(&e->file);
+    free(e->buf);
+    memset(e, 0, sizeof *e);
+}
+
+/* Entry i (archive member i, or the single file when in.archive is false); @return the
+ * number of models in it (0 when not a model file). */
+static unsigned entry_open(const dsgx_nitro_input *in, const char *path, unsigned i, entry *e)
+{
+    char err[600];
+    memset(e, 0, sizeof *e);
+    if (in->archive) {
+        const nitro_narc_file *nf = &in->narc.files[i];
+        e->buf = malloc(nf->size ? nf->size : 1);
+        if (!e->buf) return 0;
+        memcpy(e->buf, in->data + nf->offset, nf->size);
+        e->size = nf->size;
+        if (nf->name)
+            snprintf(e->label, sizeof e->label, "%.300s", nf->name);
+        else
+            snprintf(e->label, sizeof e->label, "%u", i);
+        if (dsgx_nitro_unpack(e->label, &e->buf, &e->size, err, sizeof err)) return 0;
+    } else {
+        e->buf = malloc(in->size ? in->size : 1);
+        if (!e->buf) return 0;
+        memcpy(e->buf, in->data, in->size);
+        e->size = in->size;
+        const char *base = strrchr(path, '/');
+        snprintf(e->label, sizeof e->label, "%.300s", base ? base + 1 : path);
+    }
+    e->parsed = nitro_parse(e->buf, e->size, &e->file).ok;
+    return e->parsed && e->file.kind == NITRO_KIND_BMD0 ? e->file.num_models : 0;
+}
+
 int render_sheet(const char *path, const sheet_opts *o, const char *out)
 {
     dsgx_nitro_input in;
-    char oerr[600];
-    if (dsgx_nitro_open(path, &in, oerr, sizeof oerr)) {
-        fprintf(stderr, "dsgx render: %s\n", oerr);
+    char err[600];
+    if (dsgx_nitro_open(path, &in, err, sizeof err)) {
+        fprintf(stderr, "dsgx render: %s\n", err);
         return 1;
     }
-    static entry ents[MAX_CELLS];
-    unsigned nent = 0;
-    if (in.archive) {
-        /* every member of the archive (LZ77 members decompressed) */
-        for (unsigned i = 0; i < in.narc.num_files && nent < MAX_CELLS; i++) {
-            const nitro_narc_file *nf = &in.narc.files[i];
-            entry *e = &ents[nent];
-            e->buf = malloc(nf->size ? nf->size : 1);
-            if (!e->buf) continue;
-            memcpy(e->buf, in.data + nf->offset, nf->size);
-            e->size = nf->size;
-            if (nf->name)
-                snprintf(e->label, sizeof e->label, "%.47s", nf->name);
-            else
-                snprintf(e->label, sizeof e->label, "%u", i);
-            if (dsgx_nitro_unpack(e->label, &e->buf, &e->size, oerr, sizeof oerr)) {
-                free(e->buf);
-                e->buf = NULL;
-                continue;
-            }
-            nent++;
-        }
-    } else {
-        /* one file (or one archive member): the input's buffer moves to the entry */
-        ents[0].buf = in.data;
-        ents[0].size = in.size;
-        in.data = NULL;
-        const char *base = strrchr(path, '/');
-        snprintf(ents[0].label, sizeof ents[0].label, "%.47s", base ? base + 1 : path);
-        nent = 1;
-    }
-    /* --tex files: uploaded first for every model */
-    texset ts0 = {0};
-    static uint8_t *tbuf[NITRO_MAX_TEX_SETS];
-    static nitro_file tfile[NITRO_MAX_TEX_SETS];
-    unsigned ntf = 0;
     int rc = 0;
-    for (unsigned i = 0; i < o->ntex && ntf + 1 < NITRO_MAX_TEX_SETS; i++) {
-        dsgx_nitro_input tin;
-        if (dsgx_nitro_open(o->tex_paths[i], &tin, oerr, sizeof oerr) || tin.archive) {
-            fprintf(stderr, "dsgx render: %s\n",
-                    tin.archive ? "--tex needs a file or an archive member" : oerr);
-            dsgx_nitro_input_free(&tin);
+    /* the texture sources: --tex files, then (when needed) the archive's and folder's NSBTX */
+    dsgx_texlib lib;
+    dsgx_texlib_init(&lib);
+    for (unsigned i = 0; i < o->ntex; i++)
+        if (dsgx_texlib_add_option(&lib, o->tex_paths[i], err, sizeof err)) {
+            fprintf(stderr, "dsgx render: %s\n", err);
             rc = 1;
-            continue;
         }
-        tbuf[ntf] = tin.data;
-        size_t ts = tin.size;
-        if (!nitro_parse(tbuf[ntf], ts, &tfile[ntf]).ok) {
-            fprintf(stderr, "dsgx render: cannot use %s\n", o->tex_paths[i]);
-            free(tbuf[ntf]);
-            rc = 1;
-            continue;
-        }
-        if (tfile[ntf].tex0) {
-            ts0.tex[ts0.n] = tfile[ntf].tex0;
-            ts0.data[ts0.n++] = tbuf[ntf];
-        }
-        ntf++;
-    }
-    /* count cells */
-    unsigned ncells = 0;
+    bool around = false; /* the archive's and folder's NSBTX files, read when first needed */
+    /* the model list: member index, then model index; this shard's share of it */
+    unsigned nent = in.archive ? in.narc.num_files : 1, total = 0, mine = 0;
     for (unsigned i = 0; i < nent; i++) {
-        ents[i].parsed = nitro_parse(ents[i].buf, ents[i].size, &ents[i].file).ok;
-        if (ents[i].parsed && ents[i].file.kind == NITRO_KIND_BMD0)
-            ncells += ents[i].file.num_models;
+        entry e;
+        unsigned nm = entry_open(&in, path, i, &e);
+        for (unsigned k = 0; k < nm; k++, total++)
+            if (total % o->shards == o->shard - 1) mine++;
+        entry_free(&e);
     }
-    if (ncells > MAX_CELLS) ncells = MAX_CELLS;
+    unsigned every = (mine + MAX_CELLS - 1) / MAX_CELLS,
+             ncells = every ? (mine + every - 1) / every : 0;
     nitro_sheet sh;
-    if (ncells == 0) {
+    if (total == 0) {
         fprintf(stderr, "dsgx render: no model in %s\n", path);
+        rc = 1;
+    } else if (mine == 0) {
+        fprintf(stderr, "dsgx render: shard %u of %u is empty (%u model(s))\n", o->shard, o->shards,
+                total);
         rc = 1;
     } else if (!nitro_sheet_init(&sh, ncells, o->scale ? o->scale : 1, true)) {
         fprintf(stderr, "dsgx render: out of memory\n");
         rc = 1;
         ncells = 0;
     }
-    static dsgx_frame frame;
-    unsigned cell = 0;
-    for (unsigned i = 0; i < nent && cell < ncells; i++) {
-        const nitro_file *f = &ents[i].file;
-        if (!ents[i].parsed || f->kind != NITRO_KIND_BMD0) continue;
-        texset ts = ts0;
-        if (f->tex0 && ts.n < NITRO_MAX_TEX_SETS) {
-            ts.tex[ts.n] = f->tex0;
-            ts.data[ts.n++] = ents[i].buf;
-        }
-        for (unsigned m = 0; m < f->num_models && cell < ncells; m++, cell++) {
-            render_one(o, &f->models[m], ents[i].buf, &ts, &frame);
-            char label[96], hex[17];
-            snprintf(label, sizeof label, "%.47s/%.16s", ents[i].label, f->models[m].name.s);
-            nitro_sheet_put(&sh, cell, &frame, label, true);
-            dsgx_frame_hash_hex(&frame, hex);
+    if (ncells && every > 1)
+        fprintf(stderr, "dsgx render: the sheet shows every %u%s model of %u (at most %u)\n", every,
+                every == 2   ? "nd"
+                : every == 3 ? "rd"
+                             : "th",
+                mine, MAX_CELLS);
+    dsgx_texplan *plan = malloc(sizeof *plan);
+    dsgx_frame *frame = malloc(sizeof *frame);
+    if (!plan || !frame) ncells = 0;
+    progress pr;
+    progress_init_stderr(&pr, "render", "models", mine);
+    unsigned pos = 0, done = 0;
+    for (unsigned i = 0; i < nent && ncells; i++) {
+        entry e;
+        unsigned nm = entry_open(&in, path, i, &e);
+        for (unsigned m = 0; m < nm; m++, pos++) {
+            if (pos % o->shards != o->shard - 1) continue;
+            const nitro_model *md = &e.file.models[m];
+            char label[360], prefix[400], hex[17];
+            snprintf(label, sizeof label, "%.300s/%.16s", e.label, md->name.s);
+            snprintf(prefix, sizeof prefix, "dsgx render: %s: ", label);
+            dsgx_texplan_init(plan);
+            dsgx_texplan_need_model(plan, md);
+            if (dsgx_texplan_resolve(plan, &lib, e.file.tex0, e.buf, "the model's file") &&
+                !around) {
+                around = true;
+                progress_clear(&pr);
+                dsgx_texlib_add_around(&lib, path);
+                if (lib.skipped)
+                    fprintf(stderr,
+                            "dsgx render: %u texture file(s) could not be used (first: %s)\n",
+                            lib.skipped, lib.first_skip);
+                dsgx_texplan_resolve(plan, &lib, e.file.tex0, e.buf, "the model's file");
+            }
+            progress_clear(&pr);
+            render_report_textures(stderr, prefix, plan, &lib, false);
+            render_one(o, md, e.buf, plan, frame);
+            if (done % every == 0) nitro_sheet_put(&sh, done / every, frame, label, true);
+            dsgx_frame_hash_hex(frame, hex);
             printf("%s %s\n", hex, label);
+            fflush(stdout);
+            progress_update(&pr, ++done);
         }
+        entry_free(&e);
     }
+    progress_finish(&pr);
     if (ncells) {
-        char err[512];
         if (nitro_sheet_write_png(&sh, out, err, sizeof err)) {
             fprintf(stderr, "dsgx render: %s\n", err);
             rc = 1;
         } else {
-            printf("%s %ux%u, %u model(s)\n", out, sh.width, sh.height, ncells);
+            printf("%s %ux%u, %u model(s)", out, sh.width, sh.height, done);
+            if (o->shards > 1) printf(" (shard %u of %u, %u in all)", o->shard, o->shards, total);
+            printf("\n");
         }
         nitro_sheet_free(&sh);
     }
-    for (unsigned i = 0; i < nent; i++) {
-        if (ents[i].parsed) nitro_file_free(&ents[i].file);
-        free(ents[i].buf);
-        memset(&ents[i], 0, sizeof ents[i]);
-    }
-    for (unsigned i = 0; i < ntf; i++) {
-        nitro_file_free(&tfile[i]);
-        free(tbuf[i]);
-    }
+    free(frame);
+    free(plan);
+    dsgx_texlib_free(&lib);
     dsgx_nitro_input_free(&in);
     return rc;
 }

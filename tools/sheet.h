@@ -7,10 +7,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gx/fixed.h"
+#include "nitro/anim.h"
 #include "nitro/runtime.h"
 #include "raster/frame.h"
+#include "tools/core/autofit.h"
+#include "tools/core/texfind.h"
 
 /** Camera set-up helpers (CLI only; float converted once to 1.19.12 by render_fx). */
 fx32 render_fx(double v);
@@ -34,21 +38,54 @@ void render_apply_lights(nitro_glb *g, const render_light lights[4]);
 int render_write_scaled(const dsgx_frame *f, unsigned scale, const char *path, char *err,
                         size_t err_size);
 
+/** The default view direction of the auto-fit camera: a raised three-quarter view. */
+#define RENDER_DEFAULT_YAW   30.0
+#define RENDER_DEFAULT_PITCH 30.0
+/** The fraction of the frame's half-width or half-height the fitted model reaches. */
+#define RENDER_FIT_FILL 0.9
+
+/** The camera the user asked for: auto-fit (default), --orbit YAW PITCH DIST (DIST <= 0:
+ *  fitted distance), or --eye/--at. */
+typedef struct render_camera {
+    double fov; /**< vertical field of view, degrees */
+    bool have_eye, have_orbit;
+    double eye[3], at[3], orbit[3];
+    double near, far; /**< --near/--far: the clip planes given (0: derived from the points) */
+} render_camera;
+
+/** The model's points (tools/core/autofit.h) as drawn at `frame` of the player's animations
+ *  (player may be NULL), with an identity camera and projection. @return false when out of
+ *  memory. */
+bool render_measure(const nitro_model *m, const uint8_t *mdata, nitro_anim_player *player,
+                    long frame, dsgx_fit_points *pts);
+/** Set g's camera and projection as `c` asks, fitted to pts (README "Camera"). */
+void render_set_camera(nitro_glb *g, const render_camera *c, const dsgx_fit_points *pts);
+/** Print where each needed texture and palette comes from, one line each, prefixed with
+ *  prefix: only the names from outside the model's file and the missing ones unless `every`. */
+void render_report_textures(FILE *f, const char *prefix, const dsgx_texplan *p,
+                            const dsgx_texlib *lib, bool every);
+
+/** --shard I/N: I in 1..N. @return false on a malformed argument. */
+bool render_parse_shard(const char *arg, unsigned *index, unsigned *count);
+
 typedef struct sheet_opts {
-    const char *const *tex_paths;
+    const char *const *tex_paths; /**< --tex files */
     unsigned ntex;
-    double fov;
+    render_camera cam;
     unsigned clear_rgb, clear_alpha;
     bool edge, fog, aa;
     unsigned scale;
     render_light lights[4];
+    unsigned shard, shards; /**< --shard I/N (1-based), 1/1 for all */
 } sheet_opts;
 
 /**
  * `dsgx render --all FILE -o sheet.png`: every model of FILE (an NSBMD, or every NSBMD in a
- * NARC `archive.narc`, or one file of it `archive.narc:INDEX|NAME`; LZ77 unpacked) rendered
- * with the front camera into one labelled grid. Prints the sheet's path and one line per cell
- * (frame hash and label). @return the process exit status.
+ * NARC `archive.narc`, or one file of it `archive.narc:INDEX|NAME`; LZ77 unpacked), in archive
+ * order (member index, then model index), or shard I of N of that list (the models k with
+ * k mod N = I - 1), each rendered as `dsgx render` renders it alone (texture lookup, camera)
+ * into one labelled grid (every k-th model when more than fit). Prints one line per model
+ * (frame hash and label) and the sheet's path. @return the process exit status.
  */
 int render_sheet(const char *path, const sheet_opts *o, const char *out);
 

@@ -2,7 +2,7 @@
  * test_ntrfd.c - NTRFD reader, writer and conversion. Expected values come from the format's
  * definition (ndsframereplay "format implementation.txt": header 8 bytes, 129 bytes of
  * registers, 4696 bytes of state, 7 VRAMCNT bytes, then counts) and from the reference frames
- * (test/data/ntrfd/manifest.tsv: the melonDS frame each dump must produce).
+ * (golden/ntrfd/manifest.tsv: the melonDS frame each dump must produce).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "tools/core/ntrfd.h"
 #include "tools/core/system.h"
 
-#define DATA DSGX_TEST_DATA "/ntrfd/"
+#define DATA DSGX_GOLDEN_DIR "/ntrfd/"
 
 /* hash of the one frame a trace emits, with melonDS's gap rule (the dumps' reference) */
 static void render_hash(const dsgx_trace *t, char hex[17])
@@ -316,7 +316,7 @@ static void test_saved_swap_parameter_sets_the_depth_mode(void **state)
 }
 
 /* A later frame's state as dsgx records it equals what melonDS's writer recorded for the same
- * trace and frame (test/data/ntrfd), but for two documented fields (ntrfd_writer.c):
+ * trace and frame (golden/ntrfd), but for two documented fields (ntrfd_writer.c):
  * DISP_1DOT_DEPTH (melonDS's engine held limit 0 there, ours the reset limit 0x7FFF) and the high
  * half of the last vertex's xy, which melonDS's writer fills with the sign of a negative x. */
 static void test_later_frame_state_matches_melonds_writer(void **state)

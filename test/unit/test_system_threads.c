@@ -2,7 +2,7 @@
  * test_system_threads.c - the pipelined replay (tools/core/system.h: frame N drawn on a render
  * thread while the geometry engine runs frame N+1) against the one-frame-at-a-time replay, on
  * every golden trace (golden/ref, rdlines, scenes, hw) and frame dump (golden/ntrfd-later,
- * test/data/ntrfd): the same frames, bit for bit, the same
+ * golden/ntrfd): the same frames, bit for bit, the same
  * RDLINES_COUNT, underflow bit, cut lines, geometry figures and re-emitted frames, in the same
  * order, and the same DISP3DCNT / RDLINES_COUNT / GXSTAT left in the geometry engine. Also
  * repeated passes with a reset between them (dsgx_system_replay_repeat: the reset lands while
@@ -185,12 +185,12 @@ static void test_hw(void **state)
     compare_dir(DSGX_GOLDEN_DIR, "hw", 2);
 }
 
-/* Frame dumps: golden/ntrfd-later and the real NTRFD dumps of test/data/ntrfd. */
+/* Frame dumps: golden/ntrfd-later and the real NTRFD dumps of golden/ntrfd. */
 static void test_ntrfd(void **state)
 {
     (void)state;
     compare_dir(DSGX_GOLDEN_DIR, "ntrfd-later", 2);
-    compare_dir(DSGX_TEST_DATA, "ntrfd", 2);
+    compare_dir(DSGX_GOLDEN_DIR, "ntrfd", 2);
 }
 
 /* Passes from reset, as `dsgx bench` replays: a pass's reset, power-on and VRAM uploads land

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tools/core/golden.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,8 @@ void golden_scene_path(const golden_manifest *m, size_t r, char *out, size_t out
         return;
     }
     const char *name = golden_cell(m, r, m->c_name);
+    snprintf(out, outlen, "%s/%s.render", m->dir, name);
+    if (file_exists(out)) return;
     snprintf(out, outlen, "%s/%s.ntrfd", m->dir, name);
     if (file_exists(out)) return;
     snprintf(out, outlen, "%s/%s.trace", m->dir, name);
@@ -267,6 +270,114 @@ long golden_row_frame(const golden_manifest *m, size_t r)
         v = v * 10 + (*s - '0');
     }
     return v;
+}
+
+/* ---- finding manifests, shards ---- */
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int find_below(const char *dir, unsigned depth, char ***dirs, size_t *ndirs, char *err,
+                      size_t errlen)
+{
+    char path[4096];
+    int k = snprintf(path, sizeof path, "%s/manifest.tsv", dir);
+    if (k < 0 || (size_t)k >= sizeof path) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return -1;
+    }
+    if (file_exists(path)) {
+        char **q = realloc(*dirs, (*ndirs + 1) * sizeof *q);
+        char *d = dup_range(dir, strlen(dir));
+        if (!q || !d) {
+            free(d);
+            if (q) *dirs = q;
+            snprintf(err, errlen, "%s: out of memory", dir);
+            return -1;
+        }
+        *dirs = q;
+        q[(*ndirs)++] = d;
+    }
+    if (depth >= GOLDEN_MAX_DEPTH) return 0;
+    DIR *dh = opendir(dir);
+    if (!dh) return 0;
+    char **subs = NULL;
+    size_t n = 0;
+    int r = 0;
+    struct dirent *e;
+    while ((e = readdir(dh)) && !r) {
+        if (e->d_name[0] == '.') continue;
+        k = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (k < 0 || (size_t)k >= sizeof path || !is_dir(path)) continue;
+        char **q = realloc(subs, (n + 1) * sizeof *q);
+        char *d = dup_range(path, (size_t)k);
+        if (!q || !d) {
+            free(d);
+            if (q) subs = q;
+            snprintf(err, errlen, "%s: out of memory", dir);
+            r = -1;
+            break;
+        }
+        subs = q;
+        subs[n++] = d;
+    }
+    closedir(dh);
+    if (n) qsort(subs, n, sizeof *subs, cmp_names);
+    for (size_t i = 0; i < n; i++) {
+        if (!r) r = find_below(subs[i], depth + 1, dirs, ndirs, err, errlen);
+        free(subs[i]);
+    }
+    free(subs);
+    return r;
+}
+
+long golden_find_manifests(const char *root, char ***dirs, size_t *ndirs, char *err, size_t errlen)
+{
+    size_t before = *ndirs;
+    size_t len = strlen(root);
+    while (len > 1 && root[len - 1] == '/') len--; /* "golden/" lists as "golden/ref" */
+    char *r = dup_range(root, len);
+    if (!r) {
+        snprintf(err, errlen, "%s: out of memory", root);
+        return -1;
+    }
+    int st = find_below(r, 0, dirs, ndirs, err, errlen);
+    free(r);
+    return st ? -1 : (long)(*ndirs - before);
+}
+
+int golden_parse_shard(const char *s, unsigned *index, unsigned *count)
+{
+    unsigned long v[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        const char *b = s;
+        while (*s >= '0' && *s <= '9' && s - b < 6) v[k] = v[k] * 10 + (unsigned long)(*s++ - '0');
+        if (s == b || *s != (k ? '\0' : '/')) return -1;
+        if (!k) s++;
+    }
+    if (v[0] < 1 || v[0] > v[1] || v[1] > 10000) return -1;
+    *index = (unsigned)v[0];
+    *count = (unsigned)v[1];
+    return 0;
+}
+
+unsigned golden_shard_of(size_t sorted_pos, unsigned count)
+{
+    return count ? (unsigned)(sorted_pos % count) + 1 : 1;
+}
+
+bool golden_is_render_spec(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 7 && !strcmp(path + n - 7, ".render");
 }
 
 /* ---- rendering ---- */

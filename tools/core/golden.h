@@ -47,14 +47,31 @@ long golden_add_row(golden_manifest *m);
 
 /** Scene name of row r: the `name`/`trace`/`scene` cell, or the `file` cell. */
 const char *golden_scene_name(const golden_manifest *m, size_t r);
-/** Path of the input of a scene: <dir>/<file>, or <dir>/<name>.trace / .ntrfd (whichever
- *  exists; .trace when neither does). */
+/** Path of the input of a scene: <dir>/<file>, or <dir>/<name>.render / .ntrfd / .trace
+ *  (the first that exists; .trace when none does). */
 void golden_scene_path(const golden_manifest *m, size_t r, char *out, size_t outlen);
 /** Expected hash of row r: `dsgx_xxh3` when present and non-empty and !melonds_gaps, else
  *  `xxh3` / `expected_xxh3`. */
 const char *golden_expected_hash(const golden_manifest *m, size_t r, bool melonds_gaps);
 /** Parse the frame cell ("000", "3"). @return the frame index, or -1. */
 long golden_row_frame(const golden_manifest *m, size_t r);
+
+/** The manifests below @p root: every directory from @p root down (root included) that holds
+ *  manifest.tsv, in sorted order (byte order of the names, depth first), so every run visits
+ *  them in the same order. Hidden directories (".name") and symbolic links are not entered;
+ *  at most GOLDEN_MAX_DEPTH levels. Appends malloc'ed paths ("root/sub/dir") to *dirs.
+ *  @return the number appended (0: none below root), or -1 with a message in err. */
+#define GOLDEN_MAX_DEPTH 16
+long golden_find_manifests(const char *root, char ***dirs, size_t *ndirs, char *err, size_t errlen);
+
+/** Parse "I/N" (1 <= I <= N <= 10000) for --shard. @return 0, or -1 (malformed). */
+int golden_parse_shard(const char *s, unsigned *index, unsigned *count);
+/** The shard (1..count) of the scene at position @p sorted_pos of the sorted scene list:
+ *  round robin, so neighbouring (often similar) scenes spread over the shards. */
+unsigned golden_shard_of(size_t sorted_pos, unsigned count);
+
+/** Kind of a scene input, by its name: a render spec (".render") or a replayed input. */
+bool golden_is_render_spec(const char *path);
 
 /** One rendered frame of a scene. */
 typedef struct golden_frame {

@@ -10,7 +10,7 @@
  * C..G test (cnt & 0x87) == 0x83 (FrameDump.cpp and ndsframereplay main.c agree).
  * Differences between the writer and the text, all accepted here: DISP_1DOT_DEPTH writes are
  * command 0xFF (text: 0x72); DISP3DCNT can carry status bit 13; the ndSf chunk CRC is zero.
- * Verified: the parser reads every dump in test/data/ntrfd (melonDS framedump writer output).
+ * Verified: the parser reads every dump in golden/ntrfd (melonDS framedump writer output).
  */
 #include "gx/gx.h"
 #include "tools/core/ntrfd.h"
@@ -101,7 +101,7 @@ int dsgx_ntrfd_cmd_params(uint8_t cmd)
 void dsgx_ntrfd_init_reset(dsgx_ntrfd *fd)
 {
     /* The state melonDS's writer records for the first frame after reset (read from the
-     * a_flat_triangle dump in test/data/ntrfd): identity matrices, zero stacks, the reset
+     * a_flat_triangle dump in golden/ntrfd): identity matrices, zero stacks, the reset
      * viewport 0xBF00BF00, light vectors and colours zero with their light index in bits 30-31. */
     memset(fd, 0, sizeof *fd);
     for (unsigned i = 0; i < 4; i++) {

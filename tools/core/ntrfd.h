@@ -21,8 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "raster/frame.h"
-#include "tools/core/trace.h"
+#include "../../dsgx_api.h"
+#include "../../raster/frame.h"
+#include "trace.h"
+
+DSGX_BEGIN_DECLS
 
 #define NTRFD_VERSION            0u
 #define NTRFD_CMD_1DOT_DEPTH     0xFFu /**< DISP_1DOT_DEPTH write, as melonDS writes it */
@@ -128,5 +131,7 @@ int dsgx_ntrfd_to_trace(const dsgx_ntrfd *fd, dsgx_trace *t);
  *  ntrfd_writer.c). @return 0, or -1 with a message. */
 int dsgx_ntrfd_from_trace(dsgx_ntrfd *fd, const dsgx_trace *t, unsigned frame, char *err,
                           size_t errlen);
+
+DSGX_END_DECLS
 
 #endif

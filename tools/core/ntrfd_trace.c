@@ -191,7 +191,7 @@ static bool needs_seed_polygon(const dsgx_ntrfd *fd)
 static void emit_initial_state(emitter *e, const dsgx_ntrfd *fd)
 {
     /* 0 is what melonDS's writer records for its engine's reset W limit of 0 (FrameDump.cpp:
-     * `ZeroDotWLimit == 0 ? 0 : ...`; every real dump in test/data/ntrfd has it, from traces
+     * `ZeroDotWLimit == 0 ? 0 : ...`; every real dump in golden/ntrfd has it, from traces
      * that never write the register): it means "not written since reset", so the engine keeps
      * its own reset limit (0x7FFF), as the trace the dump came from did. A game's explicit 0
      * differs only for 1-dot polygons with W in 0x200..0xFFFFFF. */

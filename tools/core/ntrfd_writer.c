@@ -15,7 +15,7 @@
  * SWAP_BUFFERS of its own (a re-emission) cannot be dumped, nor the frame after one.
  *
  * Where our dumps differ from melonDS's writer (commit 1b0c2035) for the same frame, checked on
- * the real dumps in test/data/ntrfd: DISP_1DOT_DEPTH (melonDS records 0, as its engine held a
+ * the real dumps in golden/ntrfd: DISP_1DOT_DEPTH (melonDS records 0, as its engine held a
  * zero W limit there; ours records the engine's limit, 0x7FFF after reset, so the dump replays
  * what the trace drew), and the packed last vertex (and texture coordinates): melonDS ORs a
  * sign-extended x (s) into the y (t) half when x is negative (`CurVertex[1] << 16 |

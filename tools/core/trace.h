@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../dsgx_api.h"
+
+DSGX_BEGIN_DECLS
+
 /** TRACE_VBLANK is not a directive of the text format: a VBlank that latches what a pending
  *  SWAP_BUFFERS built and draws nothing. Frame-dump conversion uses it to apply a dump's saved
  *  SWAP_BUFFERS parameter (ntrfd_trace.c); written as text, it becomes a `frame` (the extra
@@ -54,5 +58,7 @@ int dsgx_trace_write(const dsgx_trace *t, FILE *out);
 
 /** Read a whole file into memory (NUL-terminated). @return 0 or -1 with message. */
 int dsgx_read_file(const char *path, uint8_t **data, size_t *size, char *err, size_t errlen);
+
+DSGX_END_DECLS
 
 #endif

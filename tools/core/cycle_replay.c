@@ -1,0 +1,77 @@
+/*
+ * cycle_replay.c - trace replay in the cycle-driven mode (see cycle_replay.h).
+ */
+#include "tools/core/cycle_replay.h"
+
+#include <string.h>
+
+#include "gx/regs.h"
+
+enum { GXSTAT_BUSY = 1u << 27, DRAIN_STEP = 4096, DRAIN_MAX_STEPS = 1024 };
+
+static void bus_write(dsgx_system *s, uint32_t addr, uint32_t val, uint32_t slice,
+                      dsgx_cycle_stats *st)
+{
+    uint32_t stall = gx_bus_write32(s->gx, addr, val);
+    if (stall) st->stalls++, st->stall_cycles += stall;
+    gx_run(s->gx, slice);
+    st->run_cycles += slice;
+}
+
+/* The cycles before a frame: until the engine is idle or waits for VBlank. */
+static void drain(dsgx_system *s, dsgx_cycle_stats *st)
+{
+    for (int i = 0; i < DRAIN_MAX_STEPS; i++) {
+        if (gx_swap_pending(s->gx) || !(gx_read32(s->gx, REG_GXSTAT) & GXSTAT_BUSY)) return;
+        gx_run(s->gx, DRAIN_STEP);
+        st->run_cycles += DRAIN_STEP;
+    }
+}
+
+static void exec_item(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item *it,
+                      uint32_t slice, dsgx_cycle_stats *st)
+{
+    if (it->op == TRACE_W32 && (it->addr & ~3u) != REG_POWCNT1) {
+        bus_write(s, it->addr, it->value, slice, st);
+    } else if (it->op == TRACE_DATA) {
+        for (uint32_t k = 0; k + 4 <= it->data_len; k += 4) {
+            const uint8_t *b = t->data + it->data_off + k;
+            uint32_t v =
+                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+            bus_write(s, it->addr + k, v, slice, st);
+        }
+    } else if (it->op == TRACE_VBLANK) { /* a dump's set-up VBlank: after its swap has run */
+        drain(s, st);
+        dsgx_system_exec(s, t, it);
+    } else { /* narrow writes, and POWCNT1 (the system restarts the rendering timing) */
+        dsgx_system_exec(s, t, it);
+        gx_run(s->gx, slice);
+        st->run_cycles += slice;
+    }
+}
+
+unsigned dsgx_system_replay_cycles(dsgx_system *s, const dsgx_trace *t, uint32_t slice,
+                                   dsgx_frame_cb cb, void *user, dsgx_cycle_stats *st)
+{
+    dsgx_cycle_stats local;
+    if (!st) st = &local;
+    memset(st, 0, sizeof(*st));
+    gx_set_cycle_mode(s->gx, true);
+    unsigned frames = 0;
+    s->geometry_ns = 0;
+    size_t i = 0;
+    while (i < t->n) {
+        uint64_t t0 = dsgx_now_ns();
+        for (; i < t->n && t->items[i].op != TRACE_FRAME; i++)
+            exec_item(s, t, &t->items[i], slice, st);
+        drain(s, st);
+        s->geometry_ns += dsgx_now_ns() - t0;
+        if (i == t->n) break;
+        i++; /* the `frame` directive */
+        dsgx_system_frame(s);
+        if (cb) cb(user, frames, s);
+        frames++;
+        s->geometry_ns = 0;
+    }
+    return frames;
+}
