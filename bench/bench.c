@@ -11,7 +11,7 @@
  * overlaps frame N+1's geometry, so F is below X + Y.
  * --cycles SLICE: each repeat also replays the trace in the geometry engine's cycle-driven mode
  * (docs/cycle.md; tools/core/cycle_replay.c: one bus write at a time, gx_run(SLICE) after
- * each), alternating with the run-to-completion replay, and adds to the line
+ * each), N times after the run-to-completion stream, and adds to the line
  *   cycles SLICE cycle_geometry_median_us Z cycle_ratio Z/Y stalls S
  * Figures, not a test: nothing here passes or fails on time. Rendering threads: --threads
  * (default: the cores, at most 8; raster/README.md "Threads"), printed to stderr.
