@@ -47,3 +47,7 @@ add_test(NAME cli.bench
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden/ref
           $<TARGET_FILE:test_nitro_render> ${CMAKE_CURRENT_BINARY_DIR}/cli_bench_tmp)
 set_tests_properties(cli.bench PROPERTIES LABELS "cli;bench")
+add_test(NAME cli.pipeline
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/pipeline.sh $<TARGET_FILE:dsgx>
+          ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_pipeline_tmp)
+set_tests_properties(cli.pipeline PROPERTIES LABELS cli)

@@ -25,7 +25,7 @@ static const command commands[] = {
      "count differing pixels of two frames and write a colour-coded diff image"},
     {"bench", cmd_bench,
      "bench TRACE... [--repeat N] [--threads N] [--cycles SLICE] [--json|--csv]",
-     "median render and geometry time per frame of each trace"},
+     "median render, geometry and whole-frame time per frame of each trace"},
     {"golden", cmd_golden, "golden check|update [DIR...] [SCENE...]",
      "golden-image regression tests over every manifest below each DIR"},
     {"convert", cmd_convert, "convert FILE.ntrfd -o FILE.trace", "convert a frame dump to a trace"},
