@@ -23,27 +23,8 @@
 
 #include "gx/regs.h"
 #include "t3dm/draw.h"
+#include "t3dm/draw_internal.h"
 #include "t3dm/t3dm_internal.h"
-
-enum {
-    OP_MTX_MODE = 0x10,
-    OP_MTX_STORE = 0x13,
-    OP_MTX_RESTORE = 0x14,
-    OP_MTX_MULT_4x3 = 0x19,
-    OP_MTX_SCALE = 0x1b,
-    OP_COLOR = 0x20,
-    OP_NORMAL = 0x21,
-    OP_TEXCOORD = 0x22,
-    OP_VTX_16 = 0x23,
-    OP_POLYGON_ATTR = 0x29,
-    OP_TEXIMAGE_PARAM = 0x2a,
-    OP_PLTT_BASE = 0x2b,
-    OP_DIF_AMB = 0x30,
-    OP_SPE_EMI = 0x31,
-    OP_BEGIN_VTXS = 0x40,
-};
-
-enum { PRIM_TRIANGLES = 0, PRIM_STRIP = 2, MTX_SLOTS = 31 };
 
 /* ---- packed command words ---- */
 
@@ -85,11 +66,6 @@ typedef struct slot {
     uint16_t mtx; /**< matrix id: 0 none, b + 1 bone b */
 } slot;
 
-typedef struct axis_map {
-    int32_t low16; /**< tile low in 1/16 texels */
-    int shift;
-} axis_map;
-
 typedef struct drawer {
     const t3dm_model *m;
     const t3dm_draw_opts *o;
@@ -100,7 +76,7 @@ typedef struct drawer {
     bool lit, textured;
     uint32_t last_color, poly_attr, teximage, pltt;
     bool have_attr, have_tex, have_pltt;
-    axis_map ax[2];
+    t3dm_axis_map ax[2];
     uint16_t nrm5[32], nrm6[64]; /**< 5- and 6-bit normal components as 1.0.9 (10 bits) */
     unsigned tris;
 } drawer;
@@ -112,24 +88,24 @@ static void mult_bone(drawer *d, unsigned id)
         /* undo it exactly: 1/4096 is raw 1 in 1.19.12 and the scaled rows are multiples of
          * 4096, so the truncating product gives the camera rows back bit for bit */
         uint32_t one[3] = {1, 1, 1};
-        q_cmd(&d->q, OP_MTX_SCALE, one, 3);
+        q_cmd(&d->q, T3OP_MTX_SCALE, one, 3);
     }
     if (id && d->o->pose && id - 1 < d->o->pose->num_bones) {
         uint32_t p[12];
         for (int i = 0; i < 12; i++) p[i] = (uint32_t)d->o->pose->matrix[id - 1][i];
-        q_cmd(&d->q, OP_MTX_MULT_4x3, p, 12);
+        q_cmd(&d->q, T3OP_MTX_MULT_4x3, p, 12);
     }
     uint32_t s[3] = {T3DM_POS_SCALE, T3DM_POS_SCALE, T3DM_POS_SCALE};
-    q_cmd(&d->q, OP_MTX_SCALE, s, 3);
+    q_cmd(&d->q, T3OP_MTX_SCALE, s, 3);
 }
 
 static void select_mtx(drawer *d, unsigned id)
 {
     if (d->cur_mtx == (int)id) return;
     if (d->slot_of[id]) {
-        q_one(&d->q, OP_MTX_RESTORE, d->slot_of[id]);
+        q_one(&d->q, T3OP_MTX_RESTORE, d->slot_of[id]);
     } else {
-        q_one(&d->q, OP_MTX_RESTORE, 0);
+        q_one(&d->q, T3OP_MTX_RESTORE, 0);
         mult_bone(d, id);
     }
     d->cur_mtx = (int)id;
@@ -149,19 +125,19 @@ static bool build_matrices(drawer *d)
         return false;
     }
     /* MTX_MODE position-vector (as nitro_glb_flush leaves it), the camera in slot 0 */
-    q_one(&d->q, OP_MTX_MODE, 2);
-    q_one(&d->q, OP_MTX_STORE, 0);
+    q_one(&d->q, T3OP_MTX_MODE, 2);
+    q_one(&d->q, T3OP_MTX_STORE, 0);
     unsigned next = 1;
     for (uint32_t oi = 0; oi < d->m->num_objects; oi++) {
         if (d->o->object >= 0 && (int)oi != d->o->object) continue;
         const t3dm_object *ob = &d->m->objects[oi];
-        for (unsigned p = 0; p < ob->num_parts && next < MTX_SLOTS; p++) {
+        for (unsigned p = 0; p < ob->num_parts && next < T3DM_MTX_SLOTS; p++) {
             uint16_t mx = ob->parts[p].matrix;
             unsigned id = mx == 0xFFFF ? 0u : mx + 1u;
             if (d->slot_of[id]) continue;
-            q_one(&d->q, OP_MTX_RESTORE, 0);
+            q_one(&d->q, T3OP_MTX_RESTORE, 0);
             mult_bone(d, id);
-            q_one(&d->q, OP_MTX_STORE, next);
+            q_one(&d->q, T3OP_MTX_STORE, next);
             d->slot_of[id] = (uint8_t)next++;
         }
     }
@@ -170,24 +146,6 @@ static bool build_matrices(drawer *d)
 }
 
 /* ---- vertices ---- */
-
-/* 5.6.5 component to 1.0.9: v / (2^(bits-1) - 0.5) * 512, rounded, clamped. */
-static uint32_t nrm_comp(int32_t v, int32_t denom2)
-{
-    int32_t r = (v * 1024 + (v >= 0 ? denom2 / 2 : -(denom2 / 2))) / denom2;
-    return (uint32_t)dsgx_clamp(r, -512, 511) & 0x3FFu;
-}
-
-static int32_t texc(const axis_map *a, int16_t st)
-{
-    int32_t t = dsgx_asr32(st, 1) - a->low16; /* 10.5 texels -> 1.11.4 */
-    if (!a->shift) return t < -32768 ? -32768 : t > 32767 ? 32767 : t;
-    if (a->shift > 0)
-        t = dsgx_asr32(t, (unsigned)a->shift);
-    else if (a->shift < 0)
-        t = dsgx_clamp(t, -32768, 32767) * (1 << -a->shift);
-    return dsgx_clamp(t, -32768, 32767);
-}
 
 /* One vertex: read straight from the interleaved pair (t3dm_vertex_get's layout), the
  * normal through the per-draw tables. */
@@ -202,22 +160,22 @@ static void emit(drawer *d, unsigned s)
     if (d->lit) {
         uint16_t half = (uint16_t)((c >> 1) & 0x3DEFu);
         uint32_t dif = c | ((uint32_t)half << 16);
-        if (dif != d->last_color) q_one(&d->q, OP_DIF_AMB, dif);
+        if (dif != d->last_color) q_one(&d->q, T3OP_DIF_AMB, dif);
         d->last_color = dif;
         uint16_t n = t3dm_be16(pos + 6);
-        q_one(&d->q, OP_NORMAL,
+        q_one(&d->q, T3OP_NORMAL,
               d->nrm5[n >> 11] | ((uint32_t)d->nrm6[(n >> 5) & 63u] << 10) |
                   ((uint32_t)d->nrm5[n & 31u] << 20));
     } else {
-        if (c != d->last_color) q_one(&d->q, OP_COLOR, c);
+        if (c != d->last_color) q_one(&d->q, T3OP_COLOR, c);
         d->last_color = c;
     }
     if (d->textured)
-        q_one(&d->q, OP_TEXCOORD,
-              ((uint32_t)texc(&d->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
-                  ((uint32_t)texc(&d->ax[1], (int16_t)t3dm_be16(st + 2)) << 16));
+        q_one(&d->q, T3OP_TEXCOORD,
+              ((uint32_t)t3dm_texc(&d->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
+                  ((uint32_t)t3dm_texc(&d->ax[1], (int16_t)t3dm_be16(st + 2)) << 16));
     uint32_t v[2] = {t3dm_be16(pos) | ((uint32_t)t3dm_be16(pos + 2) << 16), t3dm_be16(pos + 4)};
-    q_cmd(&d->q, OP_VTX_16, v, 2);
+    q_cmd(&d->q, T3OP_VTX_16, v, 2);
 }
 
 static bool tri_valid(const drawer *d, unsigned a, unsigned b, unsigned c)
@@ -255,11 +213,11 @@ static void set_material(drawer *d, const t3dm_material *mt, const t3dm_texbind 
             d->ax[k].shift = axes[k]->shift;
         }
     }
-    if (!d->have_tex || ti != d->teximage) q_one(&d->q, OP_TEXIMAGE_PARAM, ti);
+    if (!d->have_tex || ti != d->teximage) q_one(&d->q, T3OP_TEXIMAGE_PARAM, ti);
     d->teximage = ti;
     d->have_tex = true;
     if (d->textured && tb->has_palette && (!d->have_pltt || d->pltt != tb->pltt_base)) {
-        q_one(&d->q, OP_PLTT_BASE, tb->pltt_base);
+        q_one(&d->q, T3OP_PLTT_BASE, tb->pltt_base);
         d->pltt = tb->pltt_base;
         d->have_pltt = true;
     }
@@ -288,7 +246,7 @@ static void set_attr(drawer *d, const t3dm_material *mt, const t3dm_part *p)
     if (!(mt->draw_flags & T3DM_FLAG_CULL_FRONT)) attr |= 1u << 7; /* front shown */
     if (!(mt->draw_flags & T3DM_FLAG_CULL_BACK)) attr |= 1u << 6;  /* back shown */
     if (mt->fog_mode == T3DM_FOG_ACTIVE) attr |= 1u << 15;
-    if (!d->have_attr || attr != d->poly_attr) q_one(&d->q, OP_POLYGON_ATTR, attr);
+    if (!d->have_attr || attr != d->poly_attr) q_one(&d->q, T3OP_POLYGON_ATTR, attr);
     d->poly_attr = attr;
     d->have_attr = true;
 }
@@ -309,13 +267,13 @@ static void draw_strip(drawer *d, uint32_t off, unsigned n)
             unsigned s1 = t3dm_be16(p + 2 * (i + 1)) & 0x7FFFu;
             unsigned s2 = t3dm_be16(p + 2 * (i + 2)) & 0x7FFFu;
             if (all) {
-                q_one(&d->q, OP_BEGIN_VTXS, PRIM_STRIP);
+                q_one(&d->q, T3OP_BEGIN_VTXS, T3PRIM_STRIP);
                 emit(d, s);
                 emit(d, s1);
                 emit(d, s2);
                 d->tris++;
             } else {
-                if (i) q_one(&d->q, OP_BEGIN_VTXS, PRIM_TRIANGLES);
+                if (i) q_one(&d->q, T3OP_BEGIN_VTXS, T3PRIM_TRIANGLES);
                 tri(d, s, s1, s2);
             }
             a = s1;
@@ -349,7 +307,7 @@ static void draw_part(drawer *d, const t3dm_material *mt, const t3dm_part *p)
     if (!p->num_indices && !p->strip_count[0] && !p->seq_count) return;
     set_attr(d, mt, p);
     if (p->num_indices || p->seq_count) {
-        q_one(&d->q, OP_BEGIN_VTXS, PRIM_TRIANGLES);
+        q_one(&d->q, T3OP_BEGIN_VTXS, T3PRIM_TRIANGLES);
         const uint8_t *ix = d->m->data + d->m->index_chunk + p->index_offset;
         for (unsigned i = 0; i + 2 < p->num_indices; i += 3) tri(d, ix[i], ix[i + 1], ix[i + 2]);
         for (unsigned t = 0; t < p->seq_count; t++) {
@@ -367,7 +325,7 @@ void t3dm_glb_init(nitro_glb *g)
     for (int k = 0; k < 3; k++) g->base_scale[k] = T3DM_POS_SCALE;
 }
 
-unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_sink *sink)
+unsigned t3dm_draw_walk(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_sink *sink)
 {
     drawer d;
     memset(&d, 0, sizeof d);
@@ -376,9 +334,9 @@ unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_
     d.q.s = sink;
     d.slot_of = calloc(m->num_bones + 2u, 1);
     if (!d.slot_of) return 0;
-    for (unsigned i = 0; i < 32; i++) d.nrm5[i] = (uint16_t)nrm_comp(dsgx_sext(i, 5), 31);
-    for (unsigned i = 0; i < 64; i++) d.nrm6[i] = (uint16_t)nrm_comp(dsgx_sext(i, 6), 63);
-    q_one(&d.q, OP_SPE_EMI, 0);
+    for (unsigned i = 0; i < 32; i++) d.nrm5[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 5), 31);
+    for (unsigned i = 0; i < 64; i++) d.nrm6[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 6), 63);
+    q_one(&d.q, T3OP_SPE_EMI, 0);
     bool skinned = build_matrices(&d);
     for (uint32_t oi = 0; oi < m->num_objects; oi++) {
         if (o->object >= 0 && (int)oi != o->object) continue;
@@ -387,7 +345,7 @@ unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_
         set_material(&d, mt, o->binds ? &o->binds[ob->material] : NULL);
         for (unsigned p = 0; p < ob->num_parts; p++) draw_part(&d, mt, &ob->parts[p]);
     }
-    if (skinned) q_one(&d.q, OP_MTX_RESTORE, 0);
+    if (skinned) q_one(&d.q, T3OP_MTX_RESTORE, 0);
     q_flush(&d.q);
     free(d.slot_of);
     return d.tris;

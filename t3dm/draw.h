@@ -11,6 +11,7 @@
 #define DSGX_T3DM_DRAW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nitro/runtime.h"
@@ -46,8 +47,56 @@ typedef struct t3dm_draw_opts {
 /** nitro_glb_init with the base scale set to T3DM_POS_SCALE (pair with base_scaled). */
 void t3dm_glb_init(nitro_glb *g);
 
-/** Draw the model. @return the number of triangles sent. */
+/** Draw the model: compile it into a draw list (below) and replay it once. A caller that
+ *  draws the same model again (animation frames, several views) should keep a t3dm_drawlist.
+ *  @return the number of triangles sent. */
 unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_sink *sink);
+
+/** The reference walk: Tiny3D's vertex cache replayed vertex by vertex straight onto the bus.
+ *  t3dm_draw sends exactly the same writes (test_t3dm_drawlist checks it); this one is kept
+ *  because it is the obviously-correct statement of the mapping. @return triangles sent. */
+unsigned t3dm_draw_walk(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_sink *sink);
+
+/** Bound on a compiled list (32-bit words, 16 MiB); beyond it a draw falls back to the walk. */
+#define T3DM_DRAWLIST_MAX_WORDS ((size_t)4 << 20)
+
+/** Where a bone's MTX_MULT_4x3 parameters sit in a compiled list. */
+typedef struct t3dm_patch {
+    size_t at;     /**< index of the first of the 12 parameter words */
+    unsigned bone; /**< pose->matrix index */
+} t3dm_patch;
+
+/**
+ * A model compiled into packed GXFIFO words (see t3dm/drawlist.c): replaying it is a word copy
+ * plus the pose's bone matrices. It is rebuilt on a draw whose model, object, binds, light
+ * mask, base scale or pose bone count differ from the ones it was compiled for. Owned by the
+ * caller; one list per model and view; free it before the model.
+ */
+typedef struct t3dm_drawlist {
+    uint32_t *words;
+    size_t num_words, cap;
+    t3dm_patch *patches;
+    size_t num_patches, patch_cap;
+    unsigned tris;     /**< triangles the list draws */
+    unsigned compiles; /**< how many times it was (re)built (tests, statistics) */
+    /* what it was compiled for */
+    bool valid;
+    const t3dm_model *model;
+    const uint8_t *data;
+    int object;
+    uint8_t light_mask;
+    bool base_scaled;
+    uint32_t pose_bones;
+    t3dm_texbind *binds; /**< copy of the binds (one per material), NULL when none */
+} t3dm_drawlist;
+
+void t3dm_drawlist_init(t3dm_drawlist *dl);
+void t3dm_drawlist_free(t3dm_drawlist *dl);
+
+/** Draw through the list, compiling it first when it does not match (model, options).
+ *  @return the number of triangles sent. */
+unsigned t3dm_drawlist_draw(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts *o,
+                            const nitro_gx_sink *sink);
 
 /**
  * Allocate texture (and palette) VRAM with the Nitro frame managers and write the texels

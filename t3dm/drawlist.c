@@ -1,0 +1,537 @@
+/*
+ * drawlist.c - a T3DM compiled once into a packed GX command list, then replayed.
+ *
+ * The compiler runs the same walk as draw.c (Tiny3D's vertex cache replayed part by part, the
+ * matrix commands that select each slot's bone, materials to POLYGON_ATTR / TEXIMAGE_PARAM)
+ * but writes the GXFIFO words into one array instead of the bus, and converts each cache
+ * slot's vertex (colour, NORMAL, TEXCOORD, VTX_16 words) at most once per material. Replaying
+ * is a word copy to the sink; the only words that change from frame to frame are the bones'
+ * MTX_MULT_4x3 parameters, which the list records as patches and takes from the pose at each
+ * replay. The list is rebuilt when anything else that shapes the command stream changes (the
+ * model, the object drawn, the texture binds, the light mask, the base scale, whether a pose is
+ * given and how many bones it has).
+ *
+ * Contract: the words replayed are exactly the bus writes t3dm_draw_walk makes for the same
+ * model, options and pose (test/unit/test_t3dm_drawlist.c checks it for every fixture, random
+ * poses and random option sets). Memory is bounded by T3DM_DRAWLIST_MAX_WORDS; a model whose
+ * list would exceed it (or an allocation failure) is drawn by the walk directly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gx/regs.h"
+#include "t3dm/draw.h"
+#include "t3dm/draw_internal.h"
+#include "t3dm/t3dm_internal.h"
+
+/* The most words one step of the compiler appends: a vertex with a matrix rebuilt in front
+ * (MTX_RESTORE 2 + MTX_SCALE 4 + MTX_MULT_4x3 13 + MTX_SCALE 4, with command words) plus its
+ * colour, NORMAL, TEXCOORD and VTX_16, rounded up. */
+enum { STEP_WORDS = 48 };
+
+typedef struct cslot {
+    bool valid;
+    uint16_t mtx; /**< matrix id: 0 none, b + 1 bone b */
+    uint32_t voff;
+    uint32_t epoch; /**< material epoch the words below were converted for, 0 = none */
+    uint32_t color, nrm, tex, v0, v1;
+} cslot;
+
+/* The packer: pointers and a size_t, types the uint32_t word stores cannot alias, so the
+ * hot loops keep a local copy in registers. */
+typedef struct packer {
+    uint32_t *out; /**< next word */
+    uint32_t *cmd; /**< the command word being filled */
+    size_t sh;     /**< bit position of its next command (32: start a new one) */
+} packer;
+
+typedef struct compiler {
+    const t3dm_model *m;
+    const t3dm_draw_opts *o;
+    t3dm_drawlist *dl;
+    packer pk;
+    bool full;     /**< the list outgrew its bound or an allocation failed */
+    bool tex_fast; /**< TEXCOORD needs no shift and no clamp (see convert) */
+    cslot cache[T3DM_CACHE_SLOTS];
+    uint8_t *slot_of;
+    int cur_mtx;
+    bool lit, textured;
+    uint32_t epoch;
+    uint32_t last_color, poly_attr, teximage, pltt;
+    bool have_attr, have_tex, have_pltt;
+    t3dm_axis_map ax[2];
+    uint16_t nrm5[32], nrm6[64];
+    unsigned tris;
+} compiler;
+
+/* ---- the word array ---- */
+
+static bool room(compiler *c, size_t k)
+{
+    t3dm_drawlist *dl = c->dl;
+    if (c->full) return false;
+    size_t n = c->pk.out ? (size_t)(c->pk.out - dl->words) : 0;
+    if (n + k <= dl->cap) return true;
+    size_t cap = dl->cap ? dl->cap * 2 : 4096;
+    while (cap < n + k) cap *= 2;
+    if (cap > T3DM_DRAWLIST_MAX_WORDS) cap = T3DM_DRAWLIST_MAX_WORDS;
+    uint32_t *w = cap >= n + k ? realloc(dl->words, cap * sizeof *w) : NULL;
+    if (!w) {
+        c->full = true;
+        return false;
+    }
+    size_t cmd = c->pk.cmd ? (size_t)(c->pk.cmd - dl->words) : 0;
+    dl->words = w;
+    dl->cap = cap;
+    c->pk.out = w + n;
+    c->pk.cmd = w + cmd;
+    return true;
+}
+
+/* Commands pack four to a word, parameters follow their word in order (every command sent
+ * here has parameters, so a word is never left with a gap). Callers reserve with room(). */
+static inline void pk_op(packer *k, uint8_t op)
+{
+    if (k->sh == 32) {
+        k->cmd = k->out++;
+        *k->cmd = 0;
+        k->sh = 0;
+    }
+    *k->cmd |= (uint32_t)op << k->sh;
+    k->sh += 8;
+}
+
+static inline void pk1(packer *k, uint8_t op, uint32_t v)
+{
+    pk_op(k, op);
+    *k->out++ = v;
+}
+
+static inline void put_op(compiler *c, uint8_t op)
+{
+    pk_op(&c->pk, op);
+}
+
+static inline void put1(compiler *c, uint8_t op, uint32_t v)
+{
+    pk1(&c->pk, op, v);
+}
+
+static void put_n(compiler *c, uint8_t op, const uint32_t *p, unsigned n)
+{
+    put_op(c, op);
+    memcpy(c->pk.out, p, n * sizeof *p);
+    c->pk.out += n;
+}
+
+/* ---- matrices (draw.c's mult_bone / select_mtx / build_matrices) ---- */
+
+static void mult_bone(compiler *c, unsigned id)
+{
+    if (c->o->base_scaled) {
+        if (!id) return;
+        uint32_t one[3] = {1, 1, 1};
+        put_n(c, T3OP_MTX_SCALE, one, 3);
+    }
+    const t3dm_pose *pose = c->o->pose;
+    if (id && pose && id - 1 < pose->num_bones) {
+        t3dm_drawlist *dl = c->dl;
+        if (dl->num_patches == dl->patch_cap) {
+            size_t cap = dl->patch_cap ? dl->patch_cap * 2 : 16;
+            t3dm_patch *p = realloc(dl->patches, cap * sizeof *p);
+            if (!p) {
+                c->full = true;
+                return;
+            }
+            dl->patches = p;
+            dl->patch_cap = cap;
+        }
+        uint32_t p[12];
+        for (int i = 0; i < 12; i++) p[i] = (uint32_t)pose->matrix[id - 1][i];
+        put_op(c, T3OP_MTX_MULT_4x3);
+        dl->patches[dl->num_patches++] = (t3dm_patch){(size_t)(c->pk.out - dl->words), id - 1};
+        memcpy(c->pk.out, p, sizeof p);
+        c->pk.out += 12;
+    }
+    uint32_t s[3] = {T3DM_POS_SCALE, T3DM_POS_SCALE, T3DM_POS_SCALE};
+    put_n(c, T3OP_MTX_SCALE, s, 3);
+}
+
+static void select_mtx(compiler *c, unsigned id)
+{
+    if (c->slot_of[id]) {
+        put1(c, T3OP_MTX_RESTORE, c->slot_of[id]);
+    } else {
+        put1(c, T3OP_MTX_RESTORE, 0);
+        mult_bone(c, id);
+    }
+    c->cur_mtx = (int)id;
+}
+
+static bool build_matrices(compiler *c)
+{
+    const t3dm_model *m = c->m;
+    bool bones = false;
+    for (uint32_t oi = 0; oi < m->num_objects && !bones; oi++)
+        for (unsigned p = 0; p < m->objects[oi].num_parts; p++)
+            bones = bones || m->objects[oi].parts[p].matrix != 0xFFFF;
+    if (!room(c, STEP_WORDS)) return false;
+    if (!bones) {
+        mult_bone(c, 0);
+        c->cur_mtx = 0;
+        return false;
+    }
+    put1(c, T3OP_MTX_MODE, 2);
+    put1(c, T3OP_MTX_STORE, 0);
+    unsigned next = 1;
+    for (uint32_t oi = 0; oi < m->num_objects; oi++) {
+        if (c->o->object >= 0 && (int)oi != c->o->object) continue;
+        const t3dm_object *ob = &m->objects[oi];
+        for (unsigned p = 0; p < ob->num_parts && next < T3DM_MTX_SLOTS; p++) {
+            uint16_t mx = ob->parts[p].matrix;
+            unsigned id = mx == 0xFFFF ? 0u : mx + 1u;
+            if (c->slot_of[id]) continue;
+            if (!room(c, STEP_WORDS)) return true;
+            put1(c, T3OP_MTX_RESTORE, 0);
+            mult_bone(c, id);
+            put1(c, T3OP_MTX_STORE, next);
+            c->slot_of[id] = (uint8_t)next++;
+        }
+    }
+    c->cur_mtx = -1;
+    return true;
+}
+
+/* ---- vertices ---- */
+
+/* A slot's words under the current material (draw.c's emit, computed once per epoch). */
+static inline void convert(compiler *c, cslot *sl)
+{
+    uint32_t b = (sl->voff >> 4) & 1u;
+    const uint8_t *p = c->m->data + c->m->vert_chunk + (sl->voff & ~31u);
+    const uint8_t *pos = p + b * 8, *rgba = p + 16 + b * 4, *st = p + 24 + b * 4;
+    uint16_t col = (uint16_t)((rgba[0] >> 3) | ((rgba[1] >> 3) << 5) | ((rgba[2] >> 3) << 10));
+    if (c->lit) {
+        uint16_t half = (uint16_t)((col >> 1) & 0x3DEFu);
+        sl->color = col | ((uint32_t)half << 16);
+        uint16_t n = t3dm_be16(pos + 6);
+        sl->nrm = c->nrm5[n >> 11] | ((uint32_t)c->nrm6[(n >> 5) & 63u] << 10) |
+                  ((uint32_t)c->nrm5[n & 31u] << 20);
+    } else {
+        sl->color = col;
+    }
+    if (c->tex_fast) {
+        /* shift 0 and |low| <= 2^14: (st >> 1) - low stays inside s16, t3dm_texc's clamp
+         * never acts */
+        int32_t s0 = dsgx_asr32((int16_t)t3dm_be16(st), 1) - c->ax[0].low16;
+        int32_t t0 = dsgx_asr32((int16_t)t3dm_be16(st + 2), 1) - c->ax[1].low16;
+        sl->tex = ((uint32_t)s0 & 0xFFFFu) | ((uint32_t)t0 << 16);
+    } else if (c->textured) {
+        sl->tex = ((uint32_t)t3dm_texc(&c->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
+                  ((uint32_t)t3dm_texc(&c->ax[1], (int16_t)t3dm_be16(st + 2)) << 16);
+    }
+    sl->v0 = t3dm_be16(pos) | ((uint32_t)t3dm_be16(pos + 2) << 16);
+    sl->v1 = t3dm_be16(pos + 4);
+    sl->epoch = c->epoch;
+}
+
+static inline void emit(compiler *c, unsigned s)
+{
+    cslot *sl = &c->cache[s];
+    if (c->cur_mtx != (int)sl->mtx) select_mtx(c, sl->mtx);
+    if (sl->epoch != c->epoch) convert(c, sl);
+    packer k = c->pk;
+    uint32_t color = sl->color;
+    if (c->lit) {
+        if (color != c->last_color) pk1(&k, T3OP_DIF_AMB, color);
+        pk1(&k, T3OP_NORMAL, sl->nrm);
+    } else if (color != c->last_color) {
+        pk1(&k, T3OP_COLOR, color);
+    }
+    c->last_color = color;
+    if (c->textured) pk1(&k, T3OP_TEXCOORD, sl->tex);
+    uint32_t v0 = sl->v0, v1 = sl->v1;
+    pk_op(&k, T3OP_VTX_16);
+    k.out[0] = v0;
+    k.out[1] = v1;
+    k.out += 2;
+    c->pk = k;
+}
+
+static void tri(compiler *c, unsigned a, unsigned b, unsigned d)
+{
+    if (!c->cache[a].valid || !c->cache[b].valid || !c->cache[d].valid) return;
+    emit(c, a);
+    emit(c, b);
+    emit(c, d);
+    c->tris++;
+}
+
+static void begin(compiler *c, uint32_t prim)
+{
+    put1(c, T3OP_BEGIN_VTXS, prim);
+}
+
+/* ---- materials and parts (draw.c's set_material / set_attr / draw_strip / draw_part) ---- */
+
+static void set_material(compiler *c, const t3dm_material *mt, const t3dm_texbind *tb)
+{
+    c->lit = !(mt->draw_flags & T3DM_FLAG_NO_LIGHT);
+    c->textured = tb && tb->bound;
+    c->last_color = 0xFFFFFFFFu;
+    c->epoch++;
+    uint32_t ti = 0;
+    if (c->textured) {
+        const t3dm_texture *tx = &mt->tex[0];
+        const t3dm_axis *axes[2] = {&tx->s, &tx->t};
+        ti = tb->teximage;
+        for (int k = 0; k < 2; k++) {
+            bool rep = !axes[k]->clamp, flip = rep && axes[k]->mirror;
+            if (rep) ti |= 1u << (16 + k);
+            if (flip) ti |= 1u << (18 + k);
+            float l = axes[k]->low * 16.0f;
+            c->ax[k].low16 = (int32_t)(l >= 0 ? l + 0.5f : l - 0.5f);
+            c->ax[k].shift = axes[k]->shift;
+        }
+    }
+    c->tex_fast = c->textured;
+    for (int k = 0; k < 2; k++)
+        c->tex_fast =
+            c->tex_fast && !c->ax[k].shift && c->ax[k].low16 >= -16384 && c->ax[k].low16 <= 16384;
+    if (!room(c, STEP_WORDS)) return;
+    if (!c->have_tex || ti != c->teximage) put1(c, T3OP_TEXIMAGE_PARAM, ti);
+    c->teximage = ti;
+    c->have_tex = true;
+    if (c->textured && tb->has_palette && (!c->have_pltt || c->pltt != tb->pltt_base)) {
+        put1(c, T3OP_PLTT_BASE, tb->pltt_base);
+        c->pltt = tb->pltt_base;
+        c->have_pltt = true;
+    }
+}
+
+static void set_attr(compiler *c, const t3dm_material *mt, const t3dm_part *p)
+{
+    unsigned alpha = 31;
+    if (mt->blend_mode) {
+        unsigned amin = 255;
+        const uint8_t *ix = c->m->data + c->m->index_chunk + p->index_offset;
+        for (unsigned i = 0; i < p->num_indices; i++) {
+            const cslot *s = &c->cache[ix[i]];
+            if (!s->valid) continue;
+            t3dm_vertex v;
+            t3dm_vertex_get(c->m, s->voff, &v);
+            if (v.rgba[3] < amin) amin = v.rgba[3];
+        }
+        alpha = amin >> 3;
+        if (alpha == 0) alpha = 1;
+    }
+    uint32_t attr = (uint32_t)alpha << 16;
+    if (c->lit) attr |= c->o->light_mask ? c->o->light_mask & 15u : 1u;
+    if (!(mt->draw_flags & T3DM_FLAG_CULL_FRONT)) attr |= 1u << 7;
+    if (!(mt->draw_flags & T3DM_FLAG_CULL_BACK)) attr |= 1u << 6;
+    if (mt->fog_mode == T3DM_FOG_ACTIVE) attr |= 1u << 15;
+    if (!c->have_attr || attr != c->poly_attr) put1(c, T3OP_POLYGON_ATTR, attr);
+    c->poly_attr = attr;
+    c->have_attr = true;
+}
+
+static void draw_strip(compiler *c, uint32_t off, unsigned n)
+{
+    const uint8_t *p = c->m->data + off;
+    bool all = true;
+    for (unsigned i = 0; i < n; i++) all = all && c->cache[t3dm_be16(p + 2 * i) & 0x7FFFu].valid;
+    unsigned a = 0, b = 0, k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint16_t v = t3dm_be16(p + 2 * i);
+        unsigned s = v & 0x7FFFu;
+        if (i == 0 || (v & 0x8000u)) {
+            unsigned s1 = t3dm_be16(p + 2 * (i + 1)) & 0x7FFFu;
+            unsigned s2 = t3dm_be16(p + 2 * (i + 2)) & 0x7FFFu;
+            if (all) {
+                begin(c, T3PRIM_STRIP);
+                emit(c, s);
+                emit(c, s1);
+                emit(c, s2);
+                c->tris++;
+            } else {
+                if (i) begin(c, T3PRIM_TRIANGLES);
+                tri(c, s, s1, s2);
+            }
+            a = s1;
+            b = s2;
+            k = 1;
+            i += 2;
+            continue;
+        }
+        if (all) {
+            emit(c, s);
+            c->tris++;
+        } else {
+            tri(c, (k & 1) ? b : a, (k & 1) ? a : b, s);
+        }
+        k++;
+        a = b;
+        b = s;
+    }
+}
+
+static void draw_part(compiler *c, const t3dm_material *mt, const t3dm_part *p)
+{
+    uint16_t mtx = p->matrix == 0xFFFF ? 0 : (uint16_t)(p->matrix + 1u);
+    bool draws = p->num_indices || p->strip_count[0] || p->seq_count;
+    /* a part that draws converts its load at once (one tight loop; the slots are almost
+     * always drawn by this very part); a load-only part waits for first use */
+    for (unsigned i = 0; i < p->vert_count; i++) {
+        cslot *s = &c->cache[p->vert_dest + i];
+        s->valid = true;
+        s->voff = p->vert_offset + 16u * i;
+        s->mtx = mtx;
+        s->epoch = 0;
+        if (draws) convert(c, s);
+    }
+    if (!draws) return;
+    /* the most the part can append: every index a vertex of a triangle of its own (the list
+     * fallback of strips), each with a matrix rebuilt in front, a BEGIN_VTXS per index */
+    size_t strip_idx = 0;
+    for (int k = 0; k < 4; k++) strip_idx += p->strip_count[k];
+    size_t verts = p->num_indices + 3u * p->seq_count + 3u * strip_idx;
+    if (!room(c, verts * STEP_WORDS + 2 * strip_idx + STEP_WORDS)) return;
+    set_attr(c, mt, p);
+    if (p->num_indices || p->seq_count) {
+        begin(c, T3PRIM_TRIANGLES);
+        const uint8_t *ix = c->m->data + c->m->index_chunk + p->index_offset;
+        for (unsigned i = 0; i + 2 < p->num_indices; i += 3) tri(c, ix[i], ix[i + 1], ix[i + 2]);
+        for (unsigned t = 0; t < p->seq_count; t++) {
+            unsigned b = p->seq_base + 3u * t;
+            tri(c, b, b + 1, b + 2);
+        }
+    }
+    for (int k = 0; k < 4 && p->strip_count[k]; k++)
+        draw_strip(c, p->strip_offset[k], p->strip_count[k]);
+}
+
+/* ---- the list ---- */
+
+static uint32_t pose_bones(const t3dm_draw_opts *o)
+{
+    return o->pose ? o->pose->num_bones : 0;
+}
+
+static bool same_binds(const t3dm_drawlist *dl, const t3dm_model *m, const t3dm_texbind *b)
+{
+    if (!b != !dl->binds) return false;
+    for (uint32_t i = 0; b && i < m->num_materials; i++) {
+        const t3dm_texbind *x = &dl->binds[i];
+        if (x->bound != b[i].bound || x->teximage != b[i].teximage ||
+            x->has_palette != b[i].has_palette || x->pltt_base != b[i].pltt_base)
+            return false;
+    }
+    return true;
+}
+
+static bool key_matches(const t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts *o)
+{
+    return dl->valid && dl->model == m && dl->data == m->data && dl->object == o->object &&
+           dl->light_mask == o->light_mask && dl->base_scaled == o->base_scaled &&
+           dl->pose_bones == pose_bones(o) && same_binds(dl, m, o->binds);
+}
+
+static bool compile(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts *o)
+{
+    dl->valid = false;
+    dl->num_words = dl->num_patches = 0;
+    free(dl->binds);
+    dl->binds = NULL;
+    if (o->binds) {
+        dl->binds = malloc((m->num_materials ? m->num_materials : 1u) * sizeof *dl->binds);
+        if (!dl->binds) return false;
+        memcpy(dl->binds, o->binds, m->num_materials * sizeof *dl->binds);
+    }
+    compiler *c = calloc(1, sizeof *c);
+    uint8_t *slot_of = calloc(m->num_bones + 2u, 1);
+    if (!c || !slot_of) {
+        free(c);
+        free(slot_of);
+        return false;
+    }
+    c->m = m;
+    c->o = o;
+    c->dl = dl;
+    c->pk.out = dl->words;
+    c->pk.sh = 32;
+    c->slot_of = slot_of;
+    for (unsigned i = 0; i < 32; i++) c->nrm5[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 5), 31);
+    for (unsigned i = 0; i < 64; i++) c->nrm6[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 6), 63);
+    if (room(c, STEP_WORDS)) put1(c, T3OP_SPE_EMI, 0);
+    bool skinned = build_matrices(c);
+    for (uint32_t oi = 0; oi < m->num_objects && !c->full; oi++) {
+        if (o->object >= 0 && (int)oi != o->object) continue;
+        const t3dm_object *ob = &m->objects[oi];
+        const t3dm_material *mt = &m->materials[ob->material];
+        set_material(c, mt, o->binds ? &o->binds[ob->material] : NULL);
+        for (unsigned p = 0; p < ob->num_parts && !c->full; p++) draw_part(c, mt, &ob->parts[p]);
+    }
+    if (skinned && room(c, STEP_WORDS)) put1(c, T3OP_MTX_RESTORE, 0);
+    bool ok = !c->full;
+    if (ok) dl->num_words = (size_t)(c->pk.out - dl->words);
+    dl->tris = c->tris;
+    free(slot_of);
+    free(c);
+    if (!ok) return false;
+    dl->valid = true;
+    dl->model = m;
+    dl->data = m->data;
+    dl->object = o->object;
+    dl->light_mask = o->light_mask;
+    dl->base_scaled = o->base_scaled;
+    dl->pose_bones = pose_bones(o);
+    return true;
+}
+
+static void replay(const t3dm_drawlist *dl, const t3dm_pose *pose, const nitro_gx_sink *sink)
+{
+    void (*wr)(void *, uint32_t, uint32_t, unsigned) = sink->write;
+    void *u = sink->user;
+    const uint32_t *w = dl->words;
+    size_t i = 0;
+    for (size_t k = 0; k < dl->num_patches; k++) {
+        const t3dm_patch *p = &dl->patches[k];
+        for (; i < p->at; i++) wr(u, REG_GXFIFO, w[i], 4);
+        for (int j = 0; j < 12; j++) wr(u, REG_GXFIFO, (uint32_t)pose->matrix[p->bone][j], 4);
+        i += 12;
+    }
+    for (; i < dl->num_words; i++) wr(u, REG_GXFIFO, w[i], 4);
+}
+
+void t3dm_drawlist_init(t3dm_drawlist *dl)
+{
+    memset(dl, 0, sizeof *dl);
+}
+
+void t3dm_drawlist_free(t3dm_drawlist *dl)
+{
+    free(dl->words);
+    free(dl->patches);
+    free(dl->binds);
+    memset(dl, 0, sizeof *dl);
+}
+
+unsigned t3dm_drawlist_draw(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts *o,
+                            const nitro_gx_sink *sink)
+{
+    if (!key_matches(dl, m, o)) {
+        dl->compiles++;
+        if (!compile(dl, m, o)) return t3dm_draw_walk(m, o, sink);
+    }
+    replay(dl, o->pose, sink);
+    return dl->tris;
+}
+
+unsigned t3dm_draw(const t3dm_model *m, const t3dm_draw_opts *o, const nitro_gx_sink *sink)
+{
+    t3dm_drawlist dl;
+    t3dm_drawlist_init(&dl);
+    unsigned tris = t3dm_drawlist_draw(&dl, m, o, sink);
+    t3dm_drawlist_free(&dl);
+    return tris;
+}
