@@ -89,31 +89,26 @@ bool t3dm_read_material(t3dm_model *m, t3dm_cursor *c, t3dm_material *o)
 static long strip_triangles(t3dm_cursor *c, size_t p, unsigned n)
 {
     if (n < 3) return t3dm_fail(c, p, "strip of %u indices (at least 3)", n), -1;
+    /* one pass: seg counts the indices of the current segment; a restart (bit 15 on an index
+     * after the first) needs two more indices and may not fall on a segment's 2nd or 3rd */
     long tris = 0;
+    unsigned seg = 0;
     for (unsigned i = 0; i < n; i++) {
         uint16_t v = t3dm_be16(c->data + p + 2 * i);
         if ((v & 0x7FFFu) >= T3DM_VERTEX_CACHE)
             return t3dm_fail(c, p + 2 * i, "strip index %u beyond the vertex cache (%u)",
                              v & 0x7FFFu, T3DM_VERTEX_CACHE),
                    -1;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        uint16_t v = t3dm_be16(c->data + p + 2 * i);
-        bool restart = (v & 0x8000u) != 0 && i > 0;
-        if (restart && i + 2 >= n)
-            return t3dm_fail(c, p + 2 * i, "strip restart at index %u of %u without two more", i,
-                             n),
-                   -1;
-        if (i == 0 || restart) {
-            tris++;
-            for (unsigned k = 1; k <= 2; k++)
-                if (t3dm_be16(c->data + p + 2 * (i + k)) & 0x8000u)
-                    return t3dm_fail(c, p + 2 * (i + k), "strip restart inside a first triangle"),
-                           -1;
-            i += 2;
-        } else {
-            tris++;
+        if ((v & 0x8000u) && i > 0) {
+            if (seg < 3)
+                return t3dm_fail(c, p + 2 * i, "strip restart inside a first triangle"), -1;
+            if (i + 2 >= n)
+                return t3dm_fail(c, p + 2 * i, "strip restart at index %u of %u without two more",
+                                 i, n),
+                       -1;
+            seg = 0;
         }
+        if (++seg >= 3) tris++;
     }
     return tris;
 }

@@ -29,6 +29,14 @@
  * colour, NORMAL, TEXCOORD and VTX_16, rounded up. */
 enum { STEP_WORDS = 48 };
 
+/* The per-vertex functions are forced inline into the strip and list loops: with the packer
+ * a local there, its fields live in registers (about 6 instructions a command). */
+#if defined(__GNUC__)
+#define T3DM_HOT static inline __attribute__((always_inline))
+#else
+#define T3DM_HOT static inline
+#endif
+
 typedef struct cslot {
     bool valid;
     uint16_t mtx; /**< matrix id: 0 none, b + 1 bone b */
@@ -37,12 +45,13 @@ typedef struct cslot {
     uint32_t color, nrm, tex, v0, v1;
 } cslot;
 
-/* The packer: pointers and a size_t, types the uint32_t word stores cannot alias, so the
- * hot loops keep a local copy in registers. */
+/* The packer. The hot loops work on a local copy (in registers once inlined) and hand it
+ * back to the compiler state around anything that is not inlined. */
 typedef struct packer {
-    uint32_t *out; /**< next word */
-    uint32_t *cmd; /**< the command word being filled */
-    size_t sh;     /**< bit position of its next command (32: start a new one) */
+    uint32_t *out;   /**< next word */
+    uint32_t *cmd;   /**< the command word being filled */
+    uint32_t cmdval; /**< its value so far */
+    unsigned sh;     /**< bit position of its next command (32: start a new one) */
 } packer;
 
 typedef struct compiler {
@@ -50,8 +59,10 @@ typedef struct compiler {
     const t3dm_draw_opts *o;
     t3dm_drawlist *dl;
     packer pk;
-    bool full;     /**< the list outgrew its bound or an allocation failed */
-    bool tex_fast; /**< TEXCOORD needs no shift and no clamp (see convert) */
+    bool full;                 /**< the list outgrew its bound or an allocation failed */
+    bool tex_fast;             /**< TEXCOORD needs no shift and no clamp (see convert) */
+    const uint8_t *verts;      /**< the vertex chunk */
+    uint32_t rgb_raw, rgb_col; /**< the last colour converted (raw RGB, its COLOR/DIF_AMB) */
     cslot cache[T3DM_CACHE_SLOTS];
     uint8_t *slot_of;
     int cur_mtx;
@@ -90,18 +101,19 @@ static bool room(compiler *c, size_t k)
 
 /* Commands pack four to a word, parameters follow their word in order (every command sent
  * here has parameters, so a word is never left with a gap). Callers reserve with room(). */
-static inline void pk_op(packer *k, uint8_t op)
+T3DM_HOT void pk_op(packer *k, uint8_t op)
 {
     if (k->sh == 32) {
         k->cmd = k->out++;
-        *k->cmd = 0;
+        k->cmdval = 0;
         k->sh = 0;
     }
-    *k->cmd |= (uint32_t)op << k->sh;
+    k->cmdval |= (uint32_t)op << k->sh;
+    *k->cmd = k->cmdval;
     k->sh += 8;
 }
 
-static inline void pk1(packer *k, uint8_t op, uint32_t v)
+T3DM_HOT void pk1(packer *k, uint8_t op, uint32_t v)
 {
     pk_op(k, op);
     *k->out++ = v;
@@ -204,57 +216,105 @@ static bool build_matrices(compiler *c)
 
 /* ---- vertices ---- */
 
-/* A slot's words under the current material (draw.c's emit, computed once per epoch). */
-static inline void convert(compiler *c, cslot *sl)
+/* A vertex's words under the current material (draw.c's emit). */
+typedef struct vwords {
+    uint32_t color, nrm, tex, v0, v1;
+} vwords;
+
+enum { TEX_NONE, TEX_FAST, TEX_CLAMP };
+
+/* The loads are 32-bit big-endian where two fields sit side by side (x y, s t). `lit` and
+ * `tm` are the material's (constants where the strip loop is specialised). */
+T3DM_HOT void convert_v(compiler *c, uint32_t voff, vwords *o, bool lit, int tm)
 {
-    uint32_t b = (sl->voff >> 4) & 1u;
-    const uint8_t *p = c->m->data + c->m->vert_chunk + (sl->voff & ~31u);
+    uint32_t b = (voff >> 4) & 1u;
+    const uint8_t *p = c->verts + (voff & ~31u);
     const uint8_t *pos = p + b * 8, *rgba = p + 16 + b * 4, *st = p + 24 + b * 4;
-    uint16_t col = (uint16_t)((rgba[0] >> 3) | ((rgba[1] >> 3) << 5) | ((rgba[2] >> 3) << 10));
-    if (c->lit) {
-        uint16_t half = (uint16_t)((col >> 1) & 0x3DEFu);
-        sl->color = col | ((uint32_t)half << 16);
-        uint16_t n = t3dm_be16(pos + 6);
-        sl->nrm = c->nrm5[n >> 11] | ((uint32_t)c->nrm6[(n >> 5) & 63u] << 10) |
-                  ((uint32_t)c->nrm5[n & 31u] << 20);
-    } else {
-        sl->color = col;
+    uint32_t rgb = t3dm_be32(rgba) >> 8;
+    if (rgb != c->rgb_raw) { /* runs of one colour are the rule */
+        uint32_t col =
+            ((rgb >> 19) & 31u) | (((rgb >> 11) & 31u) << 5) | (((rgb >> 3) & 31u) << 10);
+        c->rgb_raw = rgb;
+        c->rgb_col = lit ? col | (((col >> 1) & 0x3DEFu) << 16) : col;
     }
-    if (c->tex_fast) {
+    o->color = c->rgb_col;
+    o->nrm = o->tex = 0; /* unused without light / texture */
+    if (lit) {
+        uint32_t n = t3dm_be16(pos + 6);
+        o->nrm = c->nrm5[n >> 11] | ((uint32_t)c->nrm6[(n >> 5) & 63u] << 10) |
+                 ((uint32_t)c->nrm5[n & 31u] << 20);
+    }
+    if (tm == TEX_FAST) {
         /* shift 0 and |low| <= 2^14: (st >> 1) - low stays inside s16, t3dm_texc's clamp
          * never acts */
-        int32_t s0 = dsgx_asr32((int16_t)t3dm_be16(st), 1) - c->ax[0].low16;
-        int32_t t0 = dsgx_asr32((int16_t)t3dm_be16(st + 2), 1) - c->ax[1].low16;
-        sl->tex = ((uint32_t)s0 & 0xFFFFu) | ((uint32_t)t0 << 16);
-    } else if (c->textured) {
-        sl->tex = ((uint32_t)t3dm_texc(&c->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
-                  ((uint32_t)t3dm_texc(&c->ax[1], (int16_t)t3dm_be16(st + 2)) << 16);
+        uint32_t w = t3dm_be32(st);
+        int32_t s0 = dsgx_asr32(dsgx_sext(w >> 16, 16), 1) - c->ax[0].low16;
+        int32_t t0 = dsgx_asr32(dsgx_sext(w & 0xFFFFu, 16), 1) - c->ax[1].low16;
+        o->tex = ((uint32_t)s0 & 0xFFFFu) | ((uint32_t)t0 << 16);
+    } else if (tm == TEX_CLAMP) {
+        o->tex = ((uint32_t)t3dm_texc(&c->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
+                 ((uint32_t)t3dm_texc(&c->ax[1], (int16_t)t3dm_be16(st + 2)) << 16);
     }
-    sl->v0 = t3dm_be16(pos) | ((uint32_t)t3dm_be16(pos + 2) << 16);
-    sl->v1 = t3dm_be16(pos + 4);
+    uint32_t xy = t3dm_be32(pos);
+    o->v0 = (xy >> 16) | (xy << 16);
+    o->v1 = t3dm_be16(pos + 4);
+}
+
+static int tex_mode(const compiler *c)
+{
+    return !c->textured ? TEX_NONE : c->tex_fast ? TEX_FAST : TEX_CLAMP;
+}
+
+/* A slot's words, converted at most once per material epoch (index lists reuse slots). */
+T3DM_HOT void convert(compiler *c, cslot *sl)
+{
+    vwords w;
+    convert_v(c, sl->voff, &w, c->lit, tex_mode(c));
+    sl->color = w.color;
+    sl->nrm = w.nrm;
+    sl->tex = w.tex;
+    sl->v0 = w.v0;
+    sl->v1 = w.v1;
     sl->epoch = c->epoch;
+}
+
+/* A matrix switch in front of a vertex goes through c->pk (select_mtx is not inlined). */
+static void switch_mtx(compiler *c, packer *k, unsigned id)
+{
+    c->pk = *k;
+    select_mtx(c, id);
+    *k = c->pk;
+}
+
+/* One vertex's commands into the packer k (a local copy of c->pk). */
+T3DM_HOT void pack_v(uint32_t *last_color, packer *k, const vwords *w, bool lit, bool tex)
+{
+    if (lit) {
+        if (w->color != *last_color) pk1(k, T3OP_DIF_AMB, w->color);
+        pk1(k, T3OP_NORMAL, w->nrm);
+    } else if (w->color != *last_color) {
+        pk1(k, T3OP_COLOR, w->color);
+    }
+    *last_color = w->color;
+    if (tex) pk1(k, T3OP_TEXCOORD, w->tex);
+    pk_op(k, T3OP_VTX_16);
+    k->out[0] = w->v0;
+    k->out[1] = w->v1;
+    k->out += 2;
+}
+
+T3DM_HOT void emit_k(compiler *c, packer *k, cslot *sl)
+{
+    if (c->cur_mtx != (int)sl->mtx) switch_mtx(c, k, sl->mtx);
+    if (sl->epoch != c->epoch) convert(c, sl);
+    vwords w = {sl->color, sl->nrm, sl->tex, sl->v0, sl->v1};
+    pack_v(&c->last_color, k, &w, c->lit, c->textured);
 }
 
 static inline void emit(compiler *c, unsigned s)
 {
-    cslot *sl = &c->cache[s];
-    if (c->cur_mtx != (int)sl->mtx) select_mtx(c, sl->mtx);
-    if (sl->epoch != c->epoch) convert(c, sl);
     packer k = c->pk;
-    uint32_t color = sl->color;
-    if (c->lit) {
-        if (color != c->last_color) pk1(&k, T3OP_DIF_AMB, color);
-        pk1(&k, T3OP_NORMAL, sl->nrm);
-    } else if (color != c->last_color) {
-        pk1(&k, T3OP_COLOR, color);
-    }
-    c->last_color = color;
-    if (c->textured) pk1(&k, T3OP_TEXCOORD, sl->tex);
-    uint32_t v0 = sl->v0, v1 = sl->v1;
-    pk_op(&k, T3OP_VTX_16);
-    k.out[0] = v0;
-    k.out[1] = v1;
-    k.out += 2;
+    emit_k(c, &k, &c->cache[s]);
     c->pk = k;
 }
 
@@ -279,6 +339,7 @@ static void set_material(compiler *c, const t3dm_material *mt, const t3dm_texbin
     c->lit = !(mt->draw_flags & T3DM_FLAG_NO_LIGHT);
     c->textured = tb && tb->bound;
     c->last_color = 0xFFFFFFFFu;
+    c->rgb_raw = 0xFFFFFFFFu; /* never a 24-bit RGB */
     c->epoch++;
     uint32_t ti = 0;
     if (c->textured) {
@@ -335,11 +396,68 @@ static void set_attr(compiler *c, const t3dm_material *mt, const t3dm_part *p)
     c->have_attr = true;
 }
 
-static void draw_strip(compiler *c, uint32_t off, unsigned n)
+/* A strip whose slots are all loaded goes out as GX strips (draw.c's draw_strip, "all"
+ * case): BEGIN_VTXS at the start and at each restart, every index a vertex. Written
+ * optimistically; at the first unloaded slot everything it did is undone (words, command
+ * word, matrix, colour, patches, count) and it returns false for the list fallback. */
+T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, int tm)
 {
-    const uint8_t *p = c->m->data + off;
-    bool all = true;
-    for (unsigned i = 0; i < n; i++) all = all && c->cache[t3dm_be16(p + 2 * i) & 0x7FFFu].valid;
+    packer k = c->pk, saved = c->pk;
+    int cur_mtx = c->cur_mtx;
+    uint32_t last_color = c->last_color;
+    size_t patches = c->dl->num_patches;
+    unsigned tris = 0, seg = 0;
+    int cur = cur_mtx;
+    uint32_t color = last_color, epoch = c->epoch;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v = t3dm_be16(p + 2 * i);
+        cslot *sl = &c->cache[v & 0x7FFFu];
+        if (!sl->valid) {
+            c->pk = saved;
+            if (saved.sh < 32) *saved.cmd = saved.cmdval;
+            c->cur_mtx = cur_mtx;
+            c->last_color = last_color;
+            c->dl->num_patches = patches;
+            return false;
+        }
+        if (i == 0 || (v & 0x8000u)) { /* the reader keeps restarts out of first triangles */
+            pk1(&k, T3OP_BEGIN_VTXS, T3PRIM_STRIP);
+            seg = 0;
+        }
+        if (cur != (int)sl->mtx) {
+            switch_mtx(c, &k, sl->mtx);
+            cur = c->cur_mtx;
+        }
+        vwords w;
+        if (sl->epoch == epoch) /* converted for an earlier list */
+            w = (vwords){sl->color, sl->nrm, sl->tex, sl->v0, sl->v1};
+        else /* strips use a slot about once: convert without caching */
+            convert_v(c, sl->voff, &w, lit, tm);
+        pack_v(&color, &k, &w, lit, tm != TEX_NONE);
+        tris += ++seg >= 3;
+    }
+    c->pk = k;
+    c->last_color = color;
+    c->tris += tris;
+    return true;
+}
+
+/* The common material kinds get a loop of their own (the flags become constants). */
+static bool strip_all(compiler *c, const uint8_t *p, unsigned n)
+{
+    int tm = tex_mode(c);
+    if (c->lit && tm == TEX_FAST) return strip_all_k(c, p, n, true, TEX_FAST);
+    if (c->lit && tm == TEX_NONE) return strip_all_k(c, p, n, true, TEX_NONE);
+    if (!c->lit && tm == TEX_FAST) return strip_all_k(c, p, n, false, TEX_FAST);
+    if (!c->lit && tm == TEX_NONE) return strip_all_k(c, p, n, false, TEX_NONE);
+    return strip_all_k(c, p, n, c->lit, tm);
+}
+
+/* The list fallback (draw.c's draw_strip when a slot is not loaded): triangle k of a segment
+ * is (a, b, s) for even k and (b, a, s) for odd k; triangles with an unloaded slot are
+ * dropped. */
+static void strip_list(compiler *c, const uint8_t *p, unsigned n)
+{
     unsigned a = 0, b = 0, k = 0;
     for (unsigned i = 0; i < n; i++) {
         uint16_t v = t3dm_be16(p + 2 * i);
@@ -347,47 +465,37 @@ static void draw_strip(compiler *c, uint32_t off, unsigned n)
         if (i == 0 || (v & 0x8000u)) {
             unsigned s1 = t3dm_be16(p + 2 * (i + 1)) & 0x7FFFu;
             unsigned s2 = t3dm_be16(p + 2 * (i + 2)) & 0x7FFFu;
-            if (all) {
-                begin(c, T3PRIM_STRIP);
-                emit(c, s);
-                emit(c, s1);
-                emit(c, s2);
-                c->tris++;
-            } else {
-                if (i) begin(c, T3PRIM_TRIANGLES);
-                tri(c, s, s1, s2);
-            }
+            if (i) begin(c, T3PRIM_TRIANGLES);
+            tri(c, s, s1, s2);
             a = s1;
             b = s2;
             k = 1;
             i += 2;
             continue;
         }
-        if (all) {
-            emit(c, s);
-            c->tris++;
-        } else {
-            tri(c, (k & 1) ? b : a, (k & 1) ? a : b, s);
-        }
+        tri(c, (k & 1) ? b : a, (k & 1) ? a : b, s);
         k++;
         a = b;
         b = s;
     }
 }
 
+static void draw_strip(compiler *c, uint32_t off, unsigned n)
+{
+    const uint8_t *p = c->m->data + off;
+    if (!strip_all(c, p, n)) strip_list(c, p, n);
+}
+
 static void draw_part(compiler *c, const t3dm_material *mt, const t3dm_part *p)
 {
     uint16_t mtx = p->matrix == 0xFFFF ? 0 : (uint16_t)(p->matrix + 1u);
     bool draws = p->num_indices || p->strip_count[0] || p->seq_count;
-    /* a part that draws converts its load at once (one tight loop; the slots are almost
-     * always drawn by this very part); a load-only part waits for first use */
     for (unsigned i = 0; i < p->vert_count; i++) {
         cslot *s = &c->cache[p->vert_dest + i];
         s->valid = true;
         s->voff = p->vert_offset + 16u * i;
         s->mtx = mtx;
         s->epoch = 0;
-        if (draws) convert(c, s);
     }
     if (!draws) return;
     /* the most the part can append: every index a vertex of a triangle of its own (the list
@@ -458,6 +566,7 @@ static bool compile(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts
     c->o = o;
     c->dl = dl;
     c->pk.out = dl->words;
+    c->verts = m->data + m->vert_chunk;
     c->pk.sh = 32;
     c->slot_of = slot_of;
     for (unsigned i = 0; i < 32; i++) c->nrm5[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 5), 31);
@@ -499,6 +608,12 @@ static void replay(const t3dm_drawlist *dl, const t3dm_pose *pose, const nitro_g
         for (; i < p->at; i++) wr(u, REG_GXFIFO, w[i], 4);
         for (int j = 0; j < 12; j++) wr(u, REG_GXFIFO, (uint32_t)pose->matrix[p->bone][j], 4);
         i += 12;
+    }
+    for (; i + 4 <= dl->num_words; i += 4) {
+        wr(u, REG_GXFIFO, w[i], 4);
+        wr(u, REG_GXFIFO, w[i + 1], 4);
+        wr(u, REG_GXFIFO, w[i + 2], 4);
+        wr(u, REG_GXFIFO, w[i + 3], 4);
     }
     for (; i < dl->num_words; i++) wr(u, REG_GXFIFO, w[i], 4);
 }
