@@ -1,13 +1,16 @@
 /* test_t3dm_bench.c - a 2,040-vertex textured, lit grid as a T3DM (our writer) and as the
  * equivalent NSBMD (the Nitro writer): the same triangle strips, normals, texture coordinates
  * and a 16-colour 16x16 texture. The test checks that both reach polygon RAM with the same
- * polygon and vertex counts and that the T3DM costs no more DS geometry cycles than the NSBMD.
+ * polygon and vertex counts, that the T3DM costs no more DS geometry cycles than the NSBMD, and
+ * that the compiled draw list sends the walk's bus writes on this model.
  *
- * Figures for bench/README.md: `./test_t3dm_bench --loop N t3dm|nsbmd` opens (parses), uploads
- * the texture and draws the model N times through a fresh geometry engine, under
- *   valgrind --tool=callgrind --toggle-collect=run_t3dm ./test_t3dm_bench --loop 20 t3dm
- *   valgrind --tool=callgrind --toggle-collect=run_nsbmd ./test_t3dm_bench --loop 20 nsbmd
- * (instruction counts of the open + draw, rasterizer excluded). */
+ * Figures for bench/README.md ("T3DM vs the equivalent NSBMD"): `./test_t3dm_bench --loop N
+ * MODE` with MODE t3dm (open + draw through the list), t3dm-walk (open + draw through the
+ * reference walk), nsbmd (open + draw), t3dm-frame / nsbmd-frame (a further frame of a model
+ * opened once: kept draw list / parsed file and bound textures), under
+ *   valgrind --tool=callgrind --toggle-collect=run_t3dm ./test_t3dm_bench --loop 10 t3dm
+ * (the measured functions: run_t3dm, run_t3dm_walk, run_nsbmd, draw_t3dm_frame,
+ * draw_nsbmd_frame; instruction counts, rasterizer excluded). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +126,21 @@ static bool make_nsbmd(kit *k)
 
 /* ---- open + draw, one frame of geometry ---- */
 
+/* The measured functions keep their own symbols for callgrind's --toggle-collect. */
+#if defined(__GNUC__)
+#define BENCH_FN __attribute__((noinline)) static
+#else
+#define BENCH_FN static
+#endif
+
+static void null_write(void *u, uint32_t addr, uint32_t val, unsigned bytes)
+{
+    (void)u;
+    (void)addr;
+    (void)val;
+    (void)bytes;
+}
+
 static void camera(nitro_glb *glb, fx32 unit, bool t3dm)
 {
     if (t3dm)
@@ -136,7 +154,9 @@ static void camera(nitro_glb *glb, fx32 unit, bool t3dm)
     nitro_camera_perspective(0x800, 0xDDB, 0x1555, 16 * unit, 2048 * unit, glb->proj);
 }
 
-static gx_frame_stats run_t3dm(const fx_file *f, const uint8_t *sprite, size_t sprite_size)
+/* walk: draw with the reference walk (t3dm_draw_walk) instead of the compiled list */
+static gx_frame_stats run_t3dm_with(const fx_file *f, const uint8_t *sprite, size_t sprite_size,
+                                    bool walk)
 {
     gx_frame_stats s = {0};
     gx_engine *gx = gx_create();
@@ -153,7 +173,10 @@ static gx_frame_stats run_t3dm(const fx_file *f, const uint8_t *sprite, size_t s
         camera(&glb, FX32_ONE, true);
         nitro_glb_flush(&glb, &sink);
         t3dm_draw_opts o = {NULL, &bind, 1, -1, true};
-        t3dm_draw(&m, &o, &sink);
+        if (walk)
+            t3dm_draw_walk(&m, &o, &sink);
+        else
+            t3dm_draw(&m, &o, &sink);
         sink.write(sink.user, 0x04000540, 0, 4);
         gx_vblank(gx);
         gx_last_frame_stats(gx, &s);
@@ -163,7 +186,100 @@ static gx_frame_stats run_t3dm(const fx_file *f, const uint8_t *sprite, size_t s
     return s;
 }
 
-static gx_frame_stats run_nsbmd(const uint8_t *data, size_t size)
+BENCH_FN gx_frame_stats run_t3dm(const fx_file *f, const uint8_t *sprite, size_t sprite_size)
+{
+    return run_t3dm_with(f, sprite, sprite_size, false);
+}
+
+BENCH_FN gx_frame_stats run_t3dm_walk(const fx_file *f, const uint8_t *sprite, size_t sprite_size)
+{
+    return run_t3dm_with(f, sprite, sprite_size, true);
+}
+
+/* A further frame of an open model: the kept draw list replayed (the list is compiled by the
+ * first call, outside the measured function when run under --loop N t3dm-frame). */
+BENCH_FN gx_frame_stats draw_t3dm_frame(const t3dm_model *m, const t3dm_texbind *bind,
+                                        t3dm_drawlist *dl)
+{
+    gx_frame_stats s = {0};
+    gx_engine *gx = gx_create();
+    nitro_gx_sink sink = nitro_gx_engine_sink(gx);
+    sink.write(sink.user, REG_POWCNT1, 0x820F, 4);
+    nitro_glb glb;
+    camera(&glb, FX32_ONE, true);
+    nitro_glb_flush(&glb, &sink);
+    t3dm_draw_opts o = {NULL, bind, 1, -1, true};
+    t3dm_drawlist_draw(dl, m, &o, &sink);
+    sink.write(sink.user, 0x04000540, 0, 4);
+    gx_vblank(gx);
+    gx_last_frame_stats(gx, &s);
+    gx_destroy(gx);
+    return s;
+}
+
+/* The same for the NSBMD: the parsed file and bound textures kept, the runtime run again. */
+BENCH_FN gx_frame_stats draw_nsbmd_frame(const nitro_file *f, const uint8_t *data,
+                                         const nitro_mat_bind *binds)
+{
+    gx_frame_stats s = {0};
+    gx_engine *gx = gx_create();
+    nitro_gx_sink sink = nitro_gx_engine_sink(gx);
+    sink.write(sink.user, REG_POWCNT1, 0x820F, 4);
+    static nitro_glb glb;
+    camera(&glb, FX32_ONE / 256, false);
+    nitro_glb_flush(&glb, &sink);
+    static nitro_runtime rt;
+    nitro_runtime_init(&rt, &f->models[0], data, &glb, &sink, binds);
+    nitro_runtime_draw(&rt);
+    sink.write(sink.user, 0x04000540, 0, 4);
+    gx_vblank(gx);
+    gx_last_frame_stats(gx, &s);
+    gx_destroy(gx);
+    return s;
+}
+
+/* ---- the bus writes of the list against the walk, on this model ---- */
+
+typedef struct wlog {
+    uint32_t *v;
+    size_t n, cap;
+} wlog;
+
+static void log_write(void *u, uint32_t addr, uint32_t val, unsigned bytes)
+{
+    wlog *l = u;
+    if (l->n + 3 > l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1u << 16;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+        assert_non_null(l->v);
+    }
+    l->v[l->n++] = addr;
+    l->v[l->n++] = val;
+    l->v[l->n++] = bytes;
+}
+
+static void test_list_matches_walk(void **state)
+{
+    (void)state;
+    fx_file f = {0};
+    assert_int_equal(make_t3dm(&f), 0);
+    t3dm_model m;
+    assert_true(t3dm_parse(f.data, f.size, &m).ok);
+    t3dm_texbind bind = {true, 0x1C900000u, true, 2};
+    t3dm_draw_opts o = {NULL, &bind, 1, -1, true};
+    wlog a = {0}, b = {0};
+    nitro_gx_sink sa = {&a, log_write, NULL}, sb = {&b, log_write, NULL};
+    assert_int_equal(t3dm_draw_walk(&m, &o, &sa), t3dm_draw(&m, &o, &sb));
+    assert_true(a.n > 3 * 10000);
+    assert_int_equal(a.n, b.n);
+    assert_memory_equal(a.v, b.v, a.n * sizeof *a.v);
+    free(a.v);
+    free(b.v);
+    t3dm_free(&m);
+    fx_free(&f);
+}
+
+BENCH_FN gx_frame_stats run_nsbmd(const uint8_t *data, size_t size)
 {
     gx_frame_stats s = {0};
     gx_engine *gx = gx_create();
@@ -208,6 +324,9 @@ static void test_equivalent(void **state)
     assert_int_equal(m.triangles, (GH - 1) * (2 * GW - 2));
     t3dm_free(&m);
     gx_frame_stats a = run_t3dm(&f, sp, sz), b = run_nsbmd(k.file.data, k.file.size);
+    gx_frame_stats w = run_t3dm_walk(&f, sp, sz);
+    assert_int_equal(a.commands, w.commands);
+    assert_int_equal(a.cycles, w.cycles);
     print_message("t3dm: %u commands, %llu geometry cycles, %u polygons, %u vertices\n", a.commands,
                   (unsigned long long)a.cycles, a.polygons, a.vertices);
     print_message("nsbmd: %u commands, %llu geometry cycles, %u polygons, %u vertices\n",
@@ -231,15 +350,53 @@ int main(int argc, char **argv)
         size_t sz;
         if (make_t3dm(&f) || !make_nsbmd(&k) || fx_sprite(2, &sp, &sz)) return 1;
         unsigned long long cyc = 0;
-        for (int i = 0; i < n; i++)
-            cyc += !strcmp(argv[3], "t3dm") ? run_t3dm(&f, sp, sz).cycles
-                                            : run_nsbmd(k.file.data, k.file.size).cycles;
+        const char *what = argv[3];
+        if (!strcmp(what, "t3dm-frame") || !strcmp(what, "nsbmd-frame")) {
+            /* open once (not measured), then N further frames */
+            t3dm_model m;
+            nitro_file nf;
+            if (!t3dm_parse(f.data, f.size, &m).ok ||
+                !nitro_parse(k.file.data, k.file.size, &nf).ok)
+                return 1;
+            /* textures placed once through a throwaway engine: the frames only need the binds
+             * (the rasterizer is not run) */
+            gx_engine *gx0 = gx_create();
+            nitro_gx_sink s0 = nitro_gx_engine_sink(gx0);
+            static nitro_texvram tv, nv;
+            nitro_texvram_init(&tv);
+            nitro_texvram_init(&nv);
+            t3dm_texbind bind;
+            char err[200];
+            if (!t3dm_upload_sprite(&tv, sp, sz, &s0, &bind, err, sizeof err)) return 1;
+            nitro_texvram_upload(&nv, nf.tex0, k.file.data, &s0);
+            static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
+            nitro_bind_textures(&nv, &nf.models[0], binds);
+            gx_destroy(gx0);
+            t3dm_drawlist dl;
+            t3dm_drawlist_init(&dl);
+            bool t3 = !strcmp(what, "t3dm-frame");
+            t3dm_draw_opts o = {NULL, &bind, 1, -1, true};
+            nitro_gx_sink null = {NULL, null_write, NULL};
+            if (t3) t3dm_drawlist_draw(&dl, &m, &o, &null); /* compiles the list */
+            for (int i = 0; i < n; i++)
+                cyc += t3 ? draw_t3dm_frame(&m, &bind, &dl).cycles
+                          : draw_nsbmd_frame(&nf, k.file.data, binds).cycles;
+            t3dm_drawlist_free(&dl);
+            nitro_file_free(&nf);
+            t3dm_free(&m);
+        } else {
+            for (int i = 0; i < n; i++)
+                cyc += !strcmp(what, "t3dm")        ? run_t3dm(&f, sp, sz).cycles
+                       : !strcmp(what, "t3dm-walk") ? run_t3dm_walk(&f, sp, sz).cycles
+                                                    : run_nsbmd(k.file.data, k.file.size).cycles;
+        }
         printf("%s: %d runs, %llu geometry cycles each\n", argv[3], n, n ? cyc / (unsigned)n : 0);
         free(sp);
         fx_free(&f);
         kit_free(&k);
         return 0;
     }
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_equivalent)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_equivalent),
+                                       cmocka_unit_test(test_list_matches_walk)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
