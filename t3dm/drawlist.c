@@ -3,8 +3,10 @@
  *
  * The compiler runs the same walk as draw.c (Tiny3D's vertex cache replayed part by part, the
  * matrix commands that select each slot's bone, materials to POLYGON_ATTR / TEXIMAGE_PARAM)
- * but writes the GXFIFO words into one array instead of the bus, and converts each cache
- * slot's vertex (colour, NORMAL, TEXCOORD, VTX_16 words) at most once per material. Replaying
+ * but writes the GXFIFO words into one array instead of the bus. Index lists convert a cache
+ * slot's vertex (colour, NORMAL, TEXCOORD, VTX_16 words) at most once per material and reuse
+ * it; strips whose slots are all loaded run in a loop specialised per material kind and are
+ * undone (then drawn as lists, as the walk does) at the first unloaded slot. Replaying
  * is a word copy to the sink; the only words that change from frame to frame are the bones'
  * MTX_MULT_4x3 parameters, which the list records as patches and takes from the pose at each
  * replay. The list is rebuilt when anything else that shapes the command stream changes (the
@@ -24,9 +26,9 @@
 #include "t3dm/draw_internal.h"
 #include "t3dm/t3dm_internal.h"
 
-/* The most words one step of the compiler appends: a vertex with a matrix rebuilt in front
- * (MTX_RESTORE 2 + MTX_SCALE 4 + MTX_MULT_4x3 13 + MTX_SCALE 4, with command words) plus its
- * colour, NORMAL, TEXCOORD and VTX_16, rounded up. */
+/* More words than one step of the compiler appends: a vertex with its matrix rebuilt in
+ * front (MTX_RESTORE, MTX_SCALE, MTX_MULT_4x3, MTX_SCALE: 19 parameters) plus DIF_AMB or
+ * COLOR, NORMAL, TEXCOORD and VTX_16 (5 parameters), with their command words: 27 at most. */
 enum { STEP_WORDS = 48 };
 
 /* The per-vertex functions are forced inline into the strip and list loops: with the packer
