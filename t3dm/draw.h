@@ -70,7 +70,8 @@ typedef struct t3dm_patch {
  * A model compiled into packed GXFIFO words (see t3dm/drawlist.c): replaying it is a word copy
  * plus the pose's bone matrices. It is rebuilt on a draw whose model, object, binds, light
  * mask, base scale or pose bone count differ from the ones it was compiled for. Owned by the
- * caller; one list per model and view; free it before the model.
+ * caller; one list per parsed model; free it (or t3dm_drawlist_free + init) when the model is
+ * freed: the model, file and parse pointers it keeps are a defence, not a guarantee.
  */
 typedef struct t3dm_drawlist {
     uint32_t *words;
@@ -83,6 +84,8 @@ typedef struct t3dm_drawlist {
     bool valid;
     const t3dm_model *model;
     const uint8_t *data;
+    size_t size;
+    const t3dm_object *objects; /**< the parse it was compiled from (defence, see above) */
     int object;
     uint8_t light_mask;
     bool base_scaled;

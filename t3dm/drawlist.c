@@ -541,7 +541,8 @@ static bool same_binds(const t3dm_drawlist *dl, const t3dm_model *m, const t3dm_
 
 static bool key_matches(const t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts *o)
 {
-    return dl->valid && dl->model == m && dl->data == m->data && dl->object == o->object &&
+    return dl->valid && dl->model == m && dl->data == m->data && dl->size == m->size &&
+           dl->objects == m->objects && dl->object == o->object &&
            dl->light_mask == o->light_mask && dl->base_scaled == o->base_scaled &&
            dl->pose_bones == pose_bones(o) && same_binds(dl, m, o->binds);
 }
@@ -592,6 +593,8 @@ static bool compile(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts
     dl->valid = true;
     dl->model = m;
     dl->data = m->data;
+    dl->size = m->size;
+    dl->objects = m->objects;
     dl->object = o->object;
     dl->light_mask = o->light_mask;
     dl->base_scaled = o->base_scaled;
