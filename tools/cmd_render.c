@@ -288,87 +288,46 @@ static bool draw_cb(void *user, long frame, dsgx_frame *out)
     return draw_frame(user, frame, NULL, out);
 }
 
+/* --tex FILE and --anim FILE[:NAME|INDEX] (render_extra_fn). */
+typedef struct files {
+    const char **tex, **anim;
+    unsigned ntex, nanim;
+} files;
+
+static int own_option(void *user, int argc, char **argv, int i)
+{
+    files *fl = user;
+    bool tex = !strcmp(argv[i], "--tex");
+    if (i + 1 >= argc || (!tex && strcmp(argv[i], "--anim"))) return 0;
+    unsigned *n = tex ? &fl->ntex : &fl->nanim, max = tex ? MAX_TEX : MAX_ANIM_FILES;
+    if (*n == max) {
+        fprintf(stderr, "dsgx render: at most %u %s files\n", max, argv[i]);
+        return -1;
+    }
+    (tex ? fl->tex : fl->anim)[(*n)++] = argv[i + 1];
+    return 2;
+}
+
 /* `dsgx render`; with @p result (render_to_frame) the one frame is returned instead of written. */
 static int render_main(int argc, char **argv, dsgx_frame *result)
 {
-    const char *model_path = NULL, *out = NULL, *trace = NULL, *model_sel = NULL;
-    const char *tex_paths[MAX_TEX], *anim_args[MAX_ANIM_FILES], *frames_arg = NULL;
-    const char *sheet_path = NULL, *frame_arg = NULL;
-    const char *shard_arg = NULL;
-    unsigned ntex = 0, nanim = 0, scale = 1, clear_rgb = 0, clear_alpha = 0;
-    render_camera cam = {.fov = 30};
-    bool edge = false, fog = false, aa = false, all = false;
-    render_light lights[4] = {{0}};
+    const char *tex_paths[MAX_TEX], *anim_args[MAX_ANIM_FILES];
+    render_options ro;
+    render_options_init(&ro);
     int t3dm_rc = t3dm_cli_render(argc, argv, result); /* Tiny3D: tools/t3dm_render.c */
     if (t3dm_rc >= 0) return t3dm_rc;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && more) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--tex") && more) {
-            if (ntex == MAX_TEX) {
-                fprintf(stderr, "dsgx render: at most %d --tex files\n", MAX_TEX);
-                return 2;
-            }
-            tex_paths[ntex++] = argv[++i];
-        } else if (!strcmp(a, "--shard") && more) {
-            shard_arg = argv[++i];
-        } else if (!strcmp(a, "--anim") && more) {
-            if (nanim == MAX_ANIM_FILES) {
-                fprintf(stderr, "dsgx render: at most %d --anim files\n", MAX_ANIM_FILES);
-                return 2;
-            }
-            anim_args[nanim++] = argv[++i];
-        } else if (!strcmp(a, "--frame") && more) {
-            frame_arg = argv[++i];
-        } else if (!strcmp(a, "--frames") && more) {
-            frames_arg = argv[++i];
-        } else if (!strcmp(a, "--sheet") && more) {
-            sheet_path = argv[++i];
-        } else if (!strcmp(a, "--model") && more) {
-            model_sel = argv[++i];
-        } else if (!strcmp(a, "--trace") && more) {
-            trace = argv[++i];
-        } else if ((!strcmp(a, "--near") || !strcmp(a, "--far")) && more) {
-            *(a[2] == 'n' ? &cam.near : &cam.far) = atof(argv[++i]);
-        } else if (!strcmp(a, "--fov") && more) {
-            cam.fov = atof(argv[++i]);
-        } else if (!strcmp(a, "--scale") && more) {
-            scale = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(a, "--clear") && more) {
-            clear_rgb = (unsigned)strtoul(argv[++i], NULL, 16) & 0x7fffu;
-        } else if (!strcmp(a, "--clear-alpha") && more) {
-            clear_alpha = (unsigned)atoi(argv[++i]) & 31u;
-        } else if ((!strcmp(a, "--eye") || !strcmp(a, "--at") || !strcmp(a, "--orbit")) &&
-                   i + 3 < argc) {
-            double *v = !strcmp(a, "--eye") ? cam.eye : !strcmp(a, "--at") ? cam.at : cam.orbit;
-            for (int k = 0; k < 3; k++) v[k] = atof(argv[++i]);
-            if (v == cam.eye) cam.have_eye = true;
-            if (v == cam.orbit) cam.have_orbit = true;
-        } else if (!strcmp(a, "--edge")) {
-            edge = true;
-        } else if (!strcmp(a, "--fog")) {
-            fog = true;
-        } else if (!strcmp(a, "--aa")) {
-            aa = true;
-        } else if (!strcmp(a, "--all")) {
-            all = true;
-        } else if (!strcmp(a, "--light") && more) {
-            if (!render_parse_light(argv[++i], lights)) {
-                fprintf(stderr, "dsgx render: bad --light %s (want I:X,Y,Z:RRGGBB)\n", argv[i]);
-                return 2;
-            }
-        } else if (a[0] != '-' && !model_path) {
-            model_path = a;
-        } else {
-            usage(stderr);
-            return 2;
-        }
-    }
+    files fl = {tex_paths, anim_args, 0, 0};
+    int prc = render_options_read(&ro, argc, argv, own_option, &fl, usage);
+    if (prc >= 0) return prc;
+    unsigned ntex = fl.ntex, nanim = fl.nanim;
+    const char *model_path = ro.model, *out = ro.out, *trace = ro.trace, *model_sel = ro.select;
+    const char *frames_arg = ro.frames, *sheet_path = ro.sheet, *frame_arg = ro.frame;
+    const char *shard_arg = ro.shard;
+    unsigned scale = ro.scale, clear_rgb = ro.clear_rgb, clear_alpha = ro.clear_alpha;
+    render_camera cam = ro.cam;
+    bool edge = ro.edge, fog = ro.fog, aa = ro.aa, all = ro.all;
+    render_light lights[4];
+    memcpy(lights, ro.lights, sizeof lights);
     if (!model_path || (!out && !(frames_arg && sheet_path) && !result) || scale < 1 ||
         scale > 16) {
         usage(stderr);

@@ -188,23 +188,22 @@ int render_frame_options(const char *frame, const char *frames, const char *out,
     return 0;
 }
 
-int render_sequence(render_draw_fn draw, void *user, long a, long b, long step, const char *pattern,
-                    const char *sheet, unsigned scale)
+int render_cells(const render_cells_job *job)
 {
-    unsigned total = (unsigned)((b - a) / step + 1), every = 1;
+    unsigned n = job->count, every = 1;
     nitro_sheet sh;
     bool have_sheet = false;
     char msg[512];
-    if (sheet) {
-        every = (total + MAX_SHEET - 1) / MAX_SHEET;
+    if (job->sheet) {
+        every = (n + MAX_SHEET - 1) / MAX_SHEET;
         if (every > 1)
-            fprintf(stderr, "dsgx render: the sheet shows every %u%s frame of %u (at most %u)\n",
+            fprintf(stderr, "dsgx render: the sheet shows every %u%s %s of %u (at most %u)\n",
                     every,
                     every == 2   ? "nd"
                     : every == 3 ? "rd"
                                  : "th",
-                    total, MAX_SHEET);
-        if (!nitro_sheet_init(&sh, (total + every - 1) / every, 1, true)) {
+                    job->item, n, MAX_SHEET);
+        if (!nitro_sheet_init(&sh, (n + every - 1) / every, job->sheet_scale, true)) {
             fprintf(stderr, "dsgx render: out of memory for the sheet\n");
             return 1;
         }
@@ -217,49 +216,157 @@ int render_sequence(render_draw_fn draw, void *user, long a, long b, long step, 
         return 1;
     }
     progress pr;
-    progress_init_stderr(&pr, "render", "frames", total);
+    progress_init_stderr(&pr, "render", job->unit, n);
     int rc = 0;
-    unsigned i = 0;
-    for (long f = a; f <= b; f += step, i++) {
-        if (!draw(user, f, frame)) {
-            progress_clear(&pr);
-            fprintf(stderr, "dsgx render: out of memory\n");
-            rc = 1;
+    for (unsigned k = 0; k < n && !rc; k++) {
+        char label[128] = "", hex[17];
+        msg[0] = 0;
+        rc = job->cell(job->user, k, frame, label, sizeof label, msg, sizeof msg);
+        progress_clear(&pr);
+        if (rc) {
+            fprintf(stderr, "dsgx render: %s\n", msg[0] ? msg : "out of memory");
             break;
         }
-        char hex[17], path[1024];
         dsgx_frame_hash_hex(frame, hex);
-        if (pattern) {
-            render_pattern_format(pattern, f, path, sizeof path);
-            render_make_parent_dirs(path);
-            if (render_write_scaled(frame, scale, path, msg, sizeof msg)) {
-                progress_clear(&pr);
-                fprintf(stderr, "dsgx render: %s\n", msg);
-                rc = 1;
-                break;
-            }
-        }
-        if (have_sheet && i % every == 0) {
-            char label[32];
-            snprintf(label, sizeof label, "frame %ld", f);
-            nitro_sheet_put(&sh, i / every, frame, label, true);
-        }
-        progress_clear(&pr);
-        printf("frame %ld %s\n", f, hex);
+        if (have_sheet && k % every == 0) nitro_sheet_put(&sh, k / every, frame, label, true);
+        if (job->label_first)
+            printf("%s %s\n", label, hex);
+        else
+            printf("%s %s\n", hex, label);
         fflush(stdout);
-        progress_update(&pr, i + 1);
+        progress_update(&pr, k + 1);
     }
     progress_finish(&pr);
     free(frame);
     if (have_sheet) {
-        if (!rc && nitro_sheet_write_png(&sh, sheet, msg, sizeof msg)) {
+        if (!rc && nitro_sheet_write_png(&sh, job->sheet, msg, sizeof msg)) {
             fprintf(stderr, "dsgx render: %s\n", msg);
             rc = 1;
         } else if (!rc) {
-            printf("%s %ux%u, %u frame(s)\n", sheet, sh.width, sh.height,
-                   (total + every - 1) / every);
+            printf("%s %ux%u, %u %s(s)%s\n", job->sheet, sh.width, sh.height,
+                   (n + every - 1) / every, job->item, job->tail ? job->tail : "");
         }
         nitro_sheet_free(&sh);
     }
     return rc;
+}
+
+/* A --frames sequence as cells: cell k is frame a + k * step. */
+typedef struct sequence {
+    render_draw_fn draw;
+    void *user;
+    long a, step;
+    const char *pattern;
+    unsigned scale;
+} sequence;
+
+static int sequence_cell(void *user, unsigned k, dsgx_frame *out, char *label, size_t size,
+                         char *err, size_t errlen)
+{
+    const sequence *q = user;
+    long f = q->a + (long)k * q->step;
+    char path[1024];
+    if (!q->draw(q->user, f, out)) return 1; /* out of memory */
+    snprintf(label, size, "frame %ld", f);
+    if (!q->pattern) return 0;
+    render_pattern_format(q->pattern, f, path, sizeof path);
+    render_make_parent_dirs(path);
+    return render_write_scaled(out, q->scale, path, err, errlen) ? 1 : 0;
+}
+
+int render_sequence(render_draw_fn draw, void *user, long a, long b, long step, const char *pattern,
+                    const char *sheet, unsigned scale)
+{
+    sequence q = {draw, user, a, step, pattern, scale};
+    render_cells_job job = {
+        (unsigned)((b - a) / step + 1), sequence_cell, &q, "frames", "frame", sheet, 1, true, NULL};
+    return render_cells(&job);
+}
+
+void render_options_init(render_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cam.fov = 30;
+    o->scale = 1;
+}
+
+/* The options with one argument: where each goes. */
+static const char **string_option(render_options *o, const char *a)
+{
+    static const char *const names[] = {"-o",       "--trace", "--sheet", "--frame",
+                                        "--frames", "--shard", "--model"};
+    const char **slots[] = {&o->out,    &o->trace, &o->sheet, &o->frame,
+                            &o->frames, &o->shard, &o->select};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!strcmp(a, names[k])) return slots[k];
+    return NULL;
+}
+
+int render_options_parse(render_options *o, int argc, char **argv, int i)
+{
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    render_camera *c = &o->cam;
+    const char **slot = string_option(o, a);
+    bool *flag = !strcmp(a, "--edge")  ? &o->edge
+                 : !strcmp(a, "--fog") ? &o->fog
+                 : !strcmp(a, "--aa")  ? &o->aa
+                 : !strcmp(a, "--all") ? &o->all
+                                       : NULL;
+    if (flag) {
+        *flag = true;
+        return 1;
+    }
+    if (a[0] != '-' && !o->model) {
+        o->model = a;
+        return 1;
+    }
+    if (!v) return 0;
+    if (slot) {
+        *slot = v;
+    } else if (!strcmp(a, "--near") || !strcmp(a, "--far")) {
+        *(a[2] == 'n' ? &c->near : &c->far) = atof(v);
+    } else if (!strcmp(a, "--fov")) {
+        c->fov = atof(v);
+    } else if (!strcmp(a, "--scale")) {
+        o->scale = (unsigned)atoi(v);
+    } else if (!strcmp(a, "--clear")) {
+        o->clear_rgb = (unsigned)strtoul(v, NULL, 16) & 0x7fffu;
+    } else if (!strcmp(a, "--clear-alpha")) {
+        o->clear_alpha = (unsigned)atoi(v) & 31u;
+    } else if (!strcmp(a, "--light")) {
+        if (!render_parse_light(v, o->lights)) {
+            fprintf(stderr, "dsgx render: bad --light %s (want I:X,Y,Z:RRGGBB)\n", v);
+            return -1;
+        }
+    } else if ((!strcmp(a, "--eye") || !strcmp(a, "--at") || !strcmp(a, "--orbit")) &&
+               i + 3 < argc) {
+        double *xyz = !strcmp(a, "--eye") ? c->eye : !strcmp(a, "--at") ? c->at : c->orbit;
+        for (int k = 0; k < 3; k++) xyz[k] = atof(argv[i + 1 + k]);
+        if (xyz == c->eye) c->have_eye = true;
+        if (xyz == c->orbit) c->have_orbit = true;
+        return 4;
+    } else {
+        return 0;
+    }
+    return 2;
+}
+
+int render_options_read(render_options *o, int argc, char **argv, render_extra_fn extra, void *user,
+                        void (*usage)(FILE *))
+{
+    for (int i = 1; i < argc; i++) {
+        int used = render_options_parse(o, argc, argv, i);
+        if (!used) used = extra(user, argc, argv, i);
+        if (used < 0) return 2;
+        if (used > 0) {
+            i += used - 1;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    return -1;
 }

@@ -37,12 +37,10 @@
 #define MAX_TEX_DIRS 8
 
 typedef struct opts {
-    const char *model, *out, *trace, *sheet, *frame, *frames, *anim, *object, *shard;
+    render_options r; /* the options of `dsgx render` for NSBMD files; r.select: the object */
+    const char *anim;
     const char *tex_dirs[MAX_TEX_DIRS];
-    unsigned ntex_dirs, scale, clear_rgb, clear_alpha, shard_i, shard_n;
-    render_camera cam;
-    bool edge, fog, aa, all;
-    render_light lights[4];
+    unsigned ntex_dirs;
 } opts;
 
 typedef struct scene {
@@ -71,7 +69,7 @@ static uint8_t *try_read(const char *dir, const char *name, size_t *size)
 static uint8_t *find_sprite(const opts *o, const char *stored, size_t *size)
 {
     char dir[2048];
-    snprintf(dir, sizeof dir, "%s", o->model);
+    snprintf(dir, sizeof dir, "%s", o->r.model);
     char *sl = strrchr(dir, '/');
     if (sl)
         sl[1] = 0;
@@ -228,12 +226,12 @@ static bool setup_camera(scene *sc, const opts *o)
         return false;
     }
     t3dm_glb_init(&sc->glb); /* base scale = T3DM_POS_SCALE (t3dm/draw.h) */
-    render_apply_lights(&sc->glb, o->lights);
-    render_set_camera(&sc->glb, &o->cam, &pts);
+    render_apply_lights(&sc->glb, o->r.lights);
+    render_set_camera(&sc->glb, &o->r.cam, &pts);
     dsgx_fit_points_free(&pts);
     sc->light_mask = 1;
     for (unsigned i = 0; i < 4; i++)
-        if (o->lights[i].set) sc->light_mask |= (uint8_t)(1u << i);
+        if (o->r.lights[i].set) sc->light_mask |= (uint8_t)(1u << i);
     return true;
 }
 
@@ -255,108 +253,60 @@ static void usage(FILE *f)
                "  k mod N = I - 1.\n");
 }
 
+/* --tex-dir DIR and --anim NAME|INDEX (render_extra_fn). */
+static int own_option(void *user, int argc, char **argv, int i)
+{
+    opts *o = user;
+    if (i + 1 >= argc) return 0;
+    if (!strcmp(argv[i], "--anim")) {
+        o->anim = argv[i + 1];
+        return 2;
+    }
+    if (strcmp(argv[i], "--tex-dir")) return 0;
+    if (o->ntex_dirs == MAX_TEX_DIRS) {
+        fprintf(stderr, "dsgx render: at most %d --tex-dir\n", MAX_TEX_DIRS);
+        return -1;
+    }
+    o->tex_dirs[o->ntex_dirs++] = argv[i + 1];
+    return 2;
+}
+
 static int parse_args(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->cam.fov = 30;
-    o->scale = 1;
-    o->shard_i = o->shard_n = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && more) {
-            o->out = argv[++i];
-        } else if (!strcmp(a, "--tex-dir") && more) {
-            if (o->ntex_dirs == MAX_TEX_DIRS) {
-                fprintf(stderr, "dsgx render: at most %d --tex-dir\n", MAX_TEX_DIRS);
-                return 2;
-            }
-            o->tex_dirs[o->ntex_dirs++] = argv[++i];
-        } else if (!strcmp(a, "--anim") && more) {
-            o->anim = argv[++i];
-        } else if (!strcmp(a, "--frame") && more) {
-            o->frame = argv[++i];
-        } else if (!strcmp(a, "--frames") && more) {
-            o->frames = argv[++i];
-        } else if (!strcmp(a, "--sheet") && more) {
-            o->sheet = argv[++i];
-        } else if (!strcmp(a, "--model") && more) {
-            o->object = argv[++i];
-        } else if (!strcmp(a, "--trace") && more) {
-            o->trace = argv[++i];
-        } else if (!strcmp(a, "--shard") && more) {
-            o->shard = argv[++i];
-        } else if ((!strcmp(a, "--near") || !strcmp(a, "--far")) && more) {
-            *(a[2] == 'n' ? &o->cam.near : &o->cam.far) = atof(argv[++i]);
-        } else if (!strcmp(a, "--fov") && more) {
-            o->cam.fov = atof(argv[++i]);
-        } else if (!strcmp(a, "--scale") && more) {
-            o->scale = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(a, "--clear") && more) {
-            o->clear_rgb = (unsigned)strtoul(argv[++i], NULL, 16) & 0x7fffu;
-        } else if (!strcmp(a, "--clear-alpha") && more) {
-            o->clear_alpha = (unsigned)atoi(argv[++i]) & 31u;
-        } else if ((!strcmp(a, "--eye") || !strcmp(a, "--at") || !strcmp(a, "--orbit")) &&
-                   i + 3 < argc) {
-            render_camera *c = &o->cam;
-            double *v = !strcmp(a, "--eye") ? c->eye : !strcmp(a, "--at") ? c->at : c->orbit;
-            for (int k = 0; k < 3; k++) v[k] = atof(argv[++i]);
-            if (v == c->eye) c->have_eye = true;
-            if (v == c->orbit) c->have_orbit = true;
-        } else if (!strcmp(a, "--edge")) {
-            o->edge = true;
-        } else if (!strcmp(a, "--fog")) {
-            o->fog = true;
-        } else if (!strcmp(a, "--aa")) {
-            o->aa = true;
-        } else if (!strcmp(a, "--all")) {
-            o->all = true;
-        } else if (!strcmp(a, "--light") && more) {
-            if (!render_parse_light(argv[++i], o->lights)) {
-                fprintf(stderr, "dsgx render: bad --light %s (want I:X,Y,Z:RRGGBB)\n", argv[i]);
-                return 2;
-            }
-        } else if (a[0] != '-' && !o->model) {
-            o->model = a;
-        } else {
-            usage(stderr);
-            return 2;
-        }
-    }
-    return -1;
+    render_options_init(&o->r);
+    return render_options_read(&o->r, argc, argv, own_option, o, usage);
 }
 
 /* The option combinations; @return -1 (fine) or the exit status. */
 static int check_opts(const opts *o, bool result, long *fa, long *fb, long *step)
 {
-    if (!o->model || (!o->out && !(o->frames && o->sheet) && !result) || o->scale < 1 ||
-        o->scale > 16) {
+    if (!o->r.model || (!o->r.out && !(o->r.frames && o->r.sheet) && !result) || o->r.scale < 1 ||
+        o->r.scale > 16) {
         usage(stderr);
         return 2;
     }
-    if (render_frame_options(o->frame, o->frames, o->out, o->sheet, o->trace, fa, fb, step))
+    if (render_frame_options(o->r.frame, o->r.frames, o->r.out, o->r.sheet, o->r.trace, fa, fb,
+                             step))
         return 2;
-    if (result && (o->frames || o->all || o->trace)) {
+    if (result && (o->r.frames || o->r.all || o->r.trace)) {
         fprintf(stderr, "dsgx render: one frame only here (no --frames, --all or --trace)\n");
         return 2;
     }
-    if (o->cam.fov <= 0 || o->cam.fov >= 180) {
+    if (o->r.cam.fov <= 0 || o->r.cam.fov >= 180) {
         fprintf(stderr, "dsgx render: bad --fov (want 0 < DEG < 180)\n");
         return 2;
     }
-    if (o->all && (o->anim || o->frames)) {
+    if (o->r.all && (o->anim || o->r.frames)) {
         fprintf(stderr, "dsgx render: --all does not take --anim or --frames\n");
         return 2;
     }
-    if (o->shard) {
+    if (o->r.shard) {
         unsigned i, n;
-        if (!o->all || !render_parse_shard(o->shard, &i, &n)) {
+        if (!o->r.all || !render_parse_shard(o->r.shard, &i, &n)) {
             fprintf(stderr, "dsgx render: %s\n",
-                    o->all ? "bad --shard (want I/N, 1 <= I <= N <= 10000)"
-                           : "--shard needs --all");
+                    o->r.all ? "bad --shard (want I/N, 1 <= I <= N <= 10000)"
+                             : "--shard needs --all");
             return 2;
         }
     }
@@ -372,71 +322,54 @@ static bool draw_cb(void *user, long frame, dsgx_frame *out)
 
 /* --all: the whole model, then each object on its own (each framed by itself, as --model
  * frames it); --shard I/N keeps the cells k with k mod N = I - 1. */
+typedef struct all_job {
+    scene *sc;
+    const opts *o;
+    unsigned shard, shards;
+} all_job;
+
+static int all_cell(void *user, unsigned k, dsgx_frame *out, char *label, size_t size, char *err,
+                    size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    all_job *j = user;
+    unsigned c = j->shard - 1 + k * j->shards; /* the k-th cell of this shard */
+    j->sc->object = c == 0 ? -1 : (int)c - 1;
+    if (!setup_camera(j->sc, j->o) || !draw_frame(j->sc, 0, NULL, out)) return 1; /* memory */
+    const char *nm = c ? j->sc->m->objects[c - 1].name : "all";
+    snprintf(label, size, "%s", nm ? nm : "");
+    return 0;
+}
+
 static int render_all(scene *sc, const opts *o)
 {
-    unsigned cells = 1 + (sc->m->num_objects > 1 ? sc->m->num_objects : 0), shard = 1, shards = 1;
-    if (o->shard) render_parse_shard(o->shard, &shard, &shards);
-    unsigned mine = 0;
-    for (unsigned c = 0; c < cells; c++) mine += c % shards == shard - 1;
+    unsigned cells = 1 + (sc->m->num_objects > 1 ? sc->m->num_objects : 0);
+    all_job j = {sc, o, 1, 1};
+    if (o->r.shard) render_parse_shard(o->r.shard, &j.shard, &j.shards);
+    unsigned mine = cells >= j.shard ? (cells - j.shard) / j.shards + 1 : 0;
     if (!mine) {
-        fprintf(stderr, "dsgx render: shard %u of %u is empty (%u cell(s))\n", shard, shards,
+        fprintf(stderr, "dsgx render: shard %u of %u is empty (%u cell(s))\n", j.shard, j.shards,
                 cells);
         return 1;
     }
-    nitro_sheet sh;
-    char msg[512];
-    dsgx_frame *frame = malloc(sizeof *frame);
-    if (!frame || !nitro_sheet_init(&sh, mine, o->scale, true)) {
-        free(frame);
-        fprintf(stderr, "dsgx render: out of memory\n");
-        return 1;
-    }
-    progress pr;
-    progress_init_stderr(&pr, "render", "objects", mine);
-    int rc = 0;
-    unsigned done = 0;
-    for (unsigned c = 0; c < cells && !rc; c++) {
-        if (c % shards != shard - 1) continue;
-        sc->object = c == 0 ? -1 : (int)c - 1;
-        if (!setup_camera(sc, o) || !draw_frame(sc, 0, NULL, frame)) {
-            progress_clear(&pr);
-            fprintf(stderr, "dsgx render: out of memory\n");
-            rc = 1;
-            break;
-        }
-        char hex[17], label[64];
-        dsgx_frame_hash_hex(frame, hex);
-        const char *nm = c ? sc->m->objects[c - 1].name : "all";
-        snprintf(label, sizeof label, "%s", nm ? nm : "");
-        nitro_sheet_put(&sh, done, frame, label, true);
-        progress_clear(&pr);
-        printf("%s %s\n", hex, label);
-        fflush(stdout);
-        progress_update(&pr, ++done);
-    }
-    progress_finish(&pr);
-    if (!rc && nitro_sheet_write_png(&sh, o->out, msg, sizeof msg)) {
-        fprintf(stderr, "dsgx render: %s\n", msg);
-        rc = 1;
-    } else if (!rc) {
-        printf("%s %ux%u, %u cell(s)", o->out, sh.width, sh.height, done);
-        if (shards > 1) printf(" (shard %u of %u, %u in all)", shard, shards, cells);
-        printf("\n");
-    }
-    nitro_sheet_free(&sh);
-    free(frame);
-    return rc;
+    char tail[64] = "";
+    if (j.shards > 1)
+        snprintf(tail, sizeof tail, " (shard %u of %u, %u in all)", j.shard, j.shards, cells);
+    render_cells_job job = {mine,     all_cell,   &j,    "objects", "cell",
+                            o->r.out, o->r.scale, false, tail};
+    return render_cells(&job);
 }
 
 /* The object --model names: its index, or -1 after reporting. */
 static int pick_object(const opts *o, const t3dm_model *m)
 {
     char *end;
-    long v = strtol(o->object, &end, 10);
+    long v = strtol(o->r.select, &end, 10);
     if (*end == 0 && v >= 0 && v < (long)m->num_objects) return (int)v;
     for (unsigned i = 0; i < m->num_objects; i++)
-        if (m->objects[i].name && !strcmp(m->objects[i].name, o->object)) return (int)i;
-    fprintf(stderr, "dsgx render: no object '%s'\n", o->object);
+        if (m->objects[i].name && !strcmp(m->objects[i].name, o->r.select)) return (int)i;
+    fprintf(stderr, "dsgx render: no object '%s'\n", o->r.select);
     return -1;
 }
 
@@ -454,21 +387,22 @@ static int run(const opts *o, t3dm_model *m, long fa, long fb, long step, dsgx_f
     sc->anim = -1;
     sc->object = -1;
     if (!t3dm_pose_init(&sc->pose, m) || !load_textures(sc, o)) goto done;
-    if (o->object && (sc->object = pick_object(o, m)) < 0) goto done;
+    if (o->r.select && (sc->object = pick_object(o, m)) < 0) goto done;
     if (o->anim) {
         sc->anim = t3dm_find_anim(m, o->anim);
         if (sc->anim < 0) {
-            fprintf(stderr, "dsgx render: %s: no animation '%s'; the model has", o->model, o->anim);
+            fprintf(stderr, "dsgx render: %s: no animation '%s'; the model has", o->r.model,
+                    o->anim);
             for (unsigned i = 0; i < m->num_anims; i++)
                 fprintf(stderr, "%s %u \"%s\"", i ? "," : "", i, m->anims[i].name);
             fputc('\n', stderr);
             goto done;
         }
-        if (!t3dm_cli_load_sdata(m, o->model, sc->anim, true)) goto done;
+        if (!t3dm_cli_load_sdata(m, o->r.model, sc->anim, true)) goto done;
     }
-    sc->disp3dcnt = 1u | 8u | (o->aa ? 16u : 0) | (o->edge ? 32u : 0) | (o->fog ? 128u : 0);
-    sc->clear = o->clear_rgb | (o->clear_alpha << 16);
-    if (o->all) {
+    sc->disp3dcnt = 1u | 8u | (o->r.aa ? 16u : 0) | (o->r.edge ? 32u : 0) | (o->r.fog ? 128u : 0);
+    sc->clear = o->r.clear_rgb | (o->r.clear_alpha << 16);
+    if (o->r.all) {
         rc = render_all(sc, o);
         goto done;
     }
@@ -476,17 +410,17 @@ static int run(const opts *o, t3dm_model *m, long fa, long fb, long step, dsgx_f
         fprintf(stderr, "dsgx render: out of memory\n");
         goto done;
     }
-    if (o->frames) {
-        rc = render_sequence(draw_cb, sc, fa, fb, step, o->out, o->sheet, o->scale);
+    if (o->r.frames) {
+        rc = render_sequence(draw_cb, sc, fa, fb, step, o->r.out, o->r.sheet, o->r.scale);
         goto done;
     }
-    if (o->trace) {
-        trace_f = fopen(o->trace, "w");
+    if (o->r.trace) {
+        trace_f = fopen(o->r.trace, "w");
         if (!trace_f) {
-            fprintf(stderr, "dsgx render: cannot write %s\n", o->trace);
+            fprintf(stderr, "dsgx render: cannot write %s\n", o->r.trace);
             goto done;
         }
-        fprintf(trace_f, "dsgx-trace 1\n# dsgx render %s frame %ld\n", o->model, fa);
+        fprintf(trace_f, "dsgx-trace 1\n# dsgx render %s frame %ld\n", o->r.model, fa);
     }
     if (!draw_frame(sc, fa, trace_f, frame)) {
         fprintf(stderr, "dsgx render: out of memory\n");
@@ -498,12 +432,12 @@ static int run(const opts *o, t3dm_model *m, long fa, long fb, long step, dsgx_f
         goto done;
     }
     char msg[512], hex[17];
-    if (render_write_scaled(frame, o->scale, o->out, msg, sizeof msg) == 0)
+    if (render_write_scaled(frame, o->r.scale, o->r.out, msg, sizeof msg) == 0)
         rc = 0;
     else
         fprintf(stderr, "dsgx render: %s\n", msg);
     dsgx_frame_hash_hex(frame, hex);
-    printf("%s %s\n", hex, o->out);
+    printf("%s %s\n", hex, o->r.out);
 done:
     if (trace_f) fclose(trace_f);
     if (sc) {
@@ -530,16 +464,16 @@ int t3dm_cli_render(int argc, char **argv, dsgx_frame *result)
     rc = check_opts(&o, result != NULL, &fa, &fb, &step);
     if (rc >= 0) return rc;
     size_t size;
-    uint8_t *data = t3dm_cli_read(o.model, &size);
+    uint8_t *data = t3dm_cli_read(o.r.model, &size);
     if (!data) {
-        fprintf(stderr, "dsgx render: cannot read %s\n", o.model);
+        fprintf(stderr, "dsgx render: cannot read %s\n", o.r.model);
         return 1;
     }
     t3dm_model m;
     t3dm_status st = t3dm_parse(data, size, &m);
     if (!st.ok) {
         char msg[600];
-        t3dm_status_format(&st, o.model, msg, sizeof msg);
+        t3dm_status_format(&st, o.r.model, msg, sizeof msg);
         fprintf(stderr, "dsgx render: %s\n", msg);
         free(data);
         return 1;
