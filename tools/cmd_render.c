@@ -297,6 +297,11 @@ typedef struct files {
 static int own_option(void *user, int argc, char **argv, int i)
 {
     files *fl = user;
+    if (!strcmp(argv[i], "--tex-dir")) {
+        fprintf(stderr, "dsgx render: --tex-dir is for T3DM sprites; a Nitro model's textures "
+                        "come from --tex FILE.nsbtx or beside the model\n");
+        return -1;
+    }
     bool tex = !strcmp(argv[i], "--tex");
     if (i + 1 >= argc || (!tex && strcmp(argv[i], "--anim"))) return 0;
     unsigned *n = tex ? &fl->ntex : &fl->nanim, max = tex ? MAX_TEX : MAX_ANIM_FILES;

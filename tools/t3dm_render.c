@@ -257,6 +257,11 @@ static void usage(FILE *f)
 static int own_option(void *user, int argc, char **argv, int i)
 {
     opts *o = user;
+    if (!strcmp(argv[i], "--tex")) {
+        fprintf(stderr, "dsgx render: --tex names Nitro texture files; a T3DM's sprites are "
+                        "found beside the model or in --tex-dir DIR\n");
+        return -1;
+    }
     if (i + 1 >= argc) return 0;
     if (!strcmp(argv[i], "--anim")) {
         o->anim = argv[i + 1];

@@ -102,6 +102,10 @@ rm "$tmp/spec/tex.render"
 "$dsgx" golden check "$tmp/spec" -o "$tmp/spec-out" > "$tmp/g2" 2>&1
 [ $? -ne 0 ] && grep -q '0 passed, 1 failed' "$tmp/g2" && ok || bad "spec frame 21 must differ: $(cat "$tmp/g2")"
 
+# --tex and --tex-dir belong to one side each: said so, exit 2
+"$dsgx" render "$fx/textured.t3dm" --tex "$fx/static.t3dm" -o "$tmp/x.png" 2>"$tmp/e7"
+[ $? -eq 2 ] && grep -q 'sprites are found beside the model or in --tex-dir' "$tmp/e7" && ok || bad "--tex on T3DM: $(cat "$tmp/e7")"
+
 # errors: unknown animation, missing .sdata, bad model file, bad frames
 "$dsgx" render "$fx/anim.t3dm" --anim nope --frame 1 -o "$tmp/x.png" 2>"$tmp/e1"
 [ $? -ne 0 ] && grep -q "no animation 'nope'" "$tmp/e1" && ok || bad name_error
