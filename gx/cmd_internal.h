@@ -55,8 +55,17 @@ typedef struct gx_cmd_info {
     gx_cmd_handler fn;
 } gx_cmd_info;
 
-/** Table row of a defined opcode, or NULL (unknown opcodes: see README.md). */
-const gx_cmd_info *gx_cmd_lookup(uint8_t opcode);
+/** The command table (cmdtable.c), indexed by opcode; rows without a name are unknown. */
+extern const gx_cmd_info gx_cmd_table[128];
+
+/** Table row of a defined opcode, or NULL (unknown opcodes: see README.md). Inline: the entry
+ *  executor looks every FIFO entry up. */
+static inline const gx_cmd_info *gx_cmd_lookup(uint8_t opcode)
+{
+    if (opcode >= 128) return NULL;
+    const gx_cmd_info *info = &gx_cmd_table[opcode];
+    return info->name ? info : NULL;
+}
 
 /** One FIFO entry: a command's opcode with one parameter word (or the packed word). */
 typedef struct gx_fifo_entry {

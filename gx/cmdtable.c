@@ -17,7 +17,7 @@
 /* Columns: opcode, name, params, wait class, cost kind, work, work in texture mode, extra in
  * mode 2, handler. Sources (melonDS total = 1 issue + (params - 1) + work):
  *   MTX_*: MODEL.md 3 table / melonDS ExecuteCommand; GBATEK total in the comment. */
-static const gx_cmd_info table[128] = {
+const gx_cmd_info gx_cmd_table[128] = {
     /* 00 NOP: 1 (GBATEK: "N/A") */
     ROW(0x00, "NOP", 0, GX_WAIT_4, GX_COST_FIXED, 0, 0, 0, gx_cmd_nop),
     /* 10 MTX_MODE: 1 (GBATEK 1) */
@@ -88,13 +88,6 @@ static const gx_cmd_info table[128] = {
     /* 72 VEC_TEST: 1 + 4 = 5, 6-cycle class (GBATEK 5) */
     ROW(0x72, "VEC_TEST", 1, GX_WAIT_6, GX_COST_FIXED, 4, 0, 0, gx_cmd_vec_test),
 };
-
-const gx_cmd_info *gx_cmd_lookup(uint8_t opcode)
-{
-    if (opcode >= 128) return NULL;
-    const gx_cmd_info *info = &table[opcode];
-    return info->name ? info : NULL;
-}
 
 const char *gx_opcode_name(uint8_t opcode)
 {

@@ -42,6 +42,10 @@ typedef struct gx_geom_state {
     int16_t light_dir[4][3]; /* -(L * vector matrix), signed 11-bit (1.0.9 plus sign room) */
     int32_t spec_recip[4];   /* reciprocal used by the specular term (see light.c) */
     uint8_t light_color[4][3];
+    /* per light and channel, kept up to date by DIF_AMB, SPE_EMI and LIGHT_COLOR (light.c):
+     * material x light colour products of the diffuse and specular terms and the whole
+     * ambient term (ambient << 9) * light */
+    int32_t light_dif[4][3], light_spe[4][3], light_amb[4][3];
 
     /* ---- polygon attributes ---- */
     uint32_t polygon_attr;     /* last POLYGON_ATTR written */

@@ -42,6 +42,9 @@ typedef void (*dsgx_log_fn)(void *user, enum dsgx_log_level level, const char *m
 
 gx_engine *gx_create(void);
 void gx_destroy(gx_engine *gx);
+/** Bytes the engine has allocated (its state, the two polygon/vertex RAMs, VRAM banks and the
+ *  texture/palette views, the queue of commands held behind a swap). */
+size_t gx_memory_bytes(const gx_engine *gx);
 /** Power-on state. */
 void gx_reset(gx_engine *gx);
 void gx_set_log(gx_engine *gx, dsgx_log_fn fn, void *user);

@@ -52,6 +52,19 @@ static int32_t bits12_sext11(int32_t v)
     return dsgx_sext((uint32_t)v >> 12, 11);
 }
 
+/* The material x light colour products NORMAL reads (exact integers: at most 31 * 31 * 512). */
+static void light_products(gx_geom_state *g)
+{
+    for (int l = 0; l < 4; l++) {
+        for (int k = 0; k < 3; k++) {
+            int32_t lc = g->light_color[l][k];
+            g->light_dif[l][k] = g->mat_diffuse[k] * lc;
+            g->light_spe[l][k] = g->mat_specular[k] * lc;
+            g->light_amb[l][k] = (g->mat_ambient[k] << 9) * lc;
+        }
+    }
+}
+
 void gx_cmd_color(gx_engine *gx, const uint32_t *params)
 {
     unpack_rgb(params[0], gx->geom.vtx_color);
@@ -64,6 +77,7 @@ void gx_cmd_dif_amb(gx_engine *gx, const uint32_t *params)
     unpack_rgb(params[0] >> 16, g->mat_ambient);
     if (params[0] & 0x8000u) /* bit 15: set vertex colour */
         unpack_rgb(params[0], g->vtx_color);
+    light_products(g);
 }
 
 void gx_cmd_spe_emi(gx_engine *gx, const uint32_t *params)
@@ -72,6 +86,7 @@ void gx_cmd_spe_emi(gx_engine *gx, const uint32_t *params)
     unpack_rgb(params[0], g->mat_specular);
     unpack_rgb(params[0] >> 16, g->mat_emission);
     g->shininess_enable = (params[0] & 0x8000u) != 0;
+    light_products(g);
 }
 
 void gx_cmd_light_vector(gx_engine *gx, const uint32_t *params)
@@ -92,6 +107,7 @@ void gx_cmd_light_vector(gx_engine *gx, const uint32_t *params)
 void gx_cmd_light_color(gx_engine *gx, const uint32_t *params)
 {
     unpack_rgb(params[0], gx->geom.light_color[params[0] >> 30]);
+    light_products(&gx->geom);
 }
 
 void gx_cmd_shininess(gx_engine *gx, const uint32_t *params)
@@ -122,27 +138,30 @@ void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
     for (int k = 0; k < 3; k++) g->normal[k] = n[k];
     gx_texgen_normal(gx, n);
 
-    for (int k = 0; k < 3; k++) {
-        nt[k] = bits12_sext11(vec_dot(n, gx->mtx.vec, k));
-        acc[k] = (uint32_t)g->mat_emission[k] << 14;
+    for (int k = 0; k < 3; k++) acc[k] = (uint32_t)g->mat_emission[k] << 14;
+    uint32_t lights = polyattr_lights(g->cur_polygon_attr);
+    if (lights) {
+        for (int k = 0; k < 3; k++) nt[k] = bits12_sext11(vec_dot(n, gx->mtx.vec, k));
     }
-
-    for (int l = 0; l < 4; l++) {
-        if (!(polyattr_lights(g->cur_polygon_attr) & (1u << l))) continue;
+    /* Per enabled light (the reference formula is in the header comment; the products of
+     * material and light colours come from light_products: the same integers, regrouped,
+     * and the accumulator wraps modulo 2^32 in either order):
+     *   acc += ((diffuse * light) * sext11(dot)) & 0xFFFFF    when dot > 0
+     *   acc += (specular * light) * shine + (ambient << 9) * light */
+    for (; lights; lights &= lights - 1) {
+        int l = __builtin_ctz(lights);
         const int16_t *ld = g->light_dir[l];
-        const uint8_t *lc = g->light_color[l];
         int32_t dot = dsgx_asr32(ld[0] * nt[0], 9) + dsgx_asr32(ld[1] * nt[1], 9) +
                       dsgx_asr32(ld[2] * nt[2], 9);
         int32_t shine = 0;
         if (dot > 0) {
             int32_t diff = dsgx_sext((uint32_t)dot, 11);
-            for (int k = 0; k < 3; k++)
-                acc[k] += (uint32_t)(g->mat_diffuse[k] * lc[k] * diff) & 0xFFFFFu;
+            for (int k = 0; k < 3; k++) acc[k] += (uint32_t)(g->light_dif[l][k] * diff) & 0xFFFFFu;
             shine = specular_level(dot, nt[2], g->spec_recip[l]);
         }
         if (g->shininess_enable) shine = g->shininess[shine >> 2] * 2;
         for (int k = 0; k < 3; k++)
-            acc[k] += (uint32_t)((g->mat_specular[k] * shine + (g->mat_ambient[k] << 9)) * lc[k]);
+            acc[k] += (uint32_t)(g->light_spe[l][k] * shine + g->light_amb[l][k]);
     }
 
     for (int k = 0; k < 3; k++)

@@ -89,7 +89,7 @@ static void report_rejected(gx_engine *gx, enum gx_poly_fate fate, const gx_vert
 static uint16_t color9(int32_t color5)
 {
     uint32_t c = (uint32_t)color5 >> 12;
-    return (uint16_t)(c ? (c << 4) | 0xFu : 0u);
+    return (uint16_t)(((c << 4) | 0xFu) & (0u - (uint32_t)(c != 0))); /* c ? c << 4 | 0xF : 0 */
 }
 
 static bool is_one_dot(const gx_geom_state *g, const gx_vertex *v, int n)
@@ -104,7 +104,7 @@ static bool is_one_dot(const gx_geom_state *g, const gx_vertex *v, int n)
 /* Bounds, sort key, W normalization and depth of a stored polygon. */
 static void finish_polygon(const gx_geom_state *g, gx_polygon *p, const gx_vertex *ram)
 {
-    uint32_t vtop = 0, vbot = 0, wsize = 0;
+    uint32_t vtop = 0, vbot = 0, wbits = 0;
     int32_t ytop = 192, ybot = 0, xtop = 256, xbot = 0;
 
     for (uint32_t i = 0; i < p->nverts; i++) {
@@ -121,8 +121,11 @@ static void finish_polygon(const gx_geom_state *g, gx_polygon *p, const gx_verte
         }
         uint32_t w = (uint32_t)v->clip[3];
         if (w == 0) p->degenerate = true;
-        while (wsize < 32 && (w >> wsize) != 0) wsize += 4;
+        wbits |= w;
     }
+    /* W's size: the fewest multiple of 4 bits holding every vertex's W (as an unsigned
+     * 32-bit number), i.e. the bit length of their OR rounded up to 4 */
+    uint32_t wsize = wbits ? (32u - (uint32_t)__builtin_clz(wbits) + 3u) & ~3u : 0u;
     p->vtop = (uint8_t)vtop;
     p->vbottom = (uint8_t)vbot;
     p->ytop = ytop;
@@ -264,6 +267,8 @@ void gx_geom_submit_polygon(gx_engine *gx)
     }
 
     finish_polygon(g, p, f->verts);
+    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
+    if (f->nverts > gx->ram_used_verts) gx->ram_used_verts = f->nverts;
     g->last_strip_poly = g->prim_type >= 2 ? (int32_t)index : -1;
 
     if (gx->hooks.polygon) gx->hooks.polygon(gx->hooks.user, gx, GX_POLY_STORED, p, f->verts);

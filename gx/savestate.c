@@ -95,6 +95,29 @@ static const char *check_geom(const uint8_t *raw)
     for (size_t i = 0; i < 4; i++)
         if (check_vertex(raw + offsetof(gx_geom_state, buf) + i * sizeof(gx_vertex)))
             return "vertex flag not 0/1";
+    /* colours are 5 bits per channel (COLOR, DIF_AMB, SPE_EMI, LIGHT_COLOR mask them, lighting
+     * clamps to 31); the per-light products light.c keeps are those of these colours */
+    uint8_t col[3], dif[3], amb[3], spe[3], emi[3], lc[4][3];
+    FIELD(raw, gx_geom_state, vtx_color, col);
+    FIELD(raw, gx_geom_state, mat_diffuse, dif);
+    FIELD(raw, gx_geom_state, mat_ambient, amb);
+    FIELD(raw, gx_geom_state, mat_specular, spe);
+    FIELD(raw, gx_geom_state, mat_emission, emi);
+    FIELD(raw, gx_geom_state, light_color, lc);
+    for (int k = 0; k < 3; k++) {
+        if ((col[k] | dif[k] | amb[k] | spe[k] | emi[k]) > 31) return "colour above 5 bits";
+        for (int l = 0; l < 4; l++)
+            if (lc[l][k] > 31) return "light colour above 5 bits";
+    }
+    int32_t pd[4][3], ps[4][3], pa[4][3];
+    FIELD(raw, gx_geom_state, light_dif, pd);
+    FIELD(raw, gx_geom_state, light_spe, ps);
+    FIELD(raw, gx_geom_state, light_amb, pa);
+    for (int l = 0; l < 4; l++)
+        for (int k = 0; k < 3; k++)
+            if (pd[l][k] != dif[k] * lc[l][k] || ps[l][k] != spe[k] * lc[l][k] ||
+                pa[l][k] != (amb[k] << 9) * lc[l][k])
+                return "light products do not match the colours";
     return NULL;
 }
 
@@ -465,6 +488,14 @@ int gx_state_load(gx_engine *gx, const dsgx_state_section *s, size_t n, char *er
     if (load_frame(gx->spare[0], found[kbuild], err, errlen) ||
         load_frame(gx->spare[1], found[krender], err, errlen))
         return -1;
+    /* a strip continues from a polygon of the RAM being built (polygon.c): it must be there */
+    int32_t last_strip;
+    FIELD(found[tag_index(DSGX_STATE_TAG("GGEO"))]->data, gx_geom_state, last_strip_poly,
+          last_strip);
+    if (last_strip >= (int32_t)gx->spare[0]->npolys)
+        return dsgx_state_fail(err, errlen, found[tag_index(DSGX_STATE_TAG("GGEO"))]->offset,
+                               "strip polygon %d beyond the %u polygons built", last_strip,
+                               gx->spare[0]->npolys);
     /* the one step left that can fail (memory) first */
     if (apply_deferred(gx, found[tag_index(DSGX_STATE_TAG("GDEF"))]))
         return dsgx_state_fail(err, errlen, 0, "out of memory");

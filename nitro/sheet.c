@@ -5,7 +5,6 @@
  */
 #include "nitro/sheet.h"
 
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +30,10 @@ bool nitro_sheet_init(nitro_sheet *s, unsigned count, unsigned scale, bool label
     s->height = s->cell_h * s->rows;
     s->rgba = malloc((size_t)s->width * s->height * 4);
     if (!s->rgba) return false;
-    for (size_t i = 0; i < (size_t)s->width * s->height; i++)
-        for (unsigned k = 0; k < 4; k++) s->rgba[i * 4 + k] = (uint8_t)(BG_RGBA >> (24 - 8 * k));
+    size_t row = (size_t)s->width * 4;
+    for (size_t x = 0; x < s->width; x++)
+        for (unsigned k = 0; k < 4; k++) s->rgba[x * 4 + k] = (uint8_t)(BG_RGBA >> (24 - 8 * k));
+    for (size_t y = 1; y < s->height; y++) memcpy(s->rgba + y * row, s->rgba, row);
     return true;
 }
 
@@ -45,11 +46,9 @@ void nitro_sheet_put(nitro_sheet *s, unsigned i, const dsgx_frame *f, const char
         uint8_t *row = s->rgba + ((size_t)(y0 + y) * s->width + x0) * 4;
         for (unsigned x = 0; x < DSGX_FRAME_W * s->scale; x++) {
             uint32_t p = f->px[(y / s->scale) * DSGX_FRAME_W + x / s->scale];
-            unsigned a = dsgx_pixel_a(p);
-            if (opaque && a == 0) continue;
-            unsigned c[3] = {dsgx_pixel_r(p), dsgx_pixel_g(p), dsgx_pixel_b(p)};
-            for (unsigned k = 0; k < 3; k++) row[x * 4 + k] = (uint8_t)((c[k] << 2) | (c[k] >> 4));
-            row[x * 4 + 3] = opaque ? 255u : (uint8_t)(a ? ((a << 3) | (a >> 2)) : 0);
+            if (opaque && dsgx_pixel_a(p) == 0) continue;
+            uint32_t v = dsgx_pixel_rgba8(p) | (opaque ? 0xFF000000u : 0u);
+            for (unsigned k = 0; k < 4; k++) row[x * 4 + k] = (uint8_t)(v >> (8 * k));
         }
     }
     if (label && s->label_h)
@@ -60,17 +59,11 @@ void nitro_sheet_put(nitro_sheet *s, unsigned i, const dsgx_frame *f, const char
 
 int nitro_sheet_write_png(const nitro_sheet *s, const char *path, char *err, size_t err_size)
 {
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    img.width = s->width;
-    img.height = s->height;
-    img.format = PNG_FORMAT_RGBA;
-    if (!s->rgba || !png_image_write_to_file(&img, path, 0, s->rgba, 0, NULL)) {
-        snprintf(err, err_size, "%s: %s", path, s->rgba ? img.message : "no image");
+    if (!s->rgba) {
+        snprintf(err, err_size, "%s: no image", path);
         return -1;
     }
-    return 0;
+    return dsgx_png_write_rgba(path, s->rgba, s->width, s->height, err, err_size);
 }
 
 void nitro_sheet_free(nitro_sheet *s)

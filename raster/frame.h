@@ -46,6 +46,15 @@ static inline unsigned dsgx_pixel_a(uint32_t p)
     return (p >> 24) & 31u;
 }
 
+/** A pixel as RGBA8 in one word, R in the low byte: each 6-bit colour c becomes
+ *  c << 2 | c >> 4, the 5-bit alpha a becomes a << 3 | a >> 2 (0 stays 0). */
+static inline uint32_t dsgx_pixel_rgba8(uint32_t p)
+{
+    p &= 0x1F3F3F3Fu;
+    return ((p << 2) & 0x00FCFCFCu) | ((p >> 4) & 0x00030303u) | ((p << 3) & 0xF8000000u) |
+           ((p >> 2) & 0x07000000u);
+}
+
 /** Canonical bytes (DSGX_FRAME_BYTES) of a frame, independent of host byte order. */
 void dsgx_frame_canonical(const dsgx_frame *f, uint8_t *out);
 /** Frame from canonical bytes; bits outside the pixel fields are cleared. */
@@ -55,9 +64,16 @@ uint64_t dsgx_frame_hash(const dsgx_frame *f);
 /** The hash as 16 lowercase hex digits plus NUL. */
 void dsgx_frame_hash_hex(const dsgx_frame *f, char out[17]);
 
-/** Write an RGBA8 PNG (colour8 = c6 << 2 | c6 >> 4; alpha8 = a5 ? a5 << 3 | a5 >> 2 : 0).
+/** The frame as RGBA8 bytes (DSGX_FRAME_BYTES, rows top to bottom): colour8 = c6 << 2 | c6 >> 4,
+ *  alpha8 = a5 ? a5 << 3 | a5 >> 2 : 0. */
+void dsgx_frame_rgba8(const dsgx_frame *f, uint8_t *out);
+/** Write an RGBA8 PNG of the frame (dsgx_frame_rgba8's bytes).
  *  @return 0, or -1 with a message in err. */
 int dsgx_frame_write_png(const dsgx_frame *f, const char *path, char *err, size_t errlen);
+/** Write RGBA8 pixels (width * 4 bytes per row) as a PNG, encoded for speed (zlib level 1, no
+ *  row filter; bench/README.md "Screenshots"). @return 0, or -1 with a message in err. */
+int dsgx_png_write_rgba(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                        char *err, size_t errlen);
 /** Read a 256x192 PNG written as above back into a frame (exact inverse for such PNGs). */
 int dsgx_frame_read_png(dsgx_frame *f, const char *path, char *err, size_t errlen);
 /** Read a PNG or canonical .raw frame (by content). */

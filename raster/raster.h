@@ -14,6 +14,7 @@
 #define DSGX_RASTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../dsgx_api.h"
@@ -32,6 +33,14 @@ typedef struct raster_result {
 
 raster_engine *raster_create(void);
 void raster_destroy(raster_engine *r);
+
+/**
+ * Bytes the engine has allocated (its buffers, texel cache, reciprocal tables, one band of
+ * polygon state per thread), not counting the worker threads' stacks. Pages never touched
+ * (e.g. polygon-state slots beyond the most polygons a line ever had) are not resident, so
+ * the resident size is smaller (bench/README.md "Memory").
+ */
+size_t raster_memory_bytes(const raster_engine *r);
 
 /** Fill X-major edge gaps as melonDS does (true) instead of leaving the 1-pixel gaps real
  *  hardware leaves (false, the default; StrikerX3/nds-interp hardware captures). */

@@ -51,6 +51,14 @@ raster_engine *raster_create(void)
     return r;
 }
 
+size_t raster_memory_bytes(const raster_engine *r)
+{
+    size_t n = sizeof *r + raster_threads_memory(r);
+    if (r->texcache.texels) n += RASTER_TEX_CACHE_TEXELS * sizeof r->texcache.texels[0];
+    if (r->recip) n += sizeof *r->recip;
+    return n;
+}
+
 void raster_power_on(raster_engine *r)
 {
     raster_timing_power_on(&r->timing);

@@ -196,6 +196,14 @@ static void pool_run(struct raster_pool *p, job_fn job, unsigned n)
     }
 }
 
+size_t raster_threads_memory(const raster_engine *r)
+{
+    size_t n = r->pool ? sizeof *r->pool : 0;
+    for (unsigned i = 0; i < RASTER_MAX_THREADS; i++)
+        if (r->band[i]) n += sizeof *r->band[i];
+    return n;
+}
+
 unsigned raster_threads(const raster_engine *r)
 {
     return r->threads;

@@ -5,6 +5,7 @@
 #define DSGX_RASTER_THREADS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "raster/raster_internal.h"
 
@@ -12,6 +13,8 @@
 bool raster_threads_init(raster_engine *r);
 /** Stop the workers and free every band (raster_destroy). */
 void raster_threads_free(raster_engine *r);
+/** Bytes allocated for the bands and the worker pool (not the workers' stacks). */
+size_t raster_threads_memory(const raster_engine *r);
 
 typedef enum raster_lines_result {
     RASTER_LINES_NOT_SPLIT, /**< nothing drawn: one thread, a frame with shadows, or too small */

@@ -41,3 +41,13 @@ add_test(NAME cli.t3dm
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/t3dm.sh $<TARGET_FILE:dsgx>
           $<TARGET_FILE:test_t3dm_render> ${CMAKE_CURRENT_BINARY_DIR}/cli_t3dm_tmp)
 set_tests_properties(cli.t3dm PROPERTIES LABELS cli)
+# `dsgx bench` runs and prints well-formed figures (text, --json, --csv) and one engine pair
+# stays under 8 MiB allocated; not timed (bench/README.md)
+add_test(NAME cli.bench
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench.sh $<TARGET_FILE:dsgx> ${PROJECT_SOURCE_DIR}/golden/ref
+          $<TARGET_FILE:test_nitro_render> ${CMAKE_CURRENT_BINARY_DIR}/cli_bench_tmp)
+set_tests_properties(cli.bench PROPERTIES LABELS "cli;bench")
+add_test(NAME cli.pipeline
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/pipeline.sh $<TARGET_FILE:dsgx>
+          ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/cli_pipeline_tmp)
+set_tests_properties(cli.pipeline PROPERTIES LABELS cli)

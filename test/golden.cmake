@@ -15,8 +15,10 @@
 #                              (the unit test test_t3dm_render checks the same hashes)
 #   golden.tree                the whole tree from its root (every manifest below golden/)
 #   golden.*.threads           the same frames drawn with the scanlines split over several
-#                              threads (raster/threads.c): nothing may change; the rdlines
-#                              corpus has frames the timing model cuts (the one-thread redraw)
+#                              threads (raster/threads.c) and the replay pipelined (frame N
+#                              drawn while the geometry engine runs frame N+1,
+#                              tools/core/system.h): nothing may change; the rdlines corpus has
+#                              frames the timing model cuts (the one-thread redraw)
 set(DSGX_GOLDEN_OUT ${CMAKE_BINARY_DIR}/golden-out)
 add_test(NAME golden.ref
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/ref
@@ -48,6 +50,9 @@ add_test(NAME golden.rdlines.threads
 add_test(NAME golden.scenes.threads
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/scenes --threads 8
                  -o ${DSGX_GOLDEN_OUT}/scenes_threads)
+add_test(NAME golden.hw.threads
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/hw --threads 2
+                 -o ${DSGX_GOLDEN_OUT}/hw_threads)
 add_test(NAME golden.nitro
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/nitro
                  -o ${DSGX_GOLDEN_OUT}/nitro)
@@ -72,7 +77,7 @@ add_test(NAME golden.tree
                  -o ${DSGX_GOLDEN_OUT}/tree)
 set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.hw
                      golden.ntrfd golden.ntrfd.later
-                     golden.ref.threads golden.rdlines.threads golden.scenes.threads
+                     golden.ref.threads golden.rdlines.threads golden.scenes.threads golden.hw.threads
                      golden.nitro golden.nitro_anim golden.nitro.fixtures
                      golden.t3dm golden.t3dm.fixtures golden.tree
                      PROPERTIES LABELS golden)

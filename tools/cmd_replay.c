@@ -79,10 +79,13 @@ int cmd_replay(int argc, char **argv)
                 "  --melonds-gaps  fill X-major edge gaps as melonDS does (hardware leaves "
                 "them)\n"
                 "  --threads N     draw each frame's scanlines on N threads, 1..8 (default: the\n"
-                "                  cores, at most 8); the frames are the same for every N\n"
+                "                  cores, at most 8), and from 2 draw a frame while the geometry\n"
+                "                  engine runs the next (pipelined); the frames are the same for\n"
+                "                  every N\n"
                 "  --cycles SLICE  drive the geometry engine in its cycle-driven mode, one bus\n"
                 "                  write and SLICE cycles at a time (docs/cycle.md); the same\n"
                 "                  frames, plus `cycles: S writes stalled for C cycles` on stderr\n"
+                "                  (not pipelined)\n"
                 "prints: frame N <xxh3> rdlines R underflow U\n");
             return 0;
         } else if (argv[i][0] == '-') {
@@ -115,13 +118,14 @@ int cmd_replay(int argc, char **argv)
     }
     dsgx_system_set_log(s, cli_log, NULL);
     raster_set_melonds_gaps(s->raster, melonds_gaps);
-    raster_set_threads(s->raster, threads);
     if (slice) {
+        raster_set_threads(s->raster, threads); /* (frames drawn one at a time) */
         dsgx_cycle_stats st;
         dsgx_system_replay_cycles(s, &t, slice, on_frame, &c, &st);
         fprintf(stderr, "cycles: %llu writes stalled for %llu cycles\n",
                 (unsigned long long)st.stalls, (unsigned long long)st.stall_cycles);
     } else {
+        dsgx_system_set_threads(s, threads);
         dsgx_system_replay(s, &t, on_frame, &c);
     }
     dsgx_system_destroy(s);

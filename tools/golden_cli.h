@@ -23,7 +23,7 @@ typedef struct golden_options {
     const char *outdir, *note, *report, *junit;
     bool melonds_gaps;
     unsigned jobs;
-    unsigned threads;        /**< rendering threads per scene (raster_set_threads) */
+    unsigned threads;        /**< threads per scene (dsgx_system_set_threads: pipelined from 2) */
     unsigned shard, nshards; /**< --shard I/N; 0/0 none */
 } golden_options;
 

@@ -195,11 +195,14 @@ bool render_parse_shard(const char *arg, unsigned *index, unsigned *count)
 
 /* ---- rendering one model ---- */
 
-static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t *mdata,
-                       const dsgx_texplan *plan, dsgx_frame *out)
+/* One model into @p out on engines reused from model to model: gx_reset and raster_power_on
+ * put them back in the state gx_create / raster_create give (the same frame as fresh engines:
+ * the untimed first frame after power-on; checked by cli.nitro and cli.bench). */
+static void render_one(const sheet_opts *o, gx_engine *gx, raster_engine *ra, const nitro_model *m,
+                       const uint8_t *mdata, const dsgx_texplan *plan, dsgx_frame *out)
 {
-    gx_engine *gx = gx_create();
-    raster_engine *ra = raster_create();
+    gx_reset(gx);
+    raster_power_on(ra);
     nitro_texvram *vram = malloc(sizeof *vram);
     nitro_mat_bind *binds = malloc(NITRO_MAX_MATERIALS * sizeof *binds);
     nitro_glb *glb = malloc(sizeof *glb);
@@ -207,8 +210,7 @@ static void render_one(const sheet_opts *o, const nitro_model *m, const uint8_t 
     dsgx_fit_points pts;
     dsgx_fit_points_init(&pts);
     memset(out, 0, sizeof *out);
-    if (!gx || !ra || !vram || !binds || !glb || !rt || !render_measure(m, mdata, NULL, 0, &pts))
-        goto done;
+    if (!vram || !binds || !glb || !rt || !render_measure(m, mdata, NULL, 0, &pts)) goto done;
     nitro_gx_sink sink = nitro_gx_engine_sink(gx);
     sink.write(sink.user, REG_POWCNT1, 0x820F, 4);
     sink.write(sink.user, REG_DISPCNT, 0x00010108, 4);
@@ -235,8 +237,62 @@ done:
     free(glb);
     free(binds);
     free(vram);
+}
+
+int render_model_pngs(const char *path, const sheet_opts *o, const char *out_dir, unsigned repeat,
+                      unsigned *count)
+{
+    *count = 0;
+    dsgx_nitro_input in;
+    char err[600];
+    if (dsgx_nitro_open(path, &in, err, sizeof err) || in.archive) {
+        fprintf(stderr, "dsgx bench: %s\n", in.archive ? "--models needs NSBMD files" : err);
+        dsgx_nitro_input_free(&in);
+        return 1;
+    }
+    nitro_file f;
+    bool parsed = nitro_parse(in.data, in.size, &f).ok;
+    if (!parsed || f.kind != NITRO_KIND_BMD0) {
+        fprintf(stderr, "dsgx bench: %s: not a model file\n", path);
+        if (parsed) nitro_file_free(&f);
+        dsgx_nitro_input_free(&in);
+        return 1;
+    }
+    dsgx_texlib lib; /* the model's own textures only */
+    dsgx_texlib_init(&lib);
+    gx_engine *gx = gx_create();
+    raster_engine *ra = raster_create();
+    dsgx_frame *frame = malloc(sizeof *frame);
+    dsgx_texplan *plan = malloc(sizeof *plan);
+    int rc = !gx || !ra || !frame || !plan;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (unsigned r = 0; !rc && r < repeat; r++) {
+        for (unsigned i = 0; !rc && i < f.num_models; i++) {
+            dsgx_texplan_init(plan);
+            dsgx_texplan_need_model(plan, &f.models[i]);
+            dsgx_texplan_resolve(plan, &lib, f.tex0, in.data, "the model's file");
+            render_one(o, gx, ra, &f.models[i], in.data, plan, frame);
+            char png[1024];
+            if (out_dir)
+                snprintf(png, sizeof png, "%s/%.200s.%u.png", out_dir, base, i);
+            else
+                snprintf(png, sizeof png, "/dev/null");
+            if (dsgx_frame_write_png(frame, png, err, sizeof err)) {
+                fprintf(stderr, "dsgx bench: %s\n", err);
+                rc = 1;
+            }
+            (*count)++;
+        }
+    }
+    free(plan);
+    free(frame);
     if (ra) raster_destroy(ra);
     if (gx) gx_destroy(gx);
+    dsgx_texlib_free(&lib);
+    nitro_file_free(&f);
+    dsgx_nitro_input_free(&in);
+    return rc;
 }
 
 /* ---- the sheet ---- */
@@ -336,7 +392,9 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
                 mine, MAX_CELLS);
     dsgx_texplan *plan = malloc(sizeof *plan);
     dsgx_frame *frame = malloc(sizeof *frame);
-    if (!plan || !frame) ncells = 0;
+    gx_engine *gx = gx_create(); /* one engine pair for every model (render_one) */
+    raster_engine *ra = raster_create();
+    if (!plan || !frame || !gx || !ra) ncells = 0;
     progress pr;
     progress_init_stderr(&pr, "render", "models", mine);
     unsigned pos = 0, done = 0;
@@ -364,7 +422,7 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
             }
             progress_clear(&pr);
             render_report_textures(stderr, prefix, plan, &lib, false);
-            render_one(o, md, e.buf, plan, frame);
+            render_one(o, gx, ra, md, e.buf, plan, frame);
             if (done % every == 0) nitro_sheet_put(&sh, done / every, frame, label, true);
             dsgx_frame_hash_hex(frame, hex);
             printf("%s %s\n", hex, label);
@@ -374,6 +432,8 @@ int render_sheet(const char *path, const sheet_opts *o, const char *out)
         entry_free(&e);
     }
     progress_finish(&pr);
+    if (ra) raster_destroy(ra);
+    if (gx) gx_destroy(gx);
     if (ncells) {
         if (nitro_sheet_write_png(&sh, out, err, sizeof err)) {
             fprintf(stderr, "dsgx render: %s\n", err);

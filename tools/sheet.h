@@ -89,4 +89,14 @@ typedef struct sheet_opts {
  */
 int render_sheet(const char *path, const sheet_opts *o, const char *out);
 
+/**
+ * `dsgx bench --models`: every model of the NSBMD @p path (with its own textures) rendered as
+ * render --all draws it, @p repeat times, each written as a PNG (OUT_DIR/FILE.I.png, or to
+ * /dev/null when @p out_dir is NULL: encoded all the same), on one pair of engines reused from
+ * model to model, as a program using the library would. @p count receives the screenshots
+ * written. @return 0, or 1 after printing the error.
+ */
+int render_model_pngs(const char *path, const sheet_opts *o, const char *out_dir, unsigned repeat,
+                      unsigned *count);
+
 #endif

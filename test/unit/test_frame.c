@@ -81,6 +81,57 @@ static void test_png_roundtrip(void **state)
     free(g);
 }
 
+/* The speed-tuned PNG writer (zlib level 1, no filter) decodes to exactly the bytes of the
+ * reference conversion (colour8 = c6 << 2 | c6 >> 4, alpha8 = a5 ? a5 << 3 | a5 >> 2 : 0),
+ * for frames with flat areas, gradients and noise; and dsgx_frame_rgba8 gives those bytes. */
+static void test_png_decodes_to_reference(void **state)
+{
+    (void)state;
+    dsgx_frame *f = calloc(1, sizeof *f);
+    uint8_t *want = malloc(DSGX_FRAME_BYTES), *mine = malloc(DSGX_FRAME_BYTES);
+    uint32_t seed = 1;
+    char path[] = "/tmp/dsgx_test_frame_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (int round = 0; round < 4; round++) {
+        for (unsigned i = 0; i < DSGX_FRAME_PIXELS; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned x = i % 256, y = i / 256, n = seed >> 16;
+            uint32_t p = round == 0   ? dsgx_pixel(5, 10, 20, 0) /* one flat colour */
+                         : round == 1 ? dsgx_pixel(x & 63, y & 63, (x + y) & 63, 31)
+                         : round == 2 ? dsgx_pixel(n & 63, (n >> 6) & 63, (n >> 3) & 63, n & 31)
+                                      : (x > 64 && x < 192 && y > 40 && y < 150
+                                             ? dsgx_pixel(n & 63, 40, y & 63, 31)
+                                             : 0u);
+            f->px[i] = p;
+            unsigned c[3] = {dsgx_pixel_r(p), dsgx_pixel_g(p), dsgx_pixel_b(p)},
+                     a = dsgx_pixel_a(p);
+            for (int k = 0; k < 3; k++) want[i * 4 + k] = (uint8_t)((c[k] << 2) | (c[k] >> 4));
+            want[i * 4 + 3] = (uint8_t)(a ? ((a << 3) | (a >> 2)) : 0);
+        }
+        dsgx_frame_rgba8(f, mine);
+        assert_memory_equal(mine, want, DSGX_FRAME_BYTES);
+        char err[256];
+        assert_int_equal(dsgx_frame_write_png(f, path, err, sizeof err), 0);
+        png_image img;
+        memset(&img, 0, sizeof img);
+        img.version = PNG_IMAGE_VERSION;
+        assert_true(png_image_begin_read_from_file(&img, path));
+        assert_int_equal(img.width, DSGX_FRAME_W);
+        assert_int_equal(img.height, DSGX_FRAME_H);
+        img.format = PNG_FORMAT_RGBA;
+        uint8_t *rgba = malloc(PNG_IMAGE_SIZE(img));
+        assert_true(png_image_finish_read(&img, NULL, rgba, 0, NULL));
+        assert_memory_equal(rgba, want, DSGX_FRAME_BYTES);
+        free(rgba);
+    }
+    unlink(path);
+    free(want);
+    free(mine);
+    free(f);
+}
+
 static void test_compare_and_diff(void **state)
 {
     (void)state;
@@ -125,9 +176,9 @@ static void test_load_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_zero_frame_hash), cmocka_unit_test(test_canonical_layout),
-        cmocka_unit_test(test_png_roundtrip),   cmocka_unit_test(test_compare_and_diff),
-        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_zero_frame_hash),  cmocka_unit_test(test_canonical_layout),
+        cmocka_unit_test(test_png_roundtrip),    cmocka_unit_test(test_png_decodes_to_reference),
+        cmocka_unit_test(test_compare_and_diff), cmocka_unit_test(test_load_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -126,13 +127,62 @@ static void test_write_roundtrip(void **state)
     dsgx_trace_free(&u);
 }
 
+/* Every byte value as a hex digit, a data digit and a token separator: the table-driven
+ * scanner (trace.c hexval, is_blank) against the character classes of the spec, written out
+ * here the slow, obvious way. */
+static int ref_hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static void test_every_byte(void **state)
+{
+    (void)state;
+    dsgx_trace t;
+    char err[256], text[64];
+    for (int c = 1; c < 256; c++) {
+        if (c == '\n' || c == '#') continue; /* line end and comment: their own tests */
+        int want = ref_hexval(c);
+        bool blank = c == ' ' || c == '\t' || c == '\r';
+        /* as the value of a w8 write: accepted iff a hex digit, with its value */
+        snprintf(text, sizeof text, "dsgx-trace 1\nw8 04000240 %c\n", c);
+        int rc = parse(&t, text, err, sizeof err);
+        if (want >= 0) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(t.n, 1);
+            assert_int_equal(t.items[0].value, (uint32_t)want);
+        } else {
+            assert_int_equal(rc, -1); /* a missing (blank) or malformed value */
+        }
+        dsgx_trace_free(&t);
+        /* as a data digit (second digit of byte 1) */
+        snprintf(text, sizeof text, "dsgx-trace 1\ndata 06800000 0%c000000\n", c);
+        rc = parse(&t, text, err, sizeof err);
+        if (want >= 0) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(t.data_len, 4);
+            assert_int_equal(t.data[0], (uint8_t)want);
+        } else {
+            assert_int_equal(rc, -1);
+        }
+        dsgx_trace_free(&t);
+        /* as the separator between directive and address: accepted iff blank */
+        snprintf(text, sizeof text, "dsgx-trace 1\nw8%c04000240 1\n", c);
+        rc = parse(&t, text, err, sizeof err);
+        assert_int_equal(rc, blank ? 0 : -1);
+        dsgx_trace_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_directives),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_leading_zeros),
-        cmocka_unit_test(test_write_roundtrip),
+        cmocka_unit_test(test_directives),    cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_leading_zeros), cmocka_unit_test(test_write_roundtrip),
+        cmocka_unit_test(test_every_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

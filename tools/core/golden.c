@@ -426,7 +426,7 @@ long golden_render(const char *path, bool melonds_gaps, unsigned threads, golden
         return -1;
     }
     raster_set_melonds_gaps(s->raster, melonds_gaps);
-    raster_set_threads(s->raster, threads);
+    dsgx_system_set_threads(s, threads);
     render_ctx c = {0};
     dsgx_system_replay(s, &t, on_frame, &c);
     dsgx_system_destroy(s);

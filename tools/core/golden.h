@@ -81,8 +81,8 @@ typedef struct golden_frame {
     bool underflow;
 } golden_frame;
 
-/** Render a scene input (trace, NTRFD, PNG) on @p threads rendering threads
- *  (raster_set_threads) and return every frame it emits.
+/** Render a scene input (trace, NTRFD, PNG) on @p threads threads (dsgx_system_set_threads:
+ *  pipelined from 2) and return every frame it emits.
  *  @return number of frames (>= 0; *out malloc'ed), or -1 with a message in err. */
 long golden_render(const char *path, bool melonds_gaps, unsigned threads, golden_frame **out,
                    char *err, size_t errlen);

@@ -2,6 +2,27 @@
  * system.h - a minimal DS "system" for replaying bus traffic: the geometry engine, the rendering
  * engine and the frame they produce, connected the way the hardware connects them (trace ->
  * gx -> VBlank latch -> raster -> frame). Used by the CLI, the tests and the benchmarks.
+ *
+ * Pipelined replay (dsgx_system_set_threads with 2 or more threads). On the DS the geometry
+ * engine fills one polygon/vertex RAM bank while the rendering engine draws the other, latched
+ * at VBlank. A pipelined replay does the same: frame N, latched by its `frame` directive, is
+ * drawn on a render thread (with the rendering engine's own threads, raster_set_threads) while
+ * the caller's thread runs frame N+1's bus writes through the geometry engine. The render reads
+ * the system's copy of what it consumes (the latched frame, and the texture/palette VRAM views
+ * copied when VRAM may have changed), so only these events wait for it to finish:
+ *  - the next `frame` directive, and a trace `vblank` (latching reads the DISP3DCNT underflow bit
+ *    that the render's RDLINES/underflow report, gx_report_render, sets);
+ *  - a DISP3DCNT write acknowledging the underflow bit (bit 12 written 1): the report must land
+ *    before it, as it does one frame at a time;
+ * and a POWCNT1 power-on reaches the rendering engine with its next frame (raster_power_on is
+ * deferred to it: nothing reads the rendering engine in between). Frames, RDLINES_COUNT and the
+ * underflow bit are the same, bit for bit, as a one-thread replay (test_system_threads and the
+ * golden *.threads tests). Frame callbacks are called in order on the caller's thread, each
+ * once its frame is drawn, with that frame's figures; the geometry engine may by then have run
+ * some of the next frame's writes, so a callback (or a command/vertex/polygon hook) that reads
+ * geometry registers wants a one-thread system (a vblank hook sees the registers it sees one
+ * frame at a time). The bus writes of a pipelined replay must go through the system, not
+ * gx_write* on s->gx. The copies take ~1.2 MiB (a polygon/vertex RAM bank, the views).
  */
 #ifndef DSGX_SYSTEM_H
 #define DSGX_SYSTEM_H
@@ -14,6 +35,8 @@
 #include "raster/raster.h"
 #include "tools/core/trace.h"
 
+typedef struct dsgx_pipe dsgx_pipe;
+
 typedef struct dsgx_system {
     gx_engine *gx;
     raster_engine *raster;
@@ -25,6 +48,11 @@ typedef struct dsgx_system {
     uint64_t geometry_ns; /**< wall time spent executing this frame's bus writes (measured by
                                dsgx_system_replay around each run of writes) */
     uint64_t render_ns;   /**< wall time spent in raster_render for this frame */
+    uint64_t frame_ns;    /**< wall time from the previous frame's emission (or the start of the
+                               replay) to this one's: the whole-frame throughput, callbacks
+                               included */
+    bool power_on;   /**< 3D rendering was powered on: raster_power_on before the next render */
+    dsgx_pipe *pipe; /**< the render thread of a pipelined system, else NULL */
     dsgx_log_fn log;
     void *log_user;
 } dsgx_system;
@@ -33,19 +61,40 @@ dsgx_system *dsgx_system_create(void);
 void dsgx_system_destroy(dsgx_system *s);
 void dsgx_system_set_log(dsgx_system *s, dsgx_log_fn fn, void *user);
 
+/**
+ * Threads for replays, @p n 1..8. 1: one frame at a time on the caller's thread, drawn on one
+ * thread. 2 or more: pipelined (see above): the caller's thread runs the geometry engine while a
+ * render thread draws the last frame with @p n rendering threads (raster_set_threads; the render
+ * thread is the first of them). @return the number of drawing threads (at least 2 when
+ * pipelined), 1 when no thread could be created (not pipelined).
+ */
+unsigned dsgx_system_set_threads(dsgx_system *s, unsigned n);
+
+/** Power-on state of the geometry engine (gx_reset), safe while a frame is being drawn. */
+void dsgx_system_reset(dsgx_system *s);
+
 /** Execute one bus operation of a trace (w32/w16/w8/data), untimed; `frame` items go to
  *  dsgx_system_frame(). */
 void dsgx_system_exec(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item *it);
 
-/** The `frame` directive: latch at VBlank and render. @return true when a new frame was
- *  rendered, false when the last one was re-emitted (no SWAP_BUFFERS since). */
+/** The `frame` directive: latch at VBlank and render, on the caller's thread (pipelined or
+ *  not). @return true when a new frame was rendered, false when the last one was re-emitted (no
+ *  SWAP_BUFFERS since). */
 bool dsgx_system_frame(dsgx_system *s);
 
 /** Called for every frame a replay emits (index counts from 0). */
 typedef void (*dsgx_frame_cb)(void *user, unsigned index, dsgx_system *s);
 
-/** Replay a whole trace. @return the number of frames emitted. */
+/** Replay a whole trace; every frame is emitted when it returns. @return the number of frames
+ *  emitted. */
 unsigned dsgx_system_replay(dsgx_system *s, const dsgx_trace *t, dsgx_frame_cb cb, void *user);
+
+/** Replay a trace @p passes times, each from the geometry engine's power-on state
+ *  (dsgx_system_reset), as one stream of frames (index counts across the passes): pipelined,
+ *  a pass's first writes overlap the drawing of the previous pass's last frame. For benchmarks.
+ *  @return the number of frames emitted. */
+unsigned dsgx_system_replay_repeat(dsgx_system *s, const dsgx_trace *t, unsigned passes,
+                                   dsgx_frame_cb cb, void *user);
 
 /** Monotonic clock in nanoseconds. */
 uint64_t dsgx_now_ns(void);

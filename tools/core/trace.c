@@ -53,10 +53,14 @@ void dsgx_trace_free(dsgx_trace *t)
 
 static int hexval(int c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
+    /* digit value + 1, 0 for a character that is not a hex digit (one load per digit) */
+    static const uint8_t val1[256] = {
+        ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+        ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+        ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+        ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    };
+    return (int)val1[c & 0xFF] - 1;
 }
 
 /* Parse a hexadecimal token of at most 8 digits into *v. */
@@ -93,6 +97,13 @@ static int fail(char *err, size_t errlen, const char *name, unsigned line, const
     return -1;
 }
 
+/* Token separators: space, tab, CR (one table load per character of a 500 KB trace). */
+static bool is_blank(char c)
+{
+    static const bool blank[256] = {[' '] = true, ['\t'] = true, ['\r'] = true};
+    return blank[(unsigned char)c];
+}
+
 static bool tok_is(tok t, const char *s)
 {
     return t.n == strlen(s) && !memcmp(t.s, s, t.n);
@@ -105,20 +116,21 @@ int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t l
     bool have_version = false;
     size_t pos = 0;
     while (pos < len) {
-        size_t end = pos;
-        while (end < len && text[end] != '\n') end++;
-        size_t stop = pos;
-        while (stop < end && text[stop] != '#') stop++; /* comment */
+        /* (memchr: the line end and the comment are found a vector at a time) */
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        const char *hash = memchr(text + pos, '#', end - pos); /* comment */
+        size_t stop = hash ? (size_t)(hash - text) : end;
         line++;
         tok tk[4];
         unsigned ntok = 0;
         size_t i = pos;
         bool too_many = false;
         while (i < stop) {
-            while (i < stop && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) i++;
+            while (i < stop && is_blank(text[i])) i++;
             if (i >= stop) break;
             size_t b = i;
-            while (i < stop && text[i] != ' ' && text[i] != '\t' && text[i] != '\r') i++;
+            while (i < stop && !is_blank(text[i])) i++;
             if (ntok < 4)
                 tk[ntok++] = (tok){text + b, i - b};
             else
