@@ -94,16 +94,22 @@ static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
     s->ndeferred++;
 }
 
+/* Run to completion: an entry executes as it is written, unless a swap holds it. */
+static inline void push_untimed(gx_engine *gx, uint8_t op, uint32_t param)
+{
+    if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
+        defer_entry(gx, op, param);
+    else
+        gx_exec_entry(gx, op, param);
+}
+
 static void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     if (gx->sched.cycle_mode) { /* the scheduler owns time: sched.c */
         gx_sched_push(gx, op, param);
         return;
     }
-    if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
-        defer_entry(gx, op, param);
-    else
-        gx_exec_entry(gx, op, param);
+    push_untimed(gx, op, param);
 }
 
 void gx_fifo_run_deferred(gx_engine *gx)
@@ -147,10 +153,25 @@ void gx_fifo_write(gx_engine *gx, uint32_t val)
     }
 }
 
+/* 04000440..040005CB: the command ports; 5CC..5FF are unused. */
+static inline bool is_port(uint32_t addr)
+{
+    return addr >= REG_CMD_PORTS && addr < 0x040005CCu;
+}
+
+static inline uint8_t port_opcode(uint32_t addr)
+{
+    return (uint8_t)((addr & 0x1FCu) >> 2);
+}
+
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    if (addr < REG_CMD_PORTS || addr >= 0x040005CCu) return; /* 5CC..5FF: unused */
-    push_entry(gx, (uint8_t)((addr & 0x1FCu) >> 2), val);
+    if (is_port(addr)) push_untimed(gx, port_opcode(addr), val);
+}
+
+void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val)
+{
+    if (is_port(addr)) gx_sched_push(gx, port_opcode(addr), val);
 }
 
 static bool held_matches(const gx_engine *gx, uint8_t lo, uint8_t hi)
