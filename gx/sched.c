@@ -42,9 +42,10 @@
 
 #include <string.h>
 
-/* The paths off the common case (a bus write or a gx_run that finds the engine idle) stay out of
- * line, so that the common case runs without a stack frame. */
-#define SCHED_SLOW __attribute__((noinline))
+/* Kept out of line: the paths off the common case (a bus write or a gx_run that finds the engine
+ * idle), so that gx_run and gx_sched_push decide without setting up a stack frame, and the
+ * executor's frame is set up only where an entry runs. */
+#define SCHED_NOINLINE __attribute__((noinline))
 
 enum {
     /* GXSTAT (GBATEK "DS 3D Status") */
@@ -208,7 +209,7 @@ static void execute_next(gx_engine *gx)
 
 /* Idle time with busy set: the pipelines drain (melonDS FinishWork); busy clears once they are
  * empty. */
-SCHED_SLOW static void idle_drain(gx_engine *gx, uint32_t n)
+SCHED_NOINLINE static void idle_drain(gx_engine *gx, uint32_t n)
 {
     gx->sched.busy = gx_cycles_idle(gx, n);
 }
@@ -229,7 +230,7 @@ static inline bool halted(const gx_engine *gx)
 
 /* Run the engine from its clock to @p target (>= now): the only code that moves time. After
  * it, an entry is in progress, the engine is halted, or the PIPE is empty. */
-SCHED_SLOW static void advance_to(gx_engine *gx, uint64_t target)
+SCHED_NOINLINE static void advance_to(gx_engine *gx, uint64_t target)
 {
     gx_sched_state *s = &gx->sched;
     for (;;) {
@@ -267,7 +268,7 @@ static void run_until_room(gx_engine *gx)
     while (s->stall_ring.count && !halted(gx)) advance_to(gx, s->now + (s->rem ? s->rem : 1u));
 }
 
-SCHED_SLOW static void push_slow(gx_engine *gx, uint8_t opcode, uint32_t param)
+SCHED_NOINLINE static void push_slow(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
     gx_fifo_entry e = {.opcode = opcode, .param = param};
@@ -299,20 +300,26 @@ SCHED_SLOW static void push_slow(gx_engine *gx, uint8_t opcode, uint32_t param)
     run_until_room(gx);
 }
 
-void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+/* The common case, push_slow's first one without its bookkeeping: an idle engine starts the
+ * entry at once, and bits 14 and 0 are not involved (note_written sets busy only). Out of line
+ * with the executor's frame, which the dispatch below and push_slow do not need. */
+SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
+    s->busy = true;
+    boundary(s);
+    uint32_t cost = gx_exec_entry(gx, opcode, param);
+    s->rem = cost ? cost : 1;
+}
+
+void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+{
+    const gx_sched_state *s = &gx->sched;
     if ((s->rem | s->pipe_ring.count | s->fifo_ring.count | s->in_callback) == 0 && !halted(gx) &&
-        !counted_op(opcode)) {
-        /* the common case, push_slow's first one inline: an idle engine starts the entry at
-         * once (bits 14 and 0 are not involved: note_written sets busy only) */
-        s->busy = true;
-        boundary(s);
-        uint32_t cost = gx_exec_entry(gx, opcode, param);
-        s->rem = cost ? cost : 1;
-        return;
-    }
-    push_slow(gx, opcode, param);
+        !counted_op(opcode))
+        push_now(gx, opcode, param);
+    else
+        push_slow(gx, opcode, param);
 }
 
 /* ---- the public calls ---- */
