@@ -119,8 +119,11 @@ void gx_cmd_reset(gx_engine *gx);
 void gx_cmd_free(gx_engine *gx);
 /** A 32-bit word written to GXFIFO (04000400..0400043F). */
 void gx_fifo_write(gx_engine *gx, uint32_t val);
-/** A 32-bit word written to a command port (04000440..040005FF). */
+/** A 32-bit word written to a command port (04000440..040005FF), run to completion: not in
+ *  cycle mode (the bus, engine.c, routes by mode, so that neither path pays for the other). */
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val);
+/** The same in cycle mode: the entry goes to the scheduler (sched.c gx_sched_push). */
+void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val);
 /** Execute one FIFO entry now (collect a parameter or run the command). @return the cycles
  *  it costs (the cycle model's charge), which the scheduler lets elapse (cycle mode). */
 uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param);

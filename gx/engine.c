@@ -207,6 +207,18 @@ static void write_render_reg(gx_engine *gx, uint32_t addr, uint32_t val, uint32_
     /* RDLINES_COUNT (0320) and the unused addresses (e.g. 03C0..03FF) are read-only / ignored */
 }
 
+/* A 32-bit write to GXFIFO or a command port. A port write goes to the scheduler in cycle mode
+ * and runs at once otherwise, decided here so that neither path pays for the other's frame. */
+static inline void command_write(gx_engine *gx, uint32_t addr, uint32_t val)
+{
+    if (addr < REG_CMD_PORTS)
+        gx_fifo_write(gx, val);
+    else if (gx->sched.cycle_mode)
+        gx_port_push(gx, addr, val);
+    else
+        gx_port_write(gx, addr, val);
+}
+
 static void write_geometry_reg(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t mask)
 {
     if (addr < REG_GXFIFO + 0x200u) { /* GXFIFO and the command ports */
@@ -214,10 +226,7 @@ static void write_geometry_reg(gx_engine *gx, uint32_t addr, uint32_t val, uint3
             gx_log(gx, DSGX_LOG_GAME, "narrow write to geometry port %08X ignored", addr);
             return;
         }
-        if (addr < REG_CMD_PORTS)
-            gx_fifo_write(gx, val);
-        else
-            gx_port_write(gx, addr, val);
+        command_write(gx, addr, val);
         return;
     }
     if (addr == REG_GXSTAT) {
@@ -249,10 +258,7 @@ static void write_masked(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t ma
     /* GXFIFO and the command ports next: nearly every other write of a frame (one range test) */
     if (addr - REG_GXFIFO < 0x200u && mask == 0xFFFFFFFFu) {
         if (!(gx->powcnt1 & POWCNT1_GEOMETRY)) return;
-        if (addr < REG_CMD_PORTS)
-            gx_fifo_write(gx, val);
-        else
-            gx_port_write(gx, addr, val);
+        command_write(gx, addr, val);
         return;
     }
     if (addr == REG_DISPCNT) {

@@ -18,6 +18,7 @@
  * - Executor (melonDS ExecuteCommand): a command with 0 or 1 parameter runs on its entry; a
  *   command with more collects entries: the first pays the issue cost, each further one costs
  *   1, and the command runs when the count is reached.
+ *   (The executor itself is inline in exec_internal.h, shared with the scheduler's fast path.)
  * - FIFO (256 entries) and PIPE (4 entries): trace replay drains the FIFO between writes (specs
  *   /trace.md), so every entry executes as soon as it is written, except while a SWAP_BUFFERS
  *   waits for VBlank: then entries are held (melonDS: the engine is halted with FlushRequest)
@@ -30,6 +31,7 @@
  *   level and busy bits then come from it.
  * Verified: geo_packed_zero_param and the starter traces. Guess: none (melonDS's behaviour).
  */
+#include "gx/exec_internal.h"
 #include "gx/gx_internal.h"
 
 #include <stdlib.h>
@@ -69,69 +71,9 @@ void gx_cmd_free(gx_engine *gx)
     gx->cmd.deferred_cap = gx->cmd.ndeferred = gx->cmd.deferred_head = 0;
 }
 
-static void command_done(gx_engine *gx, uint8_t op, const gx_cmd_info *info, const uint32_t *params,
-                         uint64_t cycles)
-{
-    gx->cmd.frame_commands++;
-    if (!gx->hooks.command) return;
-    gx_cmd_event ev;
-    memset(&ev, 0, sizeof(ev));
-    ev.opcode = op;
-    ev.nparams = info ? info->nparams : 0;
-    if (ev.nparams) memcpy(ev.params, params, ev.nparams * sizeof(uint32_t));
-    ev.cycles = (uint32_t)cycles;
-    gx->hooks.command(gx->hooks.user, gx, &ev);
-}
-
-static void run_command(gx_engine *gx, const gx_cmd_info *info, const uint32_t *params)
-{
-    if (info && info->fn) info->fn(gx, params);
-    gx_cycles_work(gx, info);
-}
-
-/* Execute one FIFO entry (melonDS ExecuteCommand). */
-static inline void run_entry(gx_engine *gx, uint8_t op, uint32_t param)
-{
-    gx_cmd_state *s = &gx->cmd;
-    const gx_cmd_info *info = gx_cmd_lookup(op);
-    if (!info && op != OP_NOP)
-        gx_log(gx, DSGX_LOG_GAME, "unknown geometry command %02Xh (runs as a 1-cycle no-op)", op);
-    unsigned need = info ? info->nparams : 0;
-    s->cyc.charged = 0;
-
-    if (need <= 1) {
-        gx_cycles_issue(gx, info);
-        uint32_t params[1] = {param};
-        run_command(gx, info, params);
-        s->frame_cycles += (uint64_t)s->cyc.charged;
-        command_done(gx, op, info, params, (uint64_t)s->cyc.charged);
-        return;
-    }
-
-    s->exec_params[s->exec_count++] = param;
-    if (s->exec_count == 1) {
-        s->exec_op = op;
-        s->exec_cycles = 0;
-        gx_cycles_issue(gx, info);
-    } else {
-        gx_cycles_add(gx, 1);
-        if (s->exec_count >= need) {
-            s->exec_count = 0;
-            run_command(gx, info, s->exec_params);
-            s->exec_cycles += (uint64_t)s->cyc.charged;
-            s->frame_cycles += (uint64_t)s->cyc.charged;
-            command_done(gx, op, info, s->exec_params, s->exec_cycles);
-            return;
-        }
-    }
-    s->exec_cycles += (uint64_t)s->cyc.charged;
-    s->frame_cycles += (uint64_t)s->cyc.charged;
-}
-
 uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
-    run_entry(gx, op, param);
-    return (uint32_t)gx->cmd.cyc.charged;
+    return gx_exec_entry(gx, op, param);
 }
 
 static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
@@ -152,16 +94,22 @@ static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
     s->ndeferred++;
 }
 
+/* Run to completion: an entry executes as it is written, unless a swap holds it. */
+static inline void push_untimed(gx_engine *gx, uint8_t op, uint32_t param)
+{
+    if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
+        defer_entry(gx, op, param);
+    else
+        gx_exec_entry(gx, op, param);
+}
+
 static void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     if (gx->sched.cycle_mode) { /* the scheduler owns time: sched.c */
         gx_sched_push(gx, op, param);
         return;
     }
-    if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
-        defer_entry(gx, op, param);
-    else
-        run_entry(gx, op, param);
+    push_untimed(gx, op, param);
 }
 
 void gx_fifo_run_deferred(gx_engine *gx)
@@ -169,7 +117,7 @@ void gx_fifo_run_deferred(gx_engine *gx)
     gx_cmd_state *s = &gx->cmd;
     while (s->deferred_head < s->ndeferred && !s->swap_pending) {
         gx_fifo_entry e = s->deferred[s->deferred_head++];
-        run_entry(gx, e.opcode, e.param);
+        gx_exec_entry(gx, e.opcode, e.param);
     }
     /* compact what is still held behind a new swap */
     size_t left = s->ndeferred - s->deferred_head;
@@ -205,10 +153,25 @@ void gx_fifo_write(gx_engine *gx, uint32_t val)
     }
 }
 
+/* 04000440..040005CB: the command ports; 5CC..5FF are unused. */
+static inline bool is_port(uint32_t addr)
+{
+    return addr >= REG_CMD_PORTS && addr < 0x040005CCu;
+}
+
+static inline uint8_t port_opcode(uint32_t addr)
+{
+    return (uint8_t)((addr & 0x1FCu) >> 2);
+}
+
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    if (addr < REG_CMD_PORTS || addr >= 0x040005CCu) return; /* 5CC..5FF: unused */
-    push_entry(gx, (uint8_t)((addr & 0x1FCu) >> 2), val);
+    if (is_port(addr)) push_untimed(gx, port_opcode(addr), val);
+}
+
+void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val)
+{
+    if (is_port(addr)) gx_sched_push(gx, port_opcode(addr), val);
 }
 
 static bool held_matches(const gx_engine *gx, uint8_t lo, uint8_t hi)

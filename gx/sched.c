@@ -3,8 +3,8 @@
  *
  * The host advances the engine clock with gx_run(); FIFO entries execute when the engine is free
  * at that clock; each entry keeps the engine busy for the cycles the cycle model charges it
- * (cycles.c through gx_fifo_run_entry; costs from cmdtable.c). Command handlers know nothing of
- * time, and nothing else moves the clock (STYLE: "time has one owner").
+ * (cycles.c through the executor, exec_internal.h; costs from cmdtable.c). Command handlers know
+ * nothing of time, and nothing else moves the clock (STYLE: "time has one owner").
  *
  * Hardware notes. Facts from GBATEK "DS 3D Status" (GXSTAT 04000600), "DS 3D Geometry
  * Commands" (GXFIFO 256 entries, PIPE 4), "DS DMA Transfers" (start mode 7: geometry command
@@ -37,9 +37,15 @@
  * Guess: the engine does not run while POWCNT1 bit 3 (geometry) is off (melonDS Run returns
  * early; no hardware test known).
  */
+#include "gx/exec_internal.h"
 #include "gx/gx_internal.h"
 
 #include <string.h>
+
+/* Kept out of line: the paths off the common case (a bus write or a gx_run that finds the engine
+ * idle), so that gx_run and gx_sched_push decide without setting up a stack frame, and the
+ * executor's frame is set up only where an entry runs. */
+#define SCHED_NOINLINE __attribute__((noinline))
 
 enum {
     /* GXSTAT (GBATEK "DS 3D Status") */
@@ -167,10 +173,18 @@ static gx_fifo_entry pipe_take(gx_engine *gx)
 }
 
 /* An execution boundary: bits 14 and 0 clear once their entries have all executed. */
-static void boundary(gx_sched_state *s)
+static inline void boundary(gx_sched_state *s)
 {
+    if (!(s->pushpop_busy | s->test_busy)) return; /* (the common case: neither is set) */
     if (s->pushpop_left == 0) s->pushpop_busy = false;
     if (s->test_left == 0) s->test_busy = false;
+}
+
+/* MTX_PUSH/POP and BOX/POS/VEC_TEST: the entries bits 14 and 0 count. */
+static inline bool counted_op(uint8_t opcode)
+{
+    return (unsigned)(opcode - OP_PUSH) <= (unsigned)(OP_POP - OP_PUSH) ||
+           (unsigned)(opcode - OP_BOX) <= (unsigned)(OP_VEC - OP_BOX);
 }
 
 /* Execute entry @p e now (taken from the PIPE): it keeps the engine busy for its cost. */
@@ -195,20 +209,28 @@ static void execute_next(gx_engine *gx)
 
 /* Idle time with busy set: the pipelines drain (melonDS FinishWork); busy clears once they are
  * empty. */
-static void idle_for(gx_engine *gx, uint64_t cycles)
+SCHED_NOINLINE static void idle_drain(gx_engine *gx, uint32_t n)
 {
-    uint32_t n = cycles > IDLE_MAX ? IDLE_MAX : (uint32_t)cycles;
-    gx->sched.busy = !gx_cycles_idle_runs_out(&gx->cmd.cyc, n) && gx_cycles_idle(gx, n);
+    gx->sched.busy = gx_cycles_idle(gx, n);
 }
 
-static bool halted(const gx_engine *gx)
+static inline void idle_for(gx_engine *gx, uint64_t cycles)
+{
+    uint32_t n = cycles > IDLE_MAX ? IDLE_MAX : (uint32_t)cycles;
+    if (gx_cycles_idle_runs_out(&gx->cmd.cyc, n))
+        gx->sched.busy = false;
+    else
+        idle_drain(gx, n);
+}
+
+static inline bool halted(const gx_engine *gx)
 {
     return gx->cmd.swap_pending || !(gx->powcnt1 & POWCNT1_GEOMETRY);
 }
 
 /* Run the engine from its clock to @p target (>= now): the only code that moves time. After
  * it, an entry is in progress, the engine is halted, or the PIPE is empty. */
-static void advance_to(gx_engine *gx, uint64_t target)
+SCHED_NOINLINE static void advance_to(gx_engine *gx, uint64_t target)
 {
     gx_sched_state *s = &gx->sched;
     for (;;) {
@@ -246,7 +268,7 @@ static void run_until_room(gx_engine *gx)
     while (s->stall_ring.count && !halted(gx)) advance_to(gx, s->now + (s->rem ? s->rem : 1u));
 }
 
-void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+SCHED_NOINLINE static void push_slow(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
     gx_fifo_entry e = {.opcode = opcode, .param = param};
@@ -276,6 +298,28 @@ void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
     }
     ring_put(s->stall, STALL_N, &s->stall_ring, e);
     run_until_room(gx);
+}
+
+/* The common case, push_slow's first one without its bookkeeping: an idle engine starts the
+ * entry at once, and bits 14 and 0 are not involved (note_written sets busy only). Out of line
+ * with the executor's frame, which the dispatch below and push_slow do not need. */
+SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t param)
+{
+    gx_sched_state *s = &gx->sched;
+    s->busy = true;
+    boundary(s);
+    uint32_t cost = gx_exec_entry(gx, opcode, param);
+    s->rem = cost ? cost : 1;
+}
+
+void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+{
+    const gx_sched_state *s = &gx->sched;
+    if ((s->rem | s->pipe_ring.count | s->fifo_ring.count | s->in_callback) == 0 && !halted(gx) &&
+        !counted_op(opcode))
+        push_now(gx, opcode, param);
+    else
+        push_slow(gx, opcode, param);
 }
 
 /* ---- the public calls ---- */

@@ -10,6 +10,9 @@
 #   golden.nitro               Nitro runtime scenes: render specs drawn by `dsgx render`
 #   golden.nitro_anim          the same with animations (the unit tests check the same hashes)
 #   golden.nitro.fixtures      the committed fixture models are what the project's writers make
+#   golden.t3dm                Tiny3D (T3DM) scenes: render specs drawn by `dsgx render`
+#   golden.t3dm.fixtures       the committed .t3dm, .sdata and .sprite files are the writers'
+#                              (the unit test test_t3dm_render checks the same hashes)
 #   golden.tree                the whole tree from its root (every manifest below golden/)
 #   golden.*.threads           the same frames drawn with the scanlines split over several
 #                              threads (raster/threads.c) and the replay pipelined (frame N
@@ -57,25 +60,38 @@ add_test(NAME golden.nitro_anim
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/nitro-anim
                  -o ${DSGX_GOLDEN_OUT}/nitro_anim)
 add_test(NAME golden.nitro.fixtures
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/nitro_fixtures.sh ${PROJECT_SOURCE_DIR}/golden
-                 $<TARGET_FILE:test_nitro_render> $<TARGET_FILE:test_anim_render>
-                 ${CMAKE_CURRENT_BINARY_DIR}/nitro_fixtures_tmp)
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden_fixtures.sh ${PROJECT_SOURCE_DIR}/golden
+                 ${CMAKE_CURRENT_BINARY_DIR}/nitro_fixtures_tmp
+                 nitro DSGX_NITRO_FIXTURE_DIR $<TARGET_FILE:test_nitro_render> "*.nsb*"
+                 nitro-anim DSGX_NITRO_FIXTURE_DIR $<TARGET_FILE:test_anim_render> "*.nsb*")
+add_test(NAME golden.t3dm
+         COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden/t3dm
+                 -o ${DSGX_GOLDEN_OUT}/t3dm)
+add_test(NAME golden.t3dm.fixtures
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden_fixtures.sh ${PROJECT_SOURCE_DIR}/golden
+                 ${CMAKE_CURRENT_BINARY_DIR}/t3dm_fixtures_tmp
+                 t3dm DSGX_T3DM_FIXTURE_DIR $<TARGET_FILE:test_t3dm_render>
+                 "*.t3dm *.sdata tex/*.sprite")
 add_test(NAME golden.tree
          COMMAND $<TARGET_FILE:dsgx> golden check ${PROJECT_SOURCE_DIR}/golden
                  -o ${DSGX_GOLDEN_OUT}/tree)
 set_tests_properties(golden.ref golden.ref.melonds_gaps golden.rdlines golden.scenes golden.hw
                      golden.ntrfd golden.ntrfd.later
                      golden.ref.threads golden.rdlines.threads golden.scenes.threads golden.hw.threads
-                     golden.nitro golden.nitro_anim golden.nitro.fixtures golden.tree
+                     golden.nitro golden.nitro_anim golden.nitro.fixtures
+                     golden.t3dm golden.t3dm.fixtures golden.tree
                      PROPERTIES LABELS golden)
-# Re-create the committed Nitro fixtures with the project's writers (then golden.nitro.fixtures
-# passes again; look at the frames with `dsgx golden check golden/nitro golden/nitro-anim`):
+# Re-create the committed Nitro and T3DM fixtures with the project's writers (then the
+# golden.*.fixtures tests pass again; look at the frames with
+# `dsgx golden check golden/nitro golden/nitro-anim golden/t3dm`):
 #   cmake --build BUILD --target golden_fixtures
 add_custom_target(golden_fixtures
   COMMAND ${CMAKE_COMMAND} -E env DSGX_NITRO_FIXTURE_DIR=${PROJECT_SOURCE_DIR}/golden/nitro
           $<TARGET_FILE:test_nitro_render>
   COMMAND ${CMAKE_COMMAND} -E env DSGX_NITRO_FIXTURE_DIR=${PROJECT_SOURCE_DIR}/golden/nitro-anim
           $<TARGET_FILE:test_anim_render>
-  DEPENDS test_nitro_render test_anim_render
-  COMMENT "Nitro fixtures of golden/nitro and golden/nitro-anim from the project's writers"
+  COMMAND ${CMAKE_COMMAND} -E env DSGX_T3DM_FIXTURE_DIR=${PROJECT_SOURCE_DIR}/golden/t3dm
+          $<TARGET_FILE:test_t3dm_render>
+  DEPENDS test_nitro_render test_anim_render test_t3dm_render
+  COMMENT "Fixtures of golden/nitro, golden/nitro-anim and golden/t3dm from the project's writers"
   VERBATIM)

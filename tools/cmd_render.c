@@ -30,7 +30,6 @@
 #include "gx/regs.h"
 #include "nitro/anim.h"
 #include "nitro/nitro.h"
-#include "nitro/sheet.h"
 #include "nitro/runtime.h"
 #include "raster/frame.h"
 #include "raster/raster.h"
@@ -39,60 +38,12 @@
 #include "tools/core/nitro_open.h"
 #include "tools/render_frame.h"
 #include "tools/core/texfind.h"
-#include "tools/progress.h"
+#include "tools/render_util.h"
 #include "tools/sheet.h"
 #include "tools/t3dm_cli.h"
 
 #define MAX_TEX        NITRO_MAX_TEX_SETS
 #define MAX_ANIM_FILES 8
-#define MAX_FRAMES     100000u
-#define MAX_SHEET      64u
-
-typedef struct tracer {
-    gx_engine *gx;
-    FILE *f;
-    uint32_t run_addr, run_len; /* pending `data` run in the LCDC window */
-    uint8_t run[4096];
-} tracer;
-
-static void flush_run(tracer *t)
-{
-    if (!t->f || !t->run_len) return;
-    fprintf(t->f, "data %08X ", t->run_addr);
-    for (uint32_t i = 0; i < t->run_len; i++) fprintf(t->f, "%02X", t->run[i]);
-    fputc('\n', t->f);
-    t->run_len = 0;
-}
-
-static void tr_write(void *u, uint32_t addr, uint32_t val, unsigned bytes)
-{
-    tracer *t = u;
-    if (bytes == 1)
-        gx_write8(t->gx, addr, (uint8_t)val);
-    else
-        gx_write32(t->gx, addr, val);
-    if (!t->f) return;
-    bool lcdc = bytes == 4 && addr >= REG_VRAM_LCDC_BASE && addr < REG_VRAM_LCDC_END;
-    if (lcdc && t->run_len && addr == t->run_addr + t->run_len && t->run_len + 4 <= sizeof t->run) {
-        for (int i = 0; i < 4; i++) t->run[t->run_len++] = (uint8_t)(val >> (8 * i));
-        return;
-    }
-    flush_run(t);
-    if (lcdc) {
-        t->run_addr = addr;
-        for (int i = 0; i < 4; i++) t->run[t->run_len++] = (uint8_t)(val >> (8 * i));
-        return;
-    }
-    if (bytes == 1)
-        fprintf(t->f, "w8 %08X %02X\n", addr, val & 0xffu);
-    else
-        fprintf(t->f, "w32 %08X %08X\n", addr, val);
-}
-
-static uint32_t tr_read(void *u, uint32_t addr)
-{
-    return gx_read32(((tracer *)u)->gx, addr);
-}
 
 /* A model, texture or animation file: FILE, ARCHIVE.narc:INDEX|NAME, LZ77 decompressed
  * (tools/core/nitro_open.h). Prints the reason and returns NULL on failure. */
@@ -144,80 +95,6 @@ static void usage(FILE *f)
             "  cover every model once. A progress line shows on a terminal for long runs.\n"
             "       dsgx render MODEL.t3dm --help   (Tiny3D models)\n",
             RENDER_DEFAULT_YAW, RENDER_DEFAULT_PITCH, RENDER_FIT_FILL * 100);
-}
-
-/* ---- frame numbers and output names ---- */
-
-/* A non-negative decimal number below MAX_FRAMES, the whole of [s, end). */
-static bool parse_num(const char *s, const char *end, long *out)
-{
-    if (s == end || end - s > 9) return false;
-    long v = 0;
-    for (const char *p = s; p < end; p++) {
-        if (*p < '0' || *p > '9') return false;
-        v = v * 10 + (*p - '0');
-    }
-    *out = v;
-    return v < (long)MAX_FRAMES;
-}
-
-/* "A..B" or "A..B:STEP" with A <= B, STEP >= 1. */
-static bool parse_range(const char *s, long *a, long *b, long *step)
-{
-    const char *dots = strstr(s, ".."), *colon = strchr(s, ':');
-    if (!dots || (colon && colon < dots)) return false;
-    const char *bend = colon ? colon : s + strlen(s);
-    *step = 1;
-    if (!parse_num(s, dots, a) || !parse_num(dots + 2, bend, b)) return false;
-    if (colon && !parse_num(colon + 1, colon + strlen(colon), step)) return false;
-    return *a <= *b && *step >= 1;
-}
-
-/* An output pattern holds exactly one %d conversion (optionally %0Nd, N < 10); %% is a '%'.
- * Formatted by hand, never handed to printf. @return the conversion count or -1 if malformed. */
-static int pattern_convs(const char *pat)
-{
-    int n = 0;
-    for (const char *p = pat; *p; p++) {
-        if (*p != '%') continue;
-        if (p[1] == '%') {
-            p++;
-            continue;
-        }
-        const char *q = p + 1;
-        if (*q == '0') q++;
-        if (*q >= '1' && *q <= '9') q++;
-        if (*q != 'd') return -1;
-        n++;
-        p = q;
-    }
-    return n;
-}
-
-static void pattern_format(const char *pat, long v, char *out, size_t size)
-{
-    size_t o = 0;
-    for (const char *p = pat; *p && o + 1 < size; p++) {
-        if (*p != '%') {
-            out[o++] = *p;
-            continue;
-        }
-        if (p[1] == '%') {
-            out[o++] = '%';
-            p++;
-            continue;
-        }
-        const char *q = p + 1;
-        bool zero = *q == '0';
-        if (zero) q++;
-        int width = (*q >= '1' && *q <= '9') ? *q++ - '0' : 0;
-        char digits[24];
-        int nd = snprintf(digits, sizeof digits, "%ld", v);
-        for (int i = nd; i < width && o + 1 < size; i++) out[o++] = zero ? '0' : ' ';
-        for (int i = 0; i < nd && o + 1 < size; i++) out[o++] = digits[i];
-        p = q;
-    }
-    out[o] = 0;
 }
 
 /* ---- animation files ---- */
@@ -345,14 +222,6 @@ typedef struct scene {
     nitro_anim_player *player;
 } scene;
 
-static void null_write(void *u, uint32_t addr, uint32_t val, unsigned bytes)
-{
-    (void)u;
-    (void)addr;
-    (void)val;
-    (void)bytes;
-}
-
 /* Upload every TEX0 set in order; @return false after reporting one that does not fit. */
 static bool upload_all(const scene *sc, nitro_texvram *vram, const nitro_gx_sink *sink, bool report)
 {
@@ -379,20 +248,20 @@ static bool draw_frame(const scene *sc, long frame, FILE *trace_f, dsgx_frame *o
         if (ra) raster_destroy(ra);
         return false;
     }
-    static tracer tr;
+    static render_tracer tr;
     memset(&tr, 0, sizeof tr);
     tr.gx = gx;
     tr.f = trace_f;
-    nitro_gx_sink sink = {&tr, tr_write, tr_read};
-    tr_write(&tr, REG_POWCNT1, 0x820F, 4);
-    tr_write(&tr, REG_DISPCNT, 0x00010108, 4);
+    nitro_gx_sink sink = {&tr, render_tracer_write, render_tracer_read};
+    render_tracer_write(&tr, REG_POWCNT1, 0x820F, 4);
+    render_tracer_write(&tr, REG_DISPCNT, 0x00010108, 4);
     static nitro_texvram vram;
     upload_all(sc, &vram, &sink, false);
     static nitro_mat_bind binds[NITRO_MAX_MATERIALS];
     nitro_bind_textures(&vram, sc->m, binds);
-    tr_write(&tr, REG_DISP3DCNT, sc->disp3dcnt, 4);
-    tr_write(&tr, REG_CLEAR_COLOR, sc->clear, 4);
-    tr_write(&tr, REG_CLEAR_DEPTH, 0x7FFF, 4);
+    render_tracer_write(&tr, REG_DISP3DCNT, sc->disp3dcnt, 4);
+    render_tracer_write(&tr, REG_CLEAR_COLOR, sc->clear, 4);
+    render_tracer_write(&tr, REG_CLEAR_DEPTH, 0x7FFF, 4);
     static nitro_glb glb;
     glb = sc->glb;
     nitro_glb_flush(&glb, &sink);
@@ -404,8 +273,8 @@ static bool draw_frame(const scene *sc, long frame, FILE *trace_f, dsgx_frame *o
         nitro_runtime_set_hooks(&rt, &h);
     }
     nitro_runtime_draw(&rt);
-    tr_write(&tr, 0x04000540, 0, 4); /* SWAP_BUFFERS */
-    flush_run(&tr);
+    render_tracer_write(&tr, 0x04000540, 0, 4); /* SWAP_BUFFERS */
+    render_tracer_flush(&tr);
     if (tr.f) fprintf(tr.f, "frame\n");
     gx_vblank(gx);
     raster_render(ra, gx_render_frame(gx), out, NULL);
@@ -414,214 +283,68 @@ static bool draw_frame(const scene *sc, long frame, FILE *trace_f, dsgx_frame *o
     return true;
 }
 
-/* Create the directories of an output path (out/frame000.png -> out/), as a user expects. */
-static void make_parent_dirs(const char *path)
+static bool draw_cb(void *user, long frame, dsgx_frame *out)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir) return;
-    *slash = 0;
-    cli_mkdirs(dir);
+    return draw_frame(user, frame, NULL, out);
 }
 
-/* The sequence: one PNG per frame (pattern) and/or a contact sheet. Prints `frame N xxh3`. */
-static int render_sequence(const scene *sc, long a, long b, long step, const char *pattern,
-                           const char *sheet_path, unsigned scale)
+/* --tex FILE and --anim FILE[:NAME|INDEX] (render_extra_fn). */
+typedef struct files {
+    const char **tex, **anim;
+    unsigned ntex, nanim;
+} files;
+
+static int own_option(void *user, int argc, char **argv, int i)
 {
-    unsigned total = (unsigned)((b - a) / step + 1), every = 1;
-    nitro_sheet sh;
-    bool have_sheet = false;
-    char msg[512];
-    if (sheet_path) {
-        every = (total + MAX_SHEET - 1) / MAX_SHEET;
-        if (every > 1)
-            fprintf(stderr, "dsgx render: the sheet shows every %u%s frame of %u (at most %u)\n",
-                    every,
-                    every == 2   ? "nd"
-                    : every == 3 ? "rd"
-                                 : "th",
-                    total, MAX_SHEET);
-        if (!nitro_sheet_init(&sh, (total + every - 1) / every, 1, true)) {
-            fprintf(stderr, "dsgx render: out of memory for the sheet\n");
-            return 1;
-        }
-        have_sheet = true;
+    files *fl = user;
+    if (!strcmp(argv[i], "--tex-dir")) {
+        fprintf(stderr, "dsgx render: --tex-dir is for T3DM sprites; a Nitro model's textures "
+                        "come from --tex FILE.nsbtx or beside the model\n");
+        return -1;
     }
-    progress pr;
-    progress_init_stderr(&pr, "render", "frames", total);
-    int rc = 0;
-    static dsgx_frame frame;
-    unsigned i = 0;
-    for (long f = a; f <= b; f += step, i++) {
-        if (!draw_frame(sc, f, NULL, &frame)) {
-            progress_clear(&pr);
-            fprintf(stderr, "dsgx render: out of memory\n");
-            rc = 1;
-            break;
-        }
-        char hex[17], path[1024];
-        dsgx_frame_hash_hex(&frame, hex);
-        if (pattern) {
-            pattern_format(pattern, f, path, sizeof path);
-            make_parent_dirs(path);
-            if (render_write_scaled(&frame, scale, path, msg, sizeof msg)) {
-                progress_clear(&pr);
-                fprintf(stderr, "dsgx render: %s\n", msg);
-                rc = 1;
-                break;
-            }
-        }
-        if (have_sheet && i % every == 0) {
-            char label[32];
-            snprintf(label, sizeof label, "frame %ld", f);
-            nitro_sheet_put(&sh, i / every, &frame, label, true);
-        }
-        progress_clear(&pr);
-        printf("frame %ld %s\n", f, hex);
-        fflush(stdout);
-        progress_update(&pr, i + 1);
+    bool tex = !strcmp(argv[i], "--tex");
+    if (i + 1 >= argc || (!tex && strcmp(argv[i], "--anim"))) return 0;
+    unsigned *n = tex ? &fl->ntex : &fl->nanim, max = tex ? MAX_TEX : MAX_ANIM_FILES;
+    if (*n == max) {
+        fprintf(stderr, "dsgx render: at most %u %s files\n", max, argv[i]);
+        return -1;
     }
-    progress_finish(&pr);
-    if (have_sheet) {
-        if (!rc && nitro_sheet_write_png(&sh, sheet_path, msg, sizeof msg)) {
-            fprintf(stderr, "dsgx render: %s\n", msg);
-            rc = 1;
-        } else if (!rc) {
-            printf("%s %ux%u, %u frame(s)\n", sheet_path, sh.width, sh.height,
-                   (total + every - 1) / every);
-        }
-        nitro_sheet_free(&sh);
-    }
-    return rc;
+    (tex ? fl->tex : fl->anim)[(*n)++] = argv[i + 1];
+    return 2;
 }
 
 /* `dsgx render`; with @p result (render_to_frame) the one frame is returned instead of written. */
 static int render_main(int argc, char **argv, dsgx_frame *result)
 {
-    const char *model_path = NULL, *out = NULL, *trace = NULL, *model_sel = NULL;
-    const char *tex_paths[MAX_TEX], *anim_args[MAX_ANIM_FILES], *frames_arg = NULL;
-    const char *sheet_path = NULL, *frame_arg = NULL;
-    const char *shard_arg = NULL;
-    unsigned ntex = 0, nanim = 0, scale = 1, clear_rgb = 0, clear_alpha = 0;
-    render_camera cam = {.fov = 30};
-    bool edge = false, fog = false, aa = false, all = false;
-    render_light lights[4] = {{0}};
-    int t3dm_rc = t3dm_cli_render(argc, argv); /* Tiny3D models: tools/t3dm_render.c */
+    const char *tex_paths[MAX_TEX], *anim_args[MAX_ANIM_FILES];
+    render_options ro;
+    render_options_init(&ro);
+    int t3dm_rc = t3dm_cli_render(argc, argv, result); /* Tiny3D: tools/t3dm_render.c */
     if (t3dm_rc >= 0) return t3dm_rc;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && more) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--tex") && more) {
-            if (ntex == MAX_TEX) {
-                fprintf(stderr, "dsgx render: at most %d --tex files\n", MAX_TEX);
-                return 2;
-            }
-            tex_paths[ntex++] = argv[++i];
-        } else if (!strcmp(a, "--shard") && more) {
-            shard_arg = argv[++i];
-        } else if (!strcmp(a, "--anim") && more) {
-            if (nanim == MAX_ANIM_FILES) {
-                fprintf(stderr, "dsgx render: at most %d --anim files\n", MAX_ANIM_FILES);
-                return 2;
-            }
-            anim_args[nanim++] = argv[++i];
-        } else if (!strcmp(a, "--frame") && more) {
-            frame_arg = argv[++i];
-        } else if (!strcmp(a, "--frames") && more) {
-            frames_arg = argv[++i];
-        } else if (!strcmp(a, "--sheet") && more) {
-            sheet_path = argv[++i];
-        } else if (!strcmp(a, "--model") && more) {
-            model_sel = argv[++i];
-        } else if (!strcmp(a, "--trace") && more) {
-            trace = argv[++i];
-        } else if ((!strcmp(a, "--near") || !strcmp(a, "--far")) && more) {
-            *(a[2] == 'n' ? &cam.near : &cam.far) = atof(argv[++i]);
-        } else if (!strcmp(a, "--fov") && more) {
-            cam.fov = atof(argv[++i]);
-        } else if (!strcmp(a, "--scale") && more) {
-            scale = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(a, "--clear") && more) {
-            clear_rgb = (unsigned)strtoul(argv[++i], NULL, 16) & 0x7fffu;
-        } else if (!strcmp(a, "--clear-alpha") && more) {
-            clear_alpha = (unsigned)atoi(argv[++i]) & 31u;
-        } else if ((!strcmp(a, "--eye") || !strcmp(a, "--at") || !strcmp(a, "--orbit")) &&
-                   i + 3 < argc) {
-            double *v = !strcmp(a, "--eye") ? cam.eye : !strcmp(a, "--at") ? cam.at : cam.orbit;
-            for (int k = 0; k < 3; k++) v[k] = atof(argv[++i]);
-            if (v == cam.eye) cam.have_eye = true;
-            if (v == cam.orbit) cam.have_orbit = true;
-        } else if (!strcmp(a, "--edge")) {
-            edge = true;
-        } else if (!strcmp(a, "--fog")) {
-            fog = true;
-        } else if (!strcmp(a, "--aa")) {
-            aa = true;
-        } else if (!strcmp(a, "--all")) {
-            all = true;
-        } else if (!strcmp(a, "--light") && more) {
-            if (!render_parse_light(argv[++i], lights)) {
-                fprintf(stderr, "dsgx render: bad --light %s (want I:X,Y,Z:RRGGBB)\n", argv[i]);
-                return 2;
-            }
-        } else if (a[0] != '-' && !model_path) {
-            model_path = a;
-        } else {
-            usage(stderr);
-            return 2;
-        }
-    }
+    files fl = {tex_paths, anim_args, 0, 0};
+    int prc = render_options_read(&ro, argc, argv, own_option, &fl, usage);
+    if (prc >= 0) return prc;
+    unsigned ntex = fl.ntex, nanim = fl.nanim;
+    const char *model_path = ro.model, *out = ro.out, *trace = ro.trace, *model_sel = ro.select;
+    const char *frames_arg = ro.frames, *sheet_path = ro.sheet, *frame_arg = ro.frame;
+    const char *shard_arg = ro.shard;
+    unsigned scale = ro.scale, clear_rgb = ro.clear_rgb, clear_alpha = ro.clear_alpha;
+    render_camera cam = ro.cam;
+    bool edge = ro.edge, fog = ro.fog, aa = ro.aa, all = ro.all;
+    render_light lights[4];
+    memcpy(lights, ro.lights, sizeof lights);
     if (!model_path || (!out && !(frames_arg && sheet_path) && !result) || scale < 1 ||
         scale > 16) {
         usage(stderr);
         return 2;
     }
     /* frame options */
-    long fa = 0, fb = 0, fstep = 1;
-    if (frame_arg && frames_arg) {
-        fprintf(stderr, "dsgx render: --frame and --frames exclude each other\n");
+    long fa, fb, fstep;
+    if (render_frame_options(frame_arg, frames_arg, out, sheet_path, trace, &fa, &fb, &fstep))
         return 2;
-    }
-    if (frame_arg && !parse_num(frame_arg, frame_arg + strlen(frame_arg), &fa)) {
-        fprintf(stderr, "dsgx render: bad --frame '%s' (want a whole frame number 0..%u)\n",
-                frame_arg, MAX_FRAMES - 1);
-        return 2;
-    }
-    if (frames_arg && !parse_range(frames_arg, &fa, &fb, &fstep)) {
-        fprintf(stderr,
-                "dsgx render: bad --frames '%s' (want A..B or A..B:STEP, whole frames, A <= B, "
-                "STEP >= 1, below %u)\n",
-                frames_arg, MAX_FRAMES);
-        return 2;
-    }
-    fb = frames_arg ? fb : fa;
     bool sequence = frames_arg != NULL;
     if (result && (sequence || all || trace)) {
         fprintf(stderr, "dsgx render: one frame only here (no --frames, --all or --trace)\n");
-        return 2;
-    }
-    if (sequence && out) {
-        int n = pattern_convs(out);
-        if (n < 0 || n > 1 || (n == 0 && fb > fa)) {
-            fprintf(stderr,
-                    "dsgx render: with --frames, -o needs one %%d conversion (e.g. "
-                    "'out/frame%%03d.png'), got '%s'\n",
-                    out);
-            return 2;
-        }
-    }
-    if (sheet_path && !sequence) {
-        fprintf(stderr, "dsgx render: --sheet needs --frames A..B\n");
-        return 2;
-    }
-    if (trace && sequence) {
-        fprintf(stderr, "dsgx render: --trace records one frame; use --frame N\n");
         return 2;
     }
     if (cam.fov <= 0 || cam.fov >= 180) {
@@ -715,7 +438,7 @@ static int render_main(int argc, char **argv, dsgx_frame *result)
                 lib.skipped, lib.first_skip);
     /* placement pass: the same uploads every frame makes, to report problems and resolve the
      * animations' texture names once */
-    nitro_gx_sink null_sink = {NULL, null_write, NULL};
+    nitro_gx_sink null_sink = {NULL, render_null_write, NULL};
     static nitro_texvram vram;
     upload_all(&sc, &vram, &null_sink, true);
     for (unsigned i = 0; i < nanim; i++)
@@ -738,7 +461,7 @@ static int render_main(int argc, char **argv, dsgx_frame *result)
     render_set_camera(&sc.glb, &cam, &pts);
 
     if (sequence) {
-        rc = render_sequence(&sc, fa, fb, fstep, out, sheet_path, scale);
+        rc = render_sequence(draw_cb, &sc, fa, fb, fstep, out, sheet_path, scale);
         goto done;
     }
     if (trace) {

@@ -1,7 +1,8 @@
 /*
  * render_frame.h - `dsgx render` as a function: the golden workflow draws its render specs
  * (golden/README.md "Render specs") through the same option parsing, file loading, texture
- * binding, animation and camera code as the command.
+ * binding, animation and camera code as the command, for Nitro and Tiny3D (.t3dm) models alike
+ * (a T3DM goes to tools/t3dm_render.c, as `dsgx render` sends it).
  */
 #ifndef DSGX_RENDER_FRAME_H
 #define DSGX_RENDER_FRAME_H

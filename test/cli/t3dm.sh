@@ -69,6 +69,43 @@ o1=$("$dsgx" render "$fx/static.t3dm" --orbit 30 20 600 --light 1:0,-1,0:FF0000 
 wh=$(od -An -tu1 -j16 -N8 "$tmp/s2.png" | tr -s ' ')
 [ "$wh" = " 0 0 2 0 0 0 1 128" ] && ok || bad "scale 2 size:$wh"
 
+# auto-fit: the default camera is the raised three-quarter view (--orbit 30 30 0), fitted to the
+# animation's frame 0 (so frame 0 is the same with or without the other frames); --near counts
+d0=$("$dsgx" render "$fx/anim.t3dm" --anim wave -o "$tmp/d0.png" | awk '{print $1}')
+d1=$("$dsgx" render "$fx/anim.t3dm" --anim wave --orbit 30 30 0 -o "$tmp/d1.png" | awk '{print $1}')
+d2=$("$dsgx" render "$fx/anim.t3dm" --anim wave --orbit 0 0 0 -o "$tmp/d2.png" | awk '{print $1}')
+d3=$("$dsgx" render "$fx/anim.t3dm" --anim wave --near 150 -o "$tmp/d3.png" | awk '{print $1}')
+[ -n "$d0" ] && [ "$d0" = "$d1" ] && [ "$d0" != "$d2" ] && [ "$d0" != "$d3" ] && ok || bad "auto-fit $d0 $d1 $d2 $d3"
+# --all --shard I/N: the shards together are the whole sheet, each cell once
+"$dsgx" render --all "$fx/static.t3dm" --shard 1/2 -o "$tmp/sh1.png" > "$tmp/sh1" &&
+"$dsgx" render --all "$fx/static.t3dm" --shard 2/2 -o "$tmp/sh2.png" > "$tmp/sh2" && ok || bad shard_rc
+cat "$tmp/sh1" "$tmp/sh2" | grep -v '\.png ' | sort > "$tmp/shu"
+grep -v '\.png ' "$tmp/all" | sort > "$tmp/alls"
+cmp -s "$tmp/shu" "$tmp/alls" && grep -q 'shard 2 of 2, 3 in all' "$tmp/sh2" && ok || bad "shard union: $(cat "$tmp/shu")"
+"$dsgx" render --all "$fx/static.t3dm" --shard 5/9 -o "$tmp/sh5.png" 2>"$tmp/e6"
+[ $? -eq 1 ] && grep -q 'shard 5 of 9 is empty' "$tmp/e6" && ok || bad "empty shard: $(cat "$tmp/e6")"
+"$dsgx" render "$fx/static.t3dm" --shard 1/2 -o "$tmp/x.png" 2>/dev/null
+[ $? -eq 2 ] && ok || bad "--shard without --all"
+
+# render specs (`dsgx golden check`): a T3DM scene with its sprites in a tex-dir, an object and
+# an animation by name draws what `dsgx render` draws
+mkdir -p "$tmp/spec/models" "$tmp/spec/sprites"
+cp "$fx/textured.t3dm" "$fx/anim.t3dm" "$fx/bar.0.sdata" "$tmp/spec/models/"
+cp "$fx"/tex/*.sprite "$tmp/spec/sprites/"
+printf 'dsgx-render 1\nfile models/textured.t3dm\ntex-dir sprites\n' > "$tmp/spec/tex.render"
+printf 'dsgx-render 1\nfile models/anim.t3dm\nanim wave\nmodel 0\nfov 40\n' > "$tmp/spec/wave.render"
+w20=$("$dsgx" render "$fx/anim.t3dm" --anim wave --model 0 --fov 40 --frame 20 -o "$tmp/w20.png" | awk '{print $1}')
+printf 'name\tframe\txxh3\ntex\t0\t%s\nwave\t20\t%s\n' "$t1" "$w20" > "$tmp/spec/manifest.tsv"
+"$dsgx" golden check "$tmp/spec" -o "$tmp/spec-out" > "$tmp/g1" 2>&1 && grep -q '2 passed, 0 failed' "$tmp/g1" && ok || bad "spec check: $(cat "$tmp/g1")"
+printf 'name\tframe\txxh3\nwave\t21\t%s\n' "$w20" > "$tmp/spec/manifest.tsv"
+rm "$tmp/spec/tex.render"
+"$dsgx" golden check "$tmp/spec" -o "$tmp/spec-out" > "$tmp/g2" 2>&1
+[ $? -ne 0 ] && grep -q '0 passed, 1 failed' "$tmp/g2" && ok || bad "spec frame 21 must differ: $(cat "$tmp/g2")"
+
+# --tex and --tex-dir belong to one side each: said so, exit 2
+"$dsgx" render "$fx/textured.t3dm" --tex "$fx/static.t3dm" -o "$tmp/x.png" 2>"$tmp/e7"
+[ $? -eq 2 ] && grep -q 'sprites are found beside the model or in --tex-dir' "$tmp/e7" && ok || bad "--tex on T3DM: $(cat "$tmp/e7")"
+
 # errors: unknown animation, missing .sdata, bad model file, bad frames
 "$dsgx" render "$fx/anim.t3dm" --anim nope --frame 1 -o "$tmp/x.png" 2>"$tmp/e1"
 [ $? -ne 0 ] && grep -q "no animation 'nope'" "$tmp/e1" && ok || bad name_error

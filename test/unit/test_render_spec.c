@@ -83,6 +83,39 @@ static void test_frame_is_model(void **state)
     render_spec_free(&s);
 }
 
+/* A T3DM spec: `anim` names an animation inside the model (passed as it is, wherever the
+ * `file` line stands), `tex-dir` is a directory joined like any file name; a Nitro model's
+ * `anim` stays a file. */
+static void test_t3dm_keys(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"dsgx-render 1\nfile bar.t3dm\nanim wave\ntex-dir sprites\ntex-dir /abs\n",
+         "render g/bar.t3dm --anim wave --tex-dir g/sprites --tex-dir /abs"},
+        {"dsgx-render 1\nanim 0\nfile sub/bar.t3dm\n", "render --anim 0 g/sub/bar.t3dm"},
+        {"dsgx-render 1\nanim wave\nfile bar.nsbmd\n", "render --anim g/wave g/bar.nsbmd"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        render_spec s = {0};
+        char err[256] = "", line[512];
+        assert_int_equal(render_spec_parse(&s, "t.render", "g", cases[i].text,
+                                           strlen(cases[i].text), err, sizeof err),
+                         0);
+        join(s.argv, s.argc, line, sizeof line);
+        assert_string_equal(line, cases[i].want);
+        render_spec_free(&s);
+    }
+    render_spec s = {0};
+    char err[256] = "";
+    const char *nine = "dsgx-render 1\nfile m.t3dm\ntex-dir a\ntex-dir a\ntex-dir a\ntex-dir "
+                       "a\ntex-dir a\ntex-dir a\ntex-dir a\ntex-dir a\ntex-dir a\n";
+    assert_int_equal(render_spec_parse(&s, "t", NULL, nine, strlen(nine), err, sizeof err), -1);
+    assert_string_equal(err, "t:11: 'tex-dir' given more than 8 times");
+    render_spec_free(&s);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -160,12 +193,13 @@ static void test_limits(void **state)
     free(big);
 }
 
-/* The committed Nitro specs parse, and name files that exist beside them. */
+/* The committed Nitro and T3DM specs parse, and name files that exist beside them. */
 static void test_committed_specs(void **state)
 {
     (void)state;
     static const char *const specs[] = {"nitro/lit.render", "nitro/multi.render",
-                                        "nitro-anim/all.render"};
+                                        "nitro-anim/all.render", "t3dm/animated.render",
+                                        "t3dm/textured.render"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         char path[512], err[512];
         snprintf(path, sizeof path, "%s/%s", DSGX_GOLDEN_DIR, specs[i]);
@@ -184,7 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keys_to_options), cmocka_unit_test(test_frame_is_model),
         cmocka_unit_test(test_errors),          cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_committed_specs),
+        cmocka_unit_test(test_committed_specs), cmocka_unit_test(test_t3dm_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,14 +59,14 @@ unsigned dsgx_system_replay_cycles(dsgx_system *s, const dsgx_trace *t, uint32_t
     gx_set_cycle_mode(s->gx, true);
     unsigned frames = 0;
     s->geometry_ns = 0;
-    size_t i = 0;
-    while (i < t->n) {
+    const dsgx_trace_item *items = t->items; /* (locals: the per-write loop does not reload) */
+    size_t n = t->n, i = 0;
+    while (i < n) {
         uint64_t t0 = dsgx_now_ns();
-        for (; i < t->n && t->items[i].op != TRACE_FRAME; i++)
-            exec_item(s, t, &t->items[i], slice, st);
+        for (; i < n && items[i].op != TRACE_FRAME; i++) exec_item(s, t, &items[i], slice, st);
         drain(s, st);
         s->geometry_ns += dsgx_now_ns() - t0;
-        if (i == t->n) break;
+        if (i == n) break;
         i++; /* the `frame` directive */
         dsgx_system_frame(s);
         if (cb) cb(user, frames, s);

@@ -35,14 +35,15 @@ typedef struct spec_key {
 } spec_key;
 
 static const spec_key KEYS[] = {
-    {"file", NULL, 1, A_PATH, 1},        {"model", "--model", 1, A_WORD, 1},
-    {"tex", "--tex", 1, A_PATH, 6},      {"anim", "--anim", 1, A_PATH, 8},
-    {"eye", "--eye", 3, A_NUM, 1},       {"at", "--at", 3, A_NUM, 1},
-    {"orbit", "--orbit", 3, A_NUM, 1},   {"fov", "--fov", 1, A_POS, 1},
-    {"near", "--near", 1, A_POS, 1},     {"far", "--far", 1, A_POS, 1},
-    {"clear", "--clear", 1, A_HEX15, 1}, {"clear-alpha", "--clear-alpha", 1, A_A5, 1},
-    {"light", "--light", 1, A_WORD, 4},  {"edge", "--edge", 0, A_FLAG, 1},
-    {"fog", "--fog", 0, A_FLAG, 1},      {"aa", "--aa", 0, A_FLAG, 1},
+    {"file", NULL, 1, A_PATH, 1},           {"model", "--model", 1, A_WORD, 1},
+    {"tex", "--tex", 1, A_PATH, 6},         {"anim", "--anim", 1, A_PATH, 8},
+    {"eye", "--eye", 3, A_NUM, 1},          {"at", "--at", 3, A_NUM, 1},
+    {"orbit", "--orbit", 3, A_NUM, 1},      {"fov", "--fov", 1, A_POS, 1},
+    {"near", "--near", 1, A_POS, 1},        {"far", "--far", 1, A_POS, 1},
+    {"clear", "--clear", 1, A_HEX15, 1},    {"clear-alpha", "--clear-alpha", 1, A_A5, 1},
+    {"light", "--light", 1, A_WORD, 4},     {"edge", "--edge", 0, A_FLAG, 1},
+    {"fog", "--fog", 0, A_FLAG, 1},         {"aa", "--aa", 0, A_FLAG, 1},
+    {"tex-dir", "--tex-dir", 1, A_PATH, 8},
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
 
@@ -67,6 +68,24 @@ typedef struct tok {
 static bool tok_is(tok t, const char *s)
 {
     return t.n == strlen(s) && !memcmp(t.s, s, t.n);
+}
+
+static bool tok_ends(tok t, const char *s)
+{
+    size_t n = strlen(s);
+    return t.n >= n && !memcmp(t.s + t.n - n, s, n);
+}
+
+/* Replace argument i by t as it is (not joined to the spec's directory). */
+static int set_word(render_spec *s, int i, tok t)
+{
+    char *c = malloc(t.n + 1);
+    if (!c) return -1;
+    memcpy(c, t.s, t.n);
+    c[t.n] = 0;
+    free(s->argv[i]);
+    s->argv[i] = c;
+    return 0;
 }
 
 static int fail(char *err, size_t errlen, const char *name, unsigned line, const char *fmt, ...)
@@ -131,8 +150,12 @@ int render_spec_parse(render_spec *s, const char *name, const char *dir, const c
                       size_t len, char *err, size_t errlen)
 {
     size_t cap = 0, pos = 0;
-    unsigned line = 0, keys = 0, used[NKEYS] = {0};
-    bool have_version = false;
+    unsigned line = 0, keys = 0, used[NKEYS] = {0}, nanim = 0;
+    bool have_version = false, t3dm = false;
+    /* a T3DM's `anim` names an animation inside the model (its .sdata lies beside it), not a
+     * file: those values are passed as they are once the model is known */
+    tok anim_tok[8];
+    int anim_arg[8];
     if (len > RENDER_SPEC_MAX_BYTES)
         return fail(err, errlen, name, 1, "%zu bytes: a spec is at most %u", len,
                     RENDER_SPEC_MAX_BYTES);
@@ -198,6 +221,11 @@ int render_spec_parse(render_spec *s, const char *name, const char *dir, const c
                             (int)(tk[a].n > 40 ? 40 : tk[a].n), tk[a].s, why);
         }
         if (k->option && push(s, &cap, k->option, strlen(k->option), NULL)) goto oom;
+        if (!strcmp(k->key, "file")) t3dm = tok_ends(tk[1], ".t3dm");
+        if (!strcmp(k->key, "anim")) {
+            anim_tok[nanim] = tk[1];
+            anim_arg[nanim++] = s->argc;
+        }
         for (unsigned a = 1; a < ntok; a++)
             if (push(s, &cap, tk[a].s, tk[a].n, k->kind == A_PATH ? dir : NULL)) goto oom;
     }
@@ -206,6 +234,8 @@ int render_spec_parse(render_spec *s, const char *name, const char *dir, const c
     if (!used[0]) return fail(err, errlen, name, line, "no 'file' (the model file to draw)");
     if (s->frame_is == RENDER_SPEC_FRAME_MODEL && used[1])
         return fail(err, errlen, name, line, "'model' and 'frame-is model' exclude each other");
+    for (unsigned i = 0; t3dm && i < nanim; i++)
+        if (set_word(s, anim_arg[i], anim_tok[i])) goto oom;
     return 0;
 oom:
     return fail(err, errlen, name, line, "out of memory");
