@@ -29,5 +29,8 @@
 #include "raster/raster.h"
 #include "tools/core/ntrfd.h"
 #include "tools/core/trace.h"
+#include "t3dm/t3dm.h"
+#include "t3dm/draw.h"
+#include "t3dm/sprite.h"
 
 #endif

@@ -22,6 +22,9 @@ set(DSGX_PUBLIC_HEADERS
   nitro/anim.h
   tools/core/trace.h
   tools/core/ntrfd.h
+  t3dm/t3dm.h
+  t3dm/draw.h
+  t3dm/sprite.h
 )
 foreach(h ${DSGX_PUBLIC_HEADERS})
   get_filename_component(dir ${h} DIRECTORY)

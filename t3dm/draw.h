@@ -14,12 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nitro/runtime.h"
-#include "t3dm/t3dm.h"
+#include "../dsgx_api.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "../nitro/runtime.h"
+#include "t3dm.h"
+
+DSGX_BEGIN_DECLS
 
 /** A material's texture as placed in VRAM (texture A; Tiny3D's second slot is not drawn). */
 typedef struct t3dm_texbind {
@@ -124,7 +124,5 @@ bool t3dm_upload_texture(nitro_texvram *v, const uint8_t *texels, uint32_t texel
 bool t3dm_upload_sprite(nitro_texvram *v, const uint8_t *data, size_t size,
                         const nitro_gx_sink *sink, t3dm_texbind *out, char *err, size_t err_size);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif

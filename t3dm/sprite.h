@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "../dsgx_api.h"
+
+DSGX_BEGIN_DECLS
 
 /** libdragon tex_format_t codes (surface.h: (rdp_format << 2) | rdp_size). */
 typedef enum t3dm_sprite_format {
@@ -185,8 +185,6 @@ uint32_t t3dm_ds_teximage_param(const t3dm_ds_texture *tex, uint32_t vram_offset
  *  for PAL4, offset / 16 for the other palette formats (GBATEK "DS 3D Texture Attributes"). */
 uint32_t t3dm_ds_pltt_base(const t3dm_ds_texture *tex, uint32_t pltt_offset);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 
 #endif

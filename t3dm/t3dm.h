@@ -24,11 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gx/fixed.h"
+#include "../dsgx_api.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "../gx/fixed.h"
+
+DSGX_BEGIN_DECLS
 
 /** The version byte this reader reads (magic "T3M" + 4). */
 #define T3DM_VERSION 4
@@ -259,7 +259,5 @@ void t3dm_pose_animate(t3dm_pose *p, const t3dm_model *m, unsigned anim, float s
 /** Recompute the bone matrices (parent x translation x rotation x scale). */
 void t3dm_pose_update(t3dm_pose *p, const t3dm_model *m);
 
-#ifdef __cplusplus
-}
-#endif
+DSGX_END_DECLS
 #endif
