@@ -33,7 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned long writes = 0;
         nitro_gx_sink sink = {&writes, count_write, NULL};
         t3dm_draw_opts o = {.pose = &p, .object = -1};
-        t3dm_draw(&m, &o, &sink);
+        unsigned tris = t3dm_draw(&m, &o, &sink); /* the compiled draw list (drawlist.c) */
+        unsigned long list_writes = writes;
+        writes = 0;
+        /* the reference walk makes the same bus writes (test_t3dm_drawlist checks them word by
+         * word on generated models; here their number on any input the reader accepts) */
+        if (t3dm_draw_walk(&m, &o, &sink) != tris || writes != list_writes) abort();
         t3dm_pose_free(&p);
     }
     t3dm_free(&m);
