@@ -283,6 +283,13 @@ void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val)
     write_masked(gx, addr & ~3u, val, 0xFFFFFFFFu);
 }
 
+void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n)
+{
+    /* write_masked's GXFIFO path for each word: POWCNT1 is not a command's to change */
+    if (!(gx->powcnt1 & POWCNT1_GEOMETRY)) return;
+    for (size_t i = 0; i < n; i++) gx_fifo_write(gx, words[i]);
+}
+
 void gx_write16(gx_engine *gx, uint32_t addr, uint16_t val)
 {
     addr &= ~1u;

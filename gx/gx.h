@@ -53,6 +53,10 @@ void gx_set_log(gx_engine *gx, dsgx_log_fn fn, void *user);
 void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val);
 void gx_write16(gx_engine *gx, uint32_t addr, uint16_t val);
 void gx_write8(gx_engine *gx, uint32_t addr, uint8_t val);
+/** n 32-bit writes to GXFIFO: the same as gx_write32(gx, REG_GXFIFO, words[i]) for i = 0..n-1
+ *  in order (packed command words and their parameters), without the address decode per
+ *  word. For a host that holds a ready command list (t3dm's compiled draw lists). */
+void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n);
 /** Bus reads (status and result registers, 3D registers that read back, VRAM LCDC window). */
 uint32_t gx_read32(gx_engine *gx, uint32_t addr);
 uint16_t gx_read16(gx_engine *gx, uint32_t addr);

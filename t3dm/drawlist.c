@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gx/gx.h"
 #include "gx/regs.h"
 #include "t3dm/draw.h"
 #include "t3dm/draw_internal.h"
@@ -288,9 +289,62 @@ static void switch_mtx(compiler *c, packer *k, unsigned id)
     *k = c->pk;
 }
 
+/* NORMAL, TEXCOORD, VTX_16 (a lit, textured vertex of the last colour: most strip vertices)
+ * in one step: what pk1, pk1, pk_op and the two VTX_16 words write, for each position the
+ * first command can take in its word (sh is 8, 16, 24 or 32 between commands). */
+T3DM_HOT bool pk_ntv(packer *k, const vwords *w)
+{
+    enum { N = T3OP_NORMAL, T = T3OP_TEXCOORD, V = T3OP_VTX_16 };
+    uint32_t *o = k->out;
+    switch (k->sh) {
+    case 32: /* N T V open a word */
+        k->cmd = o;
+        k->cmdval = N | T << 8 | V << 16;
+        o[0] = k->cmdval;
+        o[1] = w->nrm;
+        o[2] = w->tex;
+        k->out = o + 3;
+        k->sh = 24;
+        break;
+    case 24: /* N closes the word, T V open the next */
+        *k->cmd = k->cmdval |= (uint32_t)N << 24;
+        o[0] = w->nrm;
+        k->cmd = o + 1;
+        k->cmdval = T | V << 8;
+        o[1] = k->cmdval;
+        o[2] = w->tex;
+        k->out = o + 3;
+        k->sh = 16;
+        break;
+    case 16: /* N T close the word, V opens the next */
+        *k->cmd = k->cmdval |= (uint32_t)N << 16 | (uint32_t)T << 24;
+        o[0] = w->nrm;
+        o[1] = w->tex;
+        k->cmd = o + 2;
+        k->cmdval = V;
+        o[2] = V;
+        k->out = o + 3;
+        k->sh = 8;
+        break;
+    case 8: /* N T V close the word */
+        *k->cmd = k->cmdval |= (uint32_t)N << 8 | (uint32_t)T << 16 | (uint32_t)V << 24;
+        o[0] = w->nrm;
+        o[1] = w->tex;
+        k->out = o + 2;
+        k->sh = 32;
+        break;
+    default: return false;
+    }
+    k->out[0] = w->v0;
+    k->out[1] = w->v1;
+    k->out += 2;
+    return true;
+}
+
 /* One vertex's commands into the packer k (a local copy of c->pk). */
 T3DM_HOT void pack_v(uint32_t *last_color, packer *k, const vwords *w, bool lit, bool tex)
 {
+    if (lit && tex && w->color == *last_color && pk_ntv(k, w)) return;
     if (lit) {
         if (w->color != *last_color) pk1(k, T3OP_DIF_AMB, w->color);
         pk1(k, T3OP_NORMAL, w->nrm);
@@ -602,8 +656,28 @@ static bool compile(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts
     return true;
 }
 
+/* Straight into the engine when the sink is the engine's own (nitro_gx_engine_sink): the same
+ * words in the same order as its gx_write32 calls, by runs between the patches. */
+static void replay_gx(const t3dm_drawlist *dl, const t3dm_pose *pose, gx_engine *gx)
+{
+    size_t i = 0;
+    for (size_t k = 0; k < dl->num_patches; k++) {
+        const t3dm_patch *p = &dl->patches[k];
+        uint32_t mtx[12];
+        for (int j = 0; j < 12; j++) mtx[j] = (uint32_t)pose->matrix[p->bone][j];
+        gx_write_gxfifo(gx, dl->words + i, p->at - i);
+        gx_write_gxfifo(gx, mtx, 12);
+        i = p->at + 12;
+    }
+    gx_write_gxfifo(gx, dl->words + i, dl->num_words - i);
+}
+
 static void replay(const t3dm_drawlist *dl, const t3dm_pose *pose, const nitro_gx_sink *sink)
 {
+    if (sink->write == nitro_gx_engine_sink(NULL).write) {
+        replay_gx(dl, pose, sink->user);
+        return;
+    }
     void (*wr)(void *, uint32_t, uint32_t, unsigned) = sink->write;
     void *u = sink->user;
     const uint32_t *w = dl->words;
