@@ -120,6 +120,10 @@ void gx_geom_reset(gx_engine *gx);
 /** VBlank after a swap (gx->build is the fresh frame): empty the RAM, reset strips, latch the
  *  W-buffer bit of @p swap_param for the polygons submitted from now on. */
 void gx_geom_on_vblank(gx_engine *gx, uint32_t swap_param);
+/** Recompute the per-light material x light colour products (light_dif/spe/amb) from the
+ *  colours: DIF_AMB, SPE_EMI and LIGHT_COLOR call it, and a save-state restore (derived state,
+ *  not read from the blob). */
+void gx_light_products(gx_geom_state *g);
 /** DISP_1DOT_DEPTH write. */
 void gx_geom_set_1dot_depth(gx_engine *gx, uint32_t val);
 

@@ -53,7 +53,7 @@ static int32_t bits12_sext11(int32_t v)
 }
 
 /* The material x light colour products NORMAL reads (exact integers: at most 31 * 31 * 512). */
-static void light_products(gx_geom_state *g)
+void gx_light_products(gx_geom_state *g)
 {
     for (int l = 0; l < 4; l++) {
         for (int k = 0; k < 3; k++) {
@@ -77,7 +77,7 @@ void gx_cmd_dif_amb(gx_engine *gx, const uint32_t *params)
     unpack_rgb(params[0] >> 16, g->mat_ambient);
     if (params[0] & 0x8000u) /* bit 15: set vertex colour */
         unpack_rgb(params[0], g->vtx_color);
-    light_products(g);
+    gx_light_products(g);
 }
 
 void gx_cmd_spe_emi(gx_engine *gx, const uint32_t *params)
@@ -86,7 +86,7 @@ void gx_cmd_spe_emi(gx_engine *gx, const uint32_t *params)
     unpack_rgb(params[0], g->mat_specular);
     unpack_rgb(params[0] >> 16, g->mat_emission);
     g->shininess_enable = (params[0] & 0x8000u) != 0;
-    light_products(g);
+    gx_light_products(g);
 }
 
 void gx_cmd_light_vector(gx_engine *gx, const uint32_t *params)
@@ -107,7 +107,7 @@ void gx_cmd_light_vector(gx_engine *gx, const uint32_t *params)
 void gx_cmd_light_color(gx_engine *gx, const uint32_t *params)
 {
     unpack_rgb(params[0], gx->geom.light_color[params[0] >> 30]);
-    light_products(&gx->geom);
+    gx_light_products(&gx->geom);
 }
 
 void gx_cmd_shininess(gx_engine *gx, const uint32_t *params)
@@ -144,7 +144,7 @@ void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
         for (int k = 0; k < 3; k++) nt[k] = bits12_sext11(vec_dot(n, gx->mtx.vec, k));
     }
     /* Per enabled light (the reference formula is in the header comment; the products of
-     * material and light colours come from light_products: the same integers, regrouped,
+     * material and light colours come from gx_light_products: the same integers, regrouped,
      * and the accumulator wraps modulo 2^32 in either order):
      *   acc += ((diffuse * light) * sext11(dot)) & 0xFFFFF    when dot > 0
      *   acc += (specular * light) * shine + (ambient << 9) * light */

@@ -96,7 +96,7 @@ static const char *check_geom(const uint8_t *raw)
         if (check_vertex(raw + offsetof(gx_geom_state, buf) + i * sizeof(gx_vertex)))
             return "vertex flag not 0/1";
     /* colours are 5 bits per channel (COLOR, DIF_AMB, SPE_EMI, LIGHT_COLOR mask them, lighting
-     * clamps to 31); the per-light products light.c keeps are those of these colours */
+     * clamps to 31); the per-light products light.c keeps are derived from them on restore */
     uint8_t col[3], dif[3], amb[3], spe[3], emi[3], lc[4][3];
     FIELD(raw, gx_geom_state, vtx_color, col);
     FIELD(raw, gx_geom_state, mat_diffuse, dif);
@@ -109,15 +109,6 @@ static const char *check_geom(const uint8_t *raw)
         for (int l = 0; l < 4; l++)
             if (lc[l][k] > 31) return "light colour above 5 bits";
     }
-    int32_t pd[4][3], ps[4][3], pa[4][3];
-    FIELD(raw, gx_geom_state, light_dif, pd);
-    FIELD(raw, gx_geom_state, light_spe, ps);
-    FIELD(raw, gx_geom_state, light_amb, pa);
-    for (int l = 0; l < 4; l++)
-        for (int k = 0; k < 3; k++)
-            if (pd[l][k] != dif[k] * lc[l][k] || ps[l][k] != spe[k] * lc[l][k] ||
-                pa[l][k] != (amb[k] << 9) * lc[l][k])
-                return "light products do not match the colours";
     return NULL;
 }
 
@@ -508,6 +499,7 @@ int gx_state_load(gx_engine *gx, const dsgx_state_section *s, size_t n, char *er
     gx->cmd.deferred_cap = keep_cap;
     gx->cmd.ndeferred = nq;
     gx->cmd.deferred_head = 0;
+    gx_light_products(&gx->geom); /* derived from the restored colours, not taken from the blob */
     apply_vram(&gx->vram, found[tag_index(DSGX_STATE_TAG("GVRM"))]);
     gx_frame *old_build = gx->build, *old_render = gx->render;
     gx->build = gx->spare[0];
