@@ -45,6 +45,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include "bench/bench.h"
 #include "tools/cli_util.h"
 #include "tools/commands.h"
 #include "tools/core/cycle_replay.h"
@@ -95,7 +96,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median_us(uint64_t *v, size_t n)
+double bench_median_us(uint64_t *v, size_t n)
 {
     if (!n) return 0;
     qsort(v, n, sizeof *v, cmp_u64);
@@ -479,13 +480,13 @@ int cmd_bench(int argc, char **argv)
         memset(&res, 0, sizeof res);
         cli_stem(path, res.name, sizeof res.name);
         res.frames = (unsigned)(repeat ? sm.n / repeat : 0);
-        res.render_us = median_us(sm.render, sm.n);
-        res.geometry_us = median_us(sm.geometry, sm.n);
-        res.frame_us = median_us(sm.frame, sm.n);
+        res.render_us = bench_median_us(sm.render, sm.n);
+        res.geometry_us = bench_median_us(sm.geometry, sm.n);
+        res.frame_us = bench_median_us(sm.frame, sm.n);
         res.instructions = instr >= 0 && sm.n ? instr / (int64_t)sm.n : -1;
         res.stats = sm.stats;
         res.slice = slice;
-        res.cycle_geometry_us = median_us(cm.geometry, cm.n);
+        res.cycle_geometry_us = bench_median_us(cm.geometry, cm.n);
         res.stalls = cst.stalls;
         switch (fmt) {
         case FMT_TEXT: print_text(&res); break;

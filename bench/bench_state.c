@@ -16,24 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "tools/cli_util.h"
 #include "tools/commands.h"
 #include "tools/core/input.h"
 #include "tools/core/savestate.h"
 #include "tools/core/system.h"
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median_us(uint64_t *v, size_t n)
-{
-    if (!n) return 0;
-    qsort(v, n, sizeof *v, cmp_u64);
-    return (double)v[n / 2] / 1000.0;
-}
 
 /* Time save and restore of @p s's current state @p repeat times. */
 static void time_state(dsgx_system *s, unsigned repeat, unsigned flags, double *save_us,
@@ -54,8 +42,8 @@ static void time_state(dsgx_system *s, unsigned repeat, unsigned flags, double *
             ts[i] = t1 - t0;
             tr[i] = t2 - t1;
         }
-        *save_us = median_us(ts, repeat);
-        *restore_us = median_us(tr, repeat);
+        *save_us = bench_median_us(ts, repeat);
+        *restore_us = bench_median_us(tr, repeat);
     }
     dsgx_system_destroy(dst);
     free(blob);
