@@ -200,19 +200,7 @@ static void set_material(drawer *d, const t3dm_material *mt, const t3dm_texbind 
     d->textured = tb && tb->bound;
     d->last_color = 0xFFFFFFFFu;
     uint32_t ti = 0;
-    if (d->textured) {
-        const t3dm_texture *tx = &mt->tex[0];
-        const t3dm_axis *axes[2] = {&tx->s, &tx->t};
-        ti = tb->teximage;
-        for (int k = 0; k < 2; k++) {
-            bool rep = !axes[k]->clamp, flip = rep && axes[k]->mirror;
-            if (rep) ti |= 1u << (16 + k);
-            if (flip) ti |= 1u << (18 + k);
-            float l = axes[k]->low * 16.0f;
-            d->ax[k].low16 = (int32_t)(l >= 0 ? l + 0.5f : l - 0.5f);
-            d->ax[k].shift = axes[k]->shift;
-        }
-    }
+    if (d->textured) ti = t3dm_material_teximage(mt, tb, d->ax);
     if (!d->have_tex || ti != d->teximage) q_one(&d->q, T3OP_TEXIMAGE_PARAM, ti);
     d->teximage = ti;
     d->have_tex = true;
@@ -227,9 +215,8 @@ static void set_material(drawer *d, const t3dm_material *mt, const t3dm_texbind 
  * vertex alpha among the slots the part draws. */
 static void set_attr(drawer *d, const t3dm_material *mt, const t3dm_part *p)
 {
-    unsigned alpha = 31;
+    unsigned amin = 255;
     if (mt->blend_mode) {
-        unsigned amin = 255;
         const uint8_t *ix = d->m->data + d->m->index_chunk + p->index_offset;
         for (unsigned i = 0; i < p->num_indices; i++) {
             const slot *s = &d->cache[ix[i]];
@@ -238,14 +225,8 @@ static void set_attr(drawer *d, const t3dm_material *mt, const t3dm_part *p)
             t3dm_vertex_get(d->m, s->voff, &v);
             if (v.rgba[3] < amin) amin = v.rgba[3];
         }
-        alpha = amin >> 3;
-        if (alpha == 0) alpha = 1; /* 0 would draw wireframe */
     }
-    uint32_t attr = (uint32_t)alpha << 16;
-    if (d->lit) attr |= d->o->light_mask ? d->o->light_mask & 15u : 1u;
-    if (!(mt->draw_flags & T3DM_FLAG_CULL_FRONT)) attr |= 1u << 7; /* front shown */
-    if (!(mt->draw_flags & T3DM_FLAG_CULL_BACK)) attr |= 1u << 6;  /* back shown */
-    if (mt->fog_mode == T3DM_FOG_ACTIVE) attr |= 1u << 15;
+    uint32_t attr = t3dm_part_attr(mt, d->lit, d->o->light_mask, amin);
     if (!d->have_attr || attr != d->poly_attr) q_one(&d->q, T3OP_POLYGON_ATTR, attr);
     d->poly_attr = attr;
     d->have_attr = true;

@@ -398,19 +398,7 @@ static void set_material(compiler *c, const t3dm_material *mt, const t3dm_texbin
     c->rgb_raw = 0xFFFFFFFFu; /* never a 24-bit RGB */
     c->epoch++;
     uint32_t ti = 0;
-    if (c->textured) {
-        const t3dm_texture *tx = &mt->tex[0];
-        const t3dm_axis *axes[2] = {&tx->s, &tx->t};
-        ti = tb->teximage;
-        for (int k = 0; k < 2; k++) {
-            bool rep = !axes[k]->clamp, flip = rep && axes[k]->mirror;
-            if (rep) ti |= 1u << (16 + k);
-            if (flip) ti |= 1u << (18 + k);
-            float l = axes[k]->low * 16.0f;
-            c->ax[k].low16 = (int32_t)(l >= 0 ? l + 0.5f : l - 0.5f);
-            c->ax[k].shift = axes[k]->shift;
-        }
-    }
+    if (c->textured) ti = t3dm_material_teximage(mt, tb, c->ax);
     c->tex_fast = c->textured;
     for (int k = 0; k < 2; k++)
         c->tex_fast =
@@ -428,9 +416,8 @@ static void set_material(compiler *c, const t3dm_material *mt, const t3dm_texbin
 
 static void set_attr(compiler *c, const t3dm_material *mt, const t3dm_part *p)
 {
-    unsigned alpha = 31;
+    unsigned amin = 255;
     if (mt->blend_mode) {
-        unsigned amin = 255;
         const uint8_t *ix = c->m->data + c->m->index_chunk + p->index_offset;
         for (unsigned i = 0; i < p->num_indices; i++) {
             const cslot *s = &c->cache[ix[i]];
@@ -439,14 +426,8 @@ static void set_attr(compiler *c, const t3dm_material *mt, const t3dm_part *p)
             t3dm_vertex_get(c->m, s->voff, &v);
             if (v.rgba[3] < amin) amin = v.rgba[3];
         }
-        alpha = amin >> 3;
-        if (alpha == 0) alpha = 1;
     }
-    uint32_t attr = (uint32_t)alpha << 16;
-    if (c->lit) attr |= c->o->light_mask ? c->o->light_mask & 15u : 1u;
-    if (!(mt->draw_flags & T3DM_FLAG_CULL_FRONT)) attr |= 1u << 7;
-    if (!(mt->draw_flags & T3DM_FLAG_CULL_BACK)) attr |= 1u << 6;
-    if (mt->fog_mode == T3DM_FOG_ACTIVE) attr |= 1u << 15;
+    uint32_t attr = t3dm_part_attr(mt, c->lit, c->o->light_mask, amin);
     if (!c->have_attr || attr != c->poly_attr) put1(c, T3OP_POLYGON_ATTR, attr);
     c->poly_attr = attr;
     c->have_attr = true;
