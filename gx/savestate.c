@@ -178,9 +178,10 @@ static void write_frame(dsgx_state_out *o, const char *tag, const gx_frame *f)
 
 enum { FRAME_HEAD = sizeof(gx_render_regs) + 8 };
 
-static const char *check_polygon(const uint8_t *p, uint32_t nverts)
+/* @p raw: the polygon's bytes (its bools are checked as bytes before anything reads them);
+ * @p poly: the same polygon as an object, to read its integer fields. */
+static const char *check_polygon_fields(const uint8_t *raw, const gx_polygon *poly, uint32_t nverts)
 {
-    gx_polygon poly;
     /* the integer fields (the bools are checked as bytes before anything reads them) */
     static const size_t bools[] = {
         offsetof(gx_polygon, wbuffer),     offsetof(gx_polygon, facing_front),
@@ -188,24 +189,32 @@ static const char *check_polygon(const uint8_t *p, uint32_t nverts)
         offsetof(gx_polygon, shadow),      offsetof(gx_polygon, degenerate),
     };
     for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
-        if (!BOOL_AT(p, bools[i])) return "polygon flag not 0/1";
-    memcpy(&poly, p, sizeof poly);
-    if (poly.nverts < 1 || poly.nverts > GX_MAX_POLY_VERTS) return "polygon vertex count not 1..10";
-    if (poly.prim > 3) return "polygon primitive type above 3";
-    if (poly.vtop >= poly.nverts || poly.vbottom >= poly.nverts)
+        if (!BOOL_AT(raw, bools[i])) return "polygon flag not 0/1";
+    if (poly->nverts < 1 || poly->nverts > GX_MAX_POLY_VERTS)
+        return "polygon vertex count not 1..10";
+    if (poly->prim > 3) return "polygon primitive type above 3";
+    if (poly->vtop >= poly->nverts || poly->vbottom >= poly->nverts)
         return "polygon top/bottom vertex out of range";
-    for (unsigned i = 0; i < poly.nverts; i++) {
-        if (poly.vtx[i] >= nverts) return "polygon vertex index beyond vertex RAM";
+    for (unsigned i = 0; i < poly->nverts; i++) {
+        if (poly->vtx[i] >= nverts) return "polygon vertex index beyond vertex RAM";
         /* as polygon.c finish_polygon leaves them: depth 24 bits, W normalized to 16 */
-        if ((uint32_t)poly.z[i] > 0xFFFFFFu || (uint32_t)poly.w[i] > 0xFFFFu)
+        if ((uint32_t)poly->z[i] > 0xFFFFFFu || (uint32_t)poly->w[i] > 0xFFFFu)
             return "polygon depth or W out of range";
     }
     /* finish_polygon: ytop starts at 192 (kept when every vertex is below the screen) */
-    if ((uint32_t)poly.ytop > 192u || (uint32_t)poly.ybottom > 255u)
+    if ((uint32_t)poly->ytop > 192u || (uint32_t)poly->ybottom > 255u)
         return "polygon top/bottom line out of range";
-    if ((uint32_t)poly.xtop > 511u || (uint32_t)poly.xbottom > 511u || poly.wshift > 32)
+    if ((uint32_t)poly->xtop > 511u || (uint32_t)poly->xbottom > 511u || poly->wshift > 32)
         return "polygon bounds out of range";
     return NULL;
+}
+
+/* A polygon of a blob (unaligned bytes): its fields read from a copy. */
+static const char *check_polygon(const uint8_t *p, uint32_t nverts)
+{
+    gx_polygon poly;
+    memcpy(&poly, p, sizeof poly);
+    return check_polygon_fields(p, &poly, nverts);
 }
 
 static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
@@ -283,7 +292,8 @@ static int load_frame(gx_frame *f, const dsgx_state_section *s, char *err, size_
     }
     for (uint32_t i = 0; i < np; i++) {
         memcpy(&f->polys[i], polys + i * sizeof(gx_polygon), sizeof(gx_polygon));
-        const char *why = check_polygon((const uint8_t *)&f->polys[i], nv);
+        /* (checked in place: no second copy of the polygon on the restore path) */
+        const char *why = check_polygon_fields((const uint8_t *)&f->polys[i], &f->polys[i], nv);
         if (why)
             return dsgx_state_fail(err, errlen, s->offset + FRAME_HEAD + i * sizeof(gx_polygon),
                                    "polygon %u: %s", i, why);
