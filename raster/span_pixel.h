@@ -278,7 +278,10 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
      * that loses to it leaves it alone, whatever the depths; otherwise the depth test */
     bool forced = false;
     if (flags & SPAN_CURSE) {
-        uint32_t role = c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
+        uint32_t role = part == PART_LEFT ? c->roles[RASTER_ATTR_EDGE_LEFT]
+                        : part == PART_RIGHT
+                            ? c->roles[RASTER_ATTR_EDGE_RIGHT]
+                            : c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
         int verdict = raster_curse_verdict(dstattr, k->p->polyattr, role);
         if (verdict < 0) return;
         forced = verdict > 0;
