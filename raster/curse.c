@@ -32,10 +32,12 @@
  *  - Assumed (no recording shows them): the left/right half (only top/bottom is recorded);
  *    one role per pixel, an edge run's before its line's (the left and right pixels of a top
  *    or bottom line are edges, not its inside: "not the slopes"); swapped lines and flat
- *    (one-line) polygons take no part; an opaque polygon's translucent texels keep their
- *    pixel's role and the rule (it is chosen per polygon).
+ *    (one-line) polygons take no part; an opaque polygon's translucent texels follow the rule
+ *    too (it is chosen per polygon, before the texel is known), and the pixel they blend into
+ *    then has no role.
+ *  - melonDS has no such rule: its mode (raster_set_melonds_gaps) leaves it out.
  *
- * Performance: the rule is chosen once per polygon (raster_curse_span_fn, called by
+ * Performance: the rule is chosen once per polygon (raster_curse_select_poly, called by
  * span_fns.c): polygons that take part draw through the span functions here, every other
  * polygon draws as before. They are span_fns.c's variants (the same choice by depth test,
  * buffer mode and shading) compiled with SPAN_CURSE: the roles are set once per line, and the

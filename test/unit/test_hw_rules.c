@@ -424,6 +424,14 @@ static void test_curse_xmajor_top_wins(void **state)
         expect_xmajor_run(&s, CUR_A);
         scene_free(&s);
     }
+    /* melonDS's mode (raster_set_melonds_gaps: its X-major run ends, the same here at slope
+     * 4.0) has no such rule */
+    scene_init(&s, EDGE_MARK);
+    scene_poly(&s, 3, XA, OPAQUE0, 0x1000, true, 31, 0, 0);
+    scene_poly(&s, 3, XB, OPAQUE0, 0x2000, true, 0, 0, 31);
+    scene_draw(&s, true, 0x7FFFFF);
+    expect_xmajor_run(&s, CUR_A);
+    scene_free(&s);
 }
 
 /* The losing side: E = (50,10) (10,20) (50,20), whose left edge runs left (a top edge), far,
