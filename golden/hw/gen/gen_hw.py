@@ -3,8 +3,9 @@
 v1.0.2-b (https://github.com/Jaklyy/polyrastertest, MIT licence, source/tests.h and
 source/main.cpp at commit 108194ec) replayed as dsgx traces: the ROM's own projection matrix,
 viewport, clear values, POLYGON_ATTR, vertex colours and vertex coordinates, in the order
-its drawPoly() submits them. The ROM's data file (the console recording) is not copied: what
-each scene must show is the rule its source states, checked pixel by pixel in
+its drawPoly() submits them; the "Curse of Edge Marking" scenes (prt037-prt043) from the v1.0.2
+release's tests.h (REL_CURSE below). The ROM's data file (the console recording) is not
+copied: what each scene must show is the rule its source states, checked pixel by pixel in
 test/unit/test_hw_rules.c. Uses tracelib.py from golden/ref/gen.
 
     python3 golden/hw/gen/gen_hw.py          # writes golden/hw/ (keeps existing xxh3 cells)
