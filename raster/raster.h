@@ -43,13 +43,16 @@ void raster_destroy(raster_engine *r);
 size_t raster_memory_bytes(const raster_engine *r);
 
 /** Fill X-major edge gaps as melonDS does (true) instead of leaving the 1-pixel gaps real
- *  hardware leaves (false, the default; StrikerX3/nds-interp hardware captures). */
+ *  hardware leaves (false, the default; StrikerX3/nds-interp hardware captures). true also
+ *  leaves out the overlapping-edge rule of edge marking, which melonDS lacks (raster/curse.c):
+ *  the mode draws melonDS's frames. */
 void raster_set_melonds_gaps(raster_engine *r, bool on);
 
 /**
  * Select how X-major edges end their run on a scanline (takes effect from the next frame).
  * Default (false): the hardware rule, which leaves 1-pixel gaps in some slopes (e.g. 69x49;
- * StrikerX3/nds-interp captures). true: melonDS's rule (no gaps), which our reference frames use.
+ * StrikerX3/nds-interp captures). true: melonDS's rule (no gaps), which our reference frames use,
+ * and no overlapping-edge rule with edge marking (raster/curse.c; melonDS has none either).
  */
 void raster_set_melonds_gaps(raster_engine *r, bool on);
 

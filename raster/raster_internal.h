@@ -27,9 +27,16 @@
  *               keeps the flags of the pixel under it. Non-zero = "edge pixel" (edge marking,
  *               anti-aliasing, lower-layer handling).
  *     bit 4     back-facing polygon (the less-or-equal depth test exception reads it)
+ *     bit 5-6   overlapping-edge role (raster/curse.c), written only by opaque pixels of the
+ *               polygons that take part (DISP3DCNT edge marking on, anti-aliasing off): 5 a
+ *               left edge that is not X-major (wins over 6), 6 a right edge that is not
+ *               X-major; 0 elsewhere (the clear, other polygons, translucent pixels)
  *     bit 8-12  anti-aliasing coverage 0..31 (31 = full); set only with DISP3DCNT bit 4 on
  *               edge pixels; a pixel edge marking marks has coverage 0x10 ("break
  *               coverage" in melonDS), recorded in edge_marked[] instead
+ *     bit 13-14 overlapping-edge role, as bits 5-6: 13 a top X-major run or the inside of a
+ *               polygon's top line (wins over 14), 14 a bottom X-major run or the inside of
+ *               its bottom line. One role per pixel at most (raster/curse.c)
  *     bit 15    fog enable (POLYGON_ATTR bit 15 / clear colour bit 15); a translucent pixel
  *               keeps it only if the pixel under it had it
  *     bit 16-21 translucent polygon ID (of the last translucent pixel drawn here)
@@ -83,6 +90,28 @@ static inline uint32_t raster_addr(int x, int y)
 #define RASTER_ATTR_TRANS_KEY       0x7F0000u /* translucent ID + flag: the translucent-ID rule */
 #define RASTER_ATTR_OPAQUE_ID_SHIFT 24
 #define RASTER_ATTR_OPAQUE_ID_MASK  0x3F000000u
+/* Overlapping-edge roles (raster/curse.c): each winning role's bit is one below the role it
+ * wins over, so that the verdict is two shifts. */
+#define RASTER_ATTR_ROLE_LEFT   0x20u   /* left edge, not X-major: wins over ROLE_RIGHT */
+#define RASTER_ATTR_ROLE_RIGHT  0x40u   /* right edge, not X-major */
+#define RASTER_ATTR_ROLE_TOP    0x2000u /* top X-major run / top line: wins over ROLE_BOTTOM */
+#define RASTER_ATTR_ROLE_BOTTOM 0x4000u /* bottom X-major run / bottom line */
+#define RASTER_ATTR_ROLE_WIN    (RASTER_ATTR_ROLE_LEFT | RASTER_ATTR_ROLE_TOP)
+#define RASTER_ATTR_ROLE_LOSE   (RASTER_ATTR_ROLE_RIGHT | RASTER_ATTR_ROLE_BOTTOM)
+
+/** The overlapping-edge rule (raster/curse.c) for an opaque pixel with @p role (one
+ *  RASTER_ATTR_ROLE_* bit or 0) of a polygon with opaque attribute word @p polyattr, over a
+ *  pixel with attribute word @p dstattr: 1 = it replaces the pixel whatever the depths (it wins
+ *  over the pixel's role), -1 = it leaves the pixel alone whatever the depths (the pixel's role
+ *  wins over it), 0 = no rule (the depth test decides). Only between the same opaque polygon
+ *  ID; a pixel without a role (the clear, translucent pixels, other polygons) takes no part. */
+static inline int raster_curse_verdict(uint32_t dstattr, uint32_t polyattr, uint32_t role)
+{
+    if ((dstattr ^ polyattr) & RASTER_ATTR_OPAQUE_ID_MASK) return 0;
+    if (dstattr & (role << 1) & RASTER_ATTR_ROLE_LOSE) return 1;
+    if (dstattr & (role >> 1) & RASTER_ATTR_ROLE_WIN) return -1;
+    return 0;
+}
 
 struct span_line;
 /** A specialised span function: draws one polygon line (span_fns.c, span_pixel.h). */
@@ -216,7 +245,9 @@ struct raster_engine {
      *  [flip][2S + u] for u < 2S is u mod S (flip 0) or u mirrored at S (flip 1), the
      *  wrapped coordinate of any u with the same low log2(2S) bits. Filled at creation. */
     uint16_t wrap_tab[2][4096];
-    bool melonds_gaps; /**< X-major span ends as melonDS (false: hardware gaps) */
+    /** X-major span ends as melonDS, and no overlapping-edge rule (curse.c), as melonDS
+     *  (false: hardware gaps and the rule) */
+    bool melonds_gaps;
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
@@ -313,6 +344,11 @@ void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y);
 /** Choose a polygon's span functions and set up their constants (span_fns.c; once per
  *  polygon, after its shader). */
 void raster_span_select_poly(const raster_engine *r, raster_poly *rp);
+/** For a polygon that takes part in the overlapping-edge rule (curse.c: edge marking on,
+ *  anti-aliasing off, an opaque or wireframe polygon that is no shadow or shadow mask), choose
+ *  its span functions (those of raster_span_select_poly with the rule) and return true; false
+ *  for every other polygon. Once per polygon, after its span flags, shader and constants. */
+bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp);
 /** Span-function flags of a polygon (span.c; computed once per polygon by setup.c). */
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw lines [b->y0, b->y1) of every polygon in the render list, in order, against

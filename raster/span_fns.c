@@ -147,6 +147,7 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
     setup_k(r, rp);
     uint8_t flags = rp->span_flags;
     rp->span_lin = rp->span_flat = NULL;
+    if (raster_curse_select_poly(r, rp)) return; /* the overlapping-edge rule (curse.c) */
     if (flags & SPAN_SHADOW) {
         rp->span_gen = span_fns[flags];
         return;

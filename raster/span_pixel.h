@@ -35,6 +35,9 @@ enum {
     SPAN_SHADE_MODDEC = 64, /* textured modulate from a decoded texture */
     SPAN_DDA = 128,         /* linear Z-buffered span stepped per pixel (span_dda) */
     SPAN_FLAT = 256,        /* one vertex colour on the whole span (vertex colour or modulate) */
+    /* the overlapping-edge rule (curse.c; never with SPAN_AA or SPAN_SHADOW): each pixel
+     * carries its run's role (span_line.roles) */
+    SPAN_CURSE = 512,
 };
 
 /** Everything constant over one polygon's line. */
@@ -58,6 +61,9 @@ typedef struct span_line {
     int32_t l_len, r_len;
     bool l_fill, r_fill;
     uint32_t yedge;
+    /** SPAN_CURSE: the RASTER_ATTR_ROLE_* of the line's runs by their edge flags (& 3): [0]
+     *  inside, [1] left run, [2] right run (curse.c) */
+    uint32_t roles[4];
 } span_line;
 
 /*
@@ -268,7 +274,20 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         z = span_zz(c, xr);
     }
 
-    if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) {
+    /* the overlapping-edge rule (curse.c): a role that wins over the pixel's replaces it, one
+     * that loses to it leaves it alone, whatever the depths; otherwise the depth test */
+    bool forced = false;
+    if (flags & SPAN_CURSE) {
+        uint32_t role = part == PART_LEFT ? c->roles[RASTER_ATTR_EDGE_LEFT]
+                        : part == PART_RIGHT
+                            ? c->roles[RASTER_ATTR_EDGE_RIGHT]
+                            : c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
+        int verdict = raster_curse_verdict(dstattr, k->p->polyattr, role);
+        if (verdict < 0) return;
+        forced = verdict > 0;
+        edge |= role;
+    }
+    if (!forced && !depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) {
         /* retry against the pixel under an edge pixel */
         if (!(dstattr & RASTER_ATTR_EDGE_MASK) || addr >= RASTER_BUF_SIZE) return;
         addr += RASTER_BUF_SIZE;

@@ -3,8 +3,9 @@
 v1.0.2-b (https://github.com/Jaklyy/polyrastertest, MIT licence, source/tests.h and
 source/main.cpp at commit 108194ec) replayed as dsgx traces: the ROM's own projection matrix,
 viewport, clear values, POLYGON_ATTR, vertex colours and vertex coordinates, in the order
-its drawPoly() submits them. The ROM's data file (the console recording) is not copied: what
-each scene must show is the rule its source states, checked pixel by pixel in
+its drawPoly() submits them; the "Curse of Edge Marking" scenes (prt037-prt043) from the v1.0.2
+release's tests.h (REL_CURSE below). The ROM's data file (the console recording) is not
+copied: what each scene must show is the rule its source states, checked pixel by pixel in
 test/unit/test_hw_rules.c. Uses tracelib.py from golden/ref/gen.
 
     python3 golden/hw/gen/gen_hw.py          # writes golden/hw/ (keeps existing xxh3 cells)
@@ -24,12 +25,15 @@ ZERO_DOT = 1 << 13  # POLYGON_ATTR bit 13: 1-dot polygons drawn (ForceZeroDot)
 
 
 def poly(verts, attr=OPAQUE_CULL_NONE, cols=None, copies=1, strip=False):
+    """attr None: no POLYGON_ATTR write (the polygon takes the one set before it)."""
     return dict(verts=verts, attr=attr, cols=cols or [WHITE] * 4, copies=copies, strip=strip)
 
 
-# (name, index in tests.h, category, the ROM's comment, main polygon, DISP3DCNT, extra polygons)
-def S(name, idx, cat, comment, verts, disp=0, ext=(), cols=None):
-    return (name, idx, cat, comment, poly(verts, cols=cols), disp, list(ext))
+# (name, index in tests.h, category, the ROM's comment, main polygon, DISP3DCNT, extra polygons,
+#  EDGE_COLOR 0 as rgb5)
+def S(name, idx, cat, comment, verts, disp=0, ext=(), cols=None, attr=OPAQUE_CULL_NONE,
+      edge0=(31, 31, 31)):
+    return (name, idx, cat, comment, poly(verts, attr=attr, cols=cols), disp, list(ext), edge0)
 
 
 LINE, HCLIP, LIMIT = ("Line Polygon Exception", "Horizontal Line Polygons and Clipping",
@@ -97,12 +101,48 @@ SCENES = [
 ]
 
 
-# "The Curse of Edge Marking" (tests.h #037-#058): NOT in golden/hw, because what the console
-# draws is known only from the ROM's comments (raster/README.md "Departures from melonDS").
-# `gen_hw.py --pending DIR` writes them to DIR for whoever gets the console's recording.
 CURSE = "The Curse of Edge Marking"
 OUTLINE, BLEND = 1 << 5, 1 << 3
 R4, B4 = [RED] * 4, [BLUE] * 4
+
+# "The Curse of Edge Marking" as the v1.0.2 release's tests.h has it (Version "1.0.2",
+# DataVersion 2: the tests its data file, recorded on a console, holds): scenes #037-#043 of
+# the release (the 77-scene numbering; 108194ec's tests.h replaced them with the 21 scenes
+# below). Each draws the white test polygon (z 0) and then the red polygon of the release's
+# ExtendedTests entry (z -16/4096) without setting POLYGON_ATTR again, so both have the test's
+# polygon ID (1 in #037, 0 in the others; dingbat docs, "Overlapping edges with edge marking"
+# (round 7), which decoded the console recording); EDGE_COLOR 0 green, edge marking on.
+REL_EXT = {  # the release's ExtendedTests 1..6 (z -16)
+    1: [(-32, -30, -16), (-32, -32, -16), (32, 16, -16), (32, 18, -16)],
+    2: [(-32, 30, -16), (-32, 32, -16), (32, -16, -16), (32, -18, -16)],
+    3: [(32, 30, -16), (32, 32, -16), (-32, -16, -16), (-32, -18, -16)],
+    4: [(-31, -30, -16), (-31, -32, -16), (33, 32, -16), (33, 34, -16)],
+    5: [(32, -30, -16), (32, -32, -16), (-32, 16, -16), (-32, 18, -16)],
+    6: [(-32, -34, -16), (32, -32, -16), (32, 32, -16), (-32, 34, -16)],
+}
+REL_CURSE = [  # (name, release index, the ROM's comment, test polygon, POLYGON_ATTR, ext)
+    ("prt037_curse_overlap", 37, "Edge Marking + overlapping edges - I-- what?",
+     [(-32, -32), (32, -32), (32, 16)], OPAQUE_CULL_NONE | (1 << 24), 1),
+    ("prt038_curse_mirrored", 38, "Mirrored horizontally? - ",
+     [(32, -32), (-32, -32), (-32, 16)], OPAQUE_CULL_NONE, 5),
+    ("prt039_curse_swapped", 39, "oook, what if the fill rules are swapped? - No",
+     [(-32, 32), (32, 32), (32, -16)], OPAQUE_CULL_NONE, 2),
+    ("prt040_curse_both_fill", 40, "what if they're both supposed to fill? - No",
+     [(-32, 32), (32, 32), (32, -16)], OPAQUE_CULL_NONE, 3),
+    ("prt041_curse_neither", 41, "what about neither? - No",
+     [(-32, -32), (32, -32), (32, 16)], OPAQUE_CULL_NONE, 4),
+    ("prt042_curse_bottom", 42, "Bottom? - Yes",
+     [(-32, -32), (32, -32), (32, -64), (-32, -64)], OPAQUE_CULL_NONE, 6),
+    ("prt043_curse_top", 43, "Top? - No...?",
+     [(-32, 32), (32, 32), (32, 64), (-32, 64)], OPAQUE_CULL_NONE, 6),
+]
+SCENES += [S(name, idx, CURSE, comment, verts, disp=OUTLINE, attr=attr, edge0=(0, 31, 0),
+             ext=[poly(REL_EXT[e], attr=None, cols=R4)])
+           for name, idx, comment, verts, attr, e in REL_CURSE]
+
+# 108194ec's "The Curse of Edge Marking" (tests.h #037-#057 there): NOT in golden/hw, because
+# what the console draws is known only from the ROM's comments (nothing recorded them).
+# `gen_hw.py --pending DIR` writes them to DIR (as head037...) for whoever records them.
 BACK = poly([(34, -34, -32), (34, 34, -32), (-34, 34, -32), (-34, -34, -32)], cols=B4)
 EXT = {  # tests.h ExtendedTests 1..16 (the red polygon; each is followed by BACK)
     1: [(32, -32, -16), (32, 32, -16), (-32, 32, -16)],
@@ -133,37 +173,37 @@ def ext(n):
 
 TRI_R = [(32, -32), (-32, -32), (-32, 32)]
 PENDING = [  # (name, index, comment, main polygon, DISP3DCNT, extended test or 0)
-    ("prt037", 37, "I hate fill rules now", poly(TRI_R), OUTLINE, 1),
-    ("prt038", 38, "Does not apply when poly ids are different",
+    ("head037", 37, "I hate fill rules now", poly(TRI_R), OUTLINE, 1),
+    ("head038", 38, "Does not apply when poly ids are different",
      poly(TRI_R, attr=OPAQUE_CULL_NONE | (1 << 24)), OUTLINE, 1),
-    ("prt039", 39, "What about translucency? - no", poly(TRI_R, attr=(30 << 16) | (3 << 6)),
+    ("head039", 39, "What about translucency? - no", poly(TRI_R, attr=(30 << 16) | (3 << 6)),
      OUTLINE | BLEND, 1),
-    ("prt040", 40, "Wireframe? - yes, for some reason?", poly(TRI_R, attr=3 << 6), OUTLINE, 5),
-    ("prt041", 41, "How about when over the Rear Plane? - no, but that makes sense",
+    ("head040", 40, "Wireframe? - yes, for some reason?", poly(TRI_R, attr=3 << 6), OUTLINE, 5),
+    ("head041", 41, "How about when over the Rear Plane? - no, but that makes sense",
      poly(TRI_R, attr=OPAQUE_CULL_NONE | (63 << 24)), OUTLINE, 0),
-    ("prt042", 42, "also applies to verticals babyy",
+    ("head042", 42, "also applies to verticals babyy",
      poly([(-32, -32), (-32, 32), (0, 32), (0, -32)]), OUTLINE, 2),
-    ("prt043", 43, "bottom xmajor", poly([(-32, -32), (-32, 0), (32, -32)]), OUTLINE, 3),
-    ("prt044", 44, "bottom flat", poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 4),
-    ("prt045", 45, "note that it's specifically the center of the polygon, and not the slopes "
+    ("head043", 43, "bottom xmajor", poly([(-32, -32), (-32, 0), (32, -32)]), OUTLINE, 3),
+    ("head044", 44, "bottom flat", poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 4),
+    ("head045", 45, "note that it's specifically the center of the polygon, and not the slopes "
      "that this applies to in this case.", poly([(-32, -32), (-28, 0), (28, 0), (32, -32)]),
      OUTLINE, 4),
-    ("prt046", 46, "the rules dont seem to combine, though (weird phrasing i know)",
+    ("head046", 46, "the rules dont seem to combine, though (weird phrasing i know)",
      poly([(-32, -32), (-32, 32), (0, 32), (0, -32)]), OUTLINE, 4),
-    ("prt047", 47, "Anyway now for some weird stuff:", poly([(-32, -2), (-32, 0), (32, 0)]),
+    ("head047", 47, "Anyway now for some weird stuff:", poly([(-32, -2), (-32, 0), (32, 0)]),
      OUTLINE, 6),
-    ("prt048", 48, "", poly([(-32, 2), (-32, 0), (32, 0)]), OUTLINE, 7),
-    ("prt049", 49, "", poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 8),
-    ("prt050", 50, "", poly([(-32, -32), (-32, -2), (32, 0), (32, -32)]), OUTLINE, 9),
-    ("prt051", 51, "", poly([(-2, -32), (0, -32), (0, 32)]), OUTLINE, 10),
-    ("prt052", 52, "", poly([(0, -32), (2, -32), (0, 32)]), OUTLINE, 11),
-    ("prt053", 53, "", poly([(-32, -32), (0, -32), (0, 32), (-32, 32)]), OUTLINE, 12),
-    ("prt054", 54, "", poly([(-32, -32), (2, -32), (0, 32), (-32, 32)]), OUTLINE, 13),
-    ("prt055", 55, "does not apply if the edge becomes properly edge marked",
+    ("head048", 48, "", poly([(-32, 2), (-32, 0), (32, 0)]), OUTLINE, 7),
+    ("head049", 49, "", poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 8),
+    ("head050", 50, "", poly([(-32, -32), (-32, -2), (32, 0), (32, -32)]), OUTLINE, 9),
+    ("head051", 51, "", poly([(-2, -32), (0, -32), (0, 32)]), OUTLINE, 10),
+    ("head052", 52, "", poly([(0, -32), (2, -32), (0, 32)]), OUTLINE, 11),
+    ("head053", 53, "", poly([(-32, -32), (0, -32), (0, 32), (-32, 32)]), OUTLINE, 12),
+    ("head054", 54, "", poly([(-32, -32), (2, -32), (0, 32), (-32, 32)]), OUTLINE, 13),
+    ("head055", 55, "does not apply if the edge becomes properly edge marked",
      poly([(-32, -32), (32, -32), (32, 0), (-32, 0)]), OUTLINE, 14),
-    ("prt056", 56, "line polygons (horizontal)",
+    ("head056", 56, "line polygons (horizontal)",
      poly([(-32, -32), (-32, 0), (32, 0), (32, -32)]), OUTLINE, 15),
-    ("prt057", 57, "line poly (vert)", poly([(-32, -32), (-32, 32), (0, 32), (0, -32)]),
+    ("head057", 57, "line poly (vert)", poly([(-32, -32), (-32, 32), (0, 32), (0, -32)]),
      OUTLINE, 16),
 ]
 
@@ -173,7 +213,8 @@ def submit(t, pd):
     verts = pd["verts"]
     begun = False
     for _ in range(pd["copies"]):
-        t.cmd(0x29, [pd["attr"]], ": %08X (glPolyFmt)" % pd["attr"])
+        if pd["attr"] is not None:
+            t.cmd(0x29, [pd["attr"]], ": %08X (glPolyFmt)" % pd["attr"])
         if pd["strip"] and begun:
             vs = verts[-1:] if len(verts) == 3 else verts[-2:]
         else:
@@ -209,7 +250,8 @@ def build(t, main, disp, ext, edge0=(31, 31, 31)):
 def write_pending(out):
     os.makedirs(out, exist_ok=True)
     for name, idx, comment, main, disp, n in PENDING:
-        t = Trace(["%s: polyrastertest v1.0.2-b test #%03d (%s): \"%s\"" % (name, idx, CURSE, comment),
+        t = Trace(["%s: polyrastertest tests.h at 108194ec, test #%03d (%s): \"%s\"" % (name, idx, CURSE,
+                                                                                 comment),
                    "NOT verified: the console's pixels are not known here (golden/hw/README.md)"])
         build(t, main, disp, ext(n) if n else [], edge0=(0, 31, 0))
         t.save(os.path.join(out, name + ".trace"))
@@ -230,12 +272,14 @@ def main():
             c = dict(zip(hdr, l.split("\t")))
             old[(c.get("name"), c.get("frame"))] = c
     rows = []
-    for name, idx, cat, comment, main, disp, ext in SCENES:
+    for name, idx, cat, comment, main, disp, ext, edge0 in SCENES:
         vl = " ".join("(%s)" % ",".join(str(c) for c in v) for v in main["verts"])
-        t = Trace(["%s: polyrastertest v1.0.2-b test #%03d (%s): \"%s\"" % (name, idx, cat, comment),
+        rel = " (the release's tests.h)" if cat == CURSE else ""
+        t = Trace(["%s: polyrastertest v1.0.2-b test #%03d%s (%s): \"%s\"" % (name, idx, rel, cat,
+                                                                             comment),
                    "main polygon vertices (VTX_16 raw): %s%s" % (vl, "; plus %d extended polygon "
                    "set(s) (tests.h ExtendedTests)" % len(ext) if ext else "")])
-        build(t, main, disp, ext)
+        build(t, main, disp, ext, edge0)
         path = os.path.join(out, name + ".trace")
         t.save(path)
         if os.path.getsize(path) > 200000:  # big traces: drop the per-line comments

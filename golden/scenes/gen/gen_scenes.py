@@ -625,9 +625,10 @@ def main():
             open(path, "w").write("\n".join(l for l in keep if l) + "\n")
         for f in range(t.nframes):
             prev = old.get((name, "%03d" % f), {})
-            rows.append([name, "%03d" % f, prev.get("xxh3", ""), feats, desc, prev.get("xfail", "")])
+            rows.append([name, "%03d" % f, prev.get("xxh3", ""), feats, desc, prev.get("xfail", ""),
+                         prev.get("dsgx_xxh3", ""), prev.get("dsgx_note", "")])
     with open(man, "w") as fh:
-        fh.write("name\tframe\txxh3\tfeatures\tdescription\txfail\n")
+        fh.write("name\tframe\txxh3\tfeatures\tdescription\txfail\tdsgx_xxh3\tdsgx_note\n")
         for r in rows: fh.write("\t".join(r) + "\n")
     print("%d scenes, %d frames" % (len(SCENES), len(rows)))
 
