@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include "gx/gx_frame.h"
 #include "tools/core/savestate.h"
@@ -235,6 +236,10 @@ static void test_bad_blobs(void **state)
     put32(bad + 8, DSGX_STATE_VERSION + 1);
     expect_refused(other, bad, size, "format version");
     memcpy(bad, blob, size);
+    /* the trailer is XXH3-64 of the bytes before it (whichever xxHash code path wrote it) */
+    uint64_t sum = 0;
+    for (int i = 0; i < 8; i++) sum |= (uint64_t)blob[size - 8 + i] << (8 * i);
+    assert_true(sum == XXH3_64bits(blob, size - 8));
     bad[size / 2] ^= 0x40; /* damage in a payload: the checksum */
     expect_refused(other, bad, size, "checksum");
     expect_refused(other, blob, size - 9, "past the end");
