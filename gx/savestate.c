@@ -351,6 +351,16 @@ static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
     return 0;
 }
 
+/* The spare frame restore writes was last written two restores ago (they take turns): asking
+ * for its lines 2 KB ahead of the copy lets their fetch overlap the copying (restore of
+ * g_heavy_1 ~25.5 -> ~23.5 us, bench/README.md). Integer arithmetic: the address may be past
+ * the frame (a prefetch does not fault). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_WRITE(p) __builtin_prefetch((const void *)((uintptr_t)(p) + 2048), 1)
+#else
+#define PREFETCH_WRITE(p) ((void)(p))
+#endif
+
 /* Restore's path: copy the section into @p f (a spare frame, not yet the engine's), each entry
  * checked as it is copied (one pass over the blob). */
 static int load_frame(gx_frame *f, const dsgx_state_section *s, char *err, size_t errlen)
@@ -373,11 +383,14 @@ static int load_frame(gx_frame *f, const dsgx_state_section *s, char *err, size_
     for (uint32_t i = 0; i < nv; i++) {
         const uint8_t *v = verts + i * sizeof(gx_vertex);
         bad |= vertex_bad(v, &vm);
+        PREFETCH_WRITE(&f->verts[i]);
         memcpy(&f->verts[i], v, sizeof(gx_vertex));
     }
     for (uint32_t i = 0; i < np; i++) {
         const uint8_t *p = polys + i * sizeof(gx_polygon);
         bad |= polygon_bad(p, nv, &pm);
+        PREFETCH_WRITE(&f->polys[i]); /* (148 bytes a step: two lines) */
+        PREFETCH_WRITE((const uint8_t *)&f->polys[i] + 64);
         memcpy(&f->polys[i], p, sizeof(gx_polygon));
     }
     return bad ? check_frame(s, err, errlen) : 0; /* (finds the entry, for the message) */
