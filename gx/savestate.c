@@ -269,7 +269,7 @@ static poly_masks polygon_masks(void)
 
 /* A polygon entry of a blob (@p p: its bytes) as polygon.c leaves it: nonzero when a value
  * the rendering engine relies on is out of range. */
-static uint64_t polygon_bad(const uint8_t *p, uint32_t nv, const poly_masks *m)
+static inline uint64_t polygon_bad(const uint8_t *p, uint32_t nv, const poly_masks *m)
 {
     uint64_t w[3];
     uint32_t w3, ytop;
