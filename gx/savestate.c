@@ -352,13 +352,15 @@ static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
 }
 
 /* The spare frame restore writes was last written two restores ago (they take turns): asking
- * for its lines 2 KB ahead of the copy lets their fetch overlap the copying (restore of
- * g_heavy_1 ~25.5 -> ~23.5 us, bench/README.md). Integer arithmetic: the address may be past
- * the frame (a prefetch does not fault). */
+ * for its lines 2 KB ahead of the copy lets their fetch overlap the copying, and the blob's 1 KB
+ * ahead (restore of g_heavy_1 ~25.5 -> ~22.5 us, bench/README.md "state"). Integer arithmetic:
+ * the address may be past the frame or the blob (a prefetch does not fault). */
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH_WRITE(p) __builtin_prefetch((const void *)((uintptr_t)(p) + 2048), 1)
+#define PREFETCH_READ(p)  __builtin_prefetch((const void *)((uintptr_t)(p) + 1024), 0)
 #else
 #define PREFETCH_WRITE(p) ((void)(p))
+#define PREFETCH_READ(p)  ((void)(p))
 #endif
 
 /* Restore's path: copy the section into @p f (a spare frame, not yet the engine's), each entry
@@ -384,13 +386,16 @@ static int load_frame(gx_frame *f, const dsgx_state_section *s, char *err, size_
         const uint8_t *v = verts + i * sizeof(gx_vertex);
         bad |= vertex_bad(v, &vm);
         PREFETCH_WRITE(&f->verts[i]);
+        PREFETCH_READ(v);
         memcpy(&f->verts[i], v, sizeof(gx_vertex));
     }
     for (uint32_t i = 0; i < np; i++) {
         const uint8_t *p = polys + i * sizeof(gx_polygon);
         bad |= polygon_bad(p, nv, &pm);
-        PREFETCH_WRITE(&f->polys[i]); /* (148 bytes a step: two lines) */
+        PREFETCH_WRITE(&f->polys[i]); /* (148 bytes a step: two lines each) */
         PREFETCH_WRITE((const uint8_t *)&f->polys[i] + 64);
+        PREFETCH_READ(p);
+        PREFETCH_READ(p + 64);
         memcpy(&f->polys[i], p, sizeof(gx_polygon));
     }
     return bad ? check_frame(s, err, errlen) : 0; /* (finds the entry, for the message) */
