@@ -55,10 +55,15 @@ int bench_state(int argc, char **argv)
 {
     unsigned repeat = 200;
     int status = 0, nfiles = 0;
+    /* (options first, wherever they are: `--state TRACE --repeat N` times TRACE N times too) */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--repeat")) {
+            repeat = (unsigned)strtoul(argv[i + 1], NULL, 10);
+            if (!repeat) repeat = 1;
+        }
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            repeat = (unsigned)strtoul(argv[++i], NULL, 10);
-            if (!repeat) repeat = 1;
+            i++;
             continue;
         }
         nfiles++;

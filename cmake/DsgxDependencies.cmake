@@ -20,6 +20,16 @@ endif()
 add_library(dsgx::xxhash INTERFACE IMPORTED)
 target_include_directories(dsgx::xxhash INTERFACE ${XXHASH_INCLUDE_DIR})
 target_link_libraries(dsgx::xxhash INTERFACE ${XXHASH_LIBRARY})
+# xxHash's x86 dispatcher (libxxhash 0.8 on x86-64, e.g. Debian/Ubuntu's, exports it): XXH3
+# with the widest vector unit of the CPU (SSE2, AVX2 or AVX-512) chosen at run time, the same
+# hash values. The save-state checksum uses it when it is there (tools/core/savestate.c).
+include(CheckCSourceCompiles)
+set(CMAKE_REQUIRED_INCLUDES ${XXHASH_INCLUDE_DIR})
+set(CMAKE_REQUIRED_LIBRARIES ${XXHASH_LIBRARY})
+check_c_source_compiles("#include <xxh_x86dispatch.h>
+int main(void) { return (int)XXH3_64bits_dispatch(\"dsgx\", 4); }" DSGX_HAVE_XXH3_DISPATCH)
+unset(CMAKE_REQUIRED_INCLUDES)
+unset(CMAKE_REQUIRED_LIBRARIES)
 
 if(DSGX_TESTS)
   find_path(CMOCKA_INCLUDE_DIR cmocka.h)

@@ -163,7 +163,12 @@ static const pod_section pods[] = {
 };
 #define NPODS (sizeof pods / sizeof pods[0])
 
-/* ---- polygon/vertex RAM: header fields, then the used entries ---- */
+/* ---- polygon/vertex RAM: header fields, then the used entries ----
+ *
+ * A frame section: the latched registers (gx_render_regs), u32 npolys, u32 nverts, then the
+ * used polygon entries and the used vertex entries as they are in memory (host order, like the
+ * plain-data sections). Saving is two copies; restore copies each entry into a spare frame
+ * and checks it in the same pass (load_frame), dsgx_state_check only checks (check_frame). */
 
 static void write_frame(dsgx_state_out *o, const char *tag, const gx_frame *f)
 {
@@ -178,45 +183,139 @@ static void write_frame(dsgx_state_out *o, const char *tag, const gx_frame *f)
 
 enum { FRAME_HEAD = sizeof(gx_render_regs) + 8 };
 
-/* @p raw: the polygon's bytes (its bools are checked as bytes before anything reads them);
- * @p poly: the same polygon as an object, to read its integer fields. */
-static const char *check_polygon_fields(const uint8_t *raw, const gx_polygon *poly, uint32_t nverts)
+/* ---- checking entries: the bits a valid entry leaves zero, as masks over its bytes ----
+ *
+ * Restore time is mostly these checks. They read a few whole words of each entry of the blob
+ * and add up what they find without a branch; only when the sum is not zero are the entries
+ * looked at one by one, for the message. The masks are built from a template entry field by
+ * field (so that they hold in either byte order); the compiler folds them to constants. */
+
+/* A vertex's flag, screen position and colour: its bytes from `clipped` to the end. */
+enum { VTX_CHECK = offsetof(gx_vertex, clipped) };
+_Static_assert(sizeof(gx_vertex) - VTX_CHECK == 20 && offsetof(gx_vertex, sx) > VTX_CHECK &&
+                   offsetof(gx_vertex, color) + 6 <= sizeof(gx_vertex),
+               "the checked vertex fields are its last 20 bytes");
+typedef struct vtx_masks {
+    uint64_t m[2];
+    uint32_t m2;
+} vtx_masks;
+
+/* What the rendering engine relies on (as gx_viewport_transform and polygon.c leave them):
+ * flag 0/1, screen position x 0..511, y 0..255, colour 9 bits. A blob could otherwise feed it
+ * values no bus write can produce (it overflowed a signed product: test/fuzz/README.md). */
+static vtx_masks vertex_masks(void)
 {
-    /* the integer fields (the bools are checked as bytes before anything reads them) */
-    static const size_t bools[] = {
-        offsetof(gx_polygon, wbuffer),     offsetof(gx_polygon, facing_front),
-        offsetof(gx_polygon, translucent), offsetof(gx_polygon, shadow_mask),
-        offsetof(gx_polygon, shadow),      offsetof(gx_polygon, degenerate),
-    };
-    for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
-        if (!BOOL_AT(raw, bools[i])) return "polygon flag not 0/1";
-    if (poly->nverts < 1 || poly->nverts > GX_MAX_POLY_VERTS)
-        return "polygon vertex count not 1..10";
-    if (poly->prim > 3) return "polygon primitive type above 3";
-    if (poly->vtop >= poly->nverts || poly->vbottom >= poly->nverts)
-        return "polygon top/bottom vertex out of range";
-    for (unsigned i = 0; i < poly->nverts; i++) {
-        if (poly->vtx[i] >= nverts) return "polygon vertex index beyond vertex RAM";
-        /* as polygon.c finish_polygon leaves them: depth 24 bits, W normalized to 16 */
-        if ((uint32_t)poly->z[i] > 0xFFFFFFu || (uint32_t)poly->w[i] > 0xFFFFu)
-            return "polygon depth or W out of range";
-    }
+    gx_vertex t;
+    memset(&t, 0, sizeof t);
+    uint8_t *raw = (uint8_t *)&t;
+    raw[VTX_CHECK] = 0xFE;
+    t.sx = (int32_t)~0x1FFu;
+    t.sy = (int32_t)~0xFFu;
+    for (int k = 0; k < 3; k++) t.color[k] = (uint16_t)~0x1FFu;
+    vtx_masks m;
+    memcpy(m.m, raw + VTX_CHECK, 16);
+    memcpy(&m.m2, raw + VTX_CHECK + 16, 4);
+    return m;
+}
+
+static uint64_t vertex_bad(const uint8_t *v, const vtx_masks *m)
+{
+    uint64_t w[2];
+    uint32_t w2;
+    memcpy(w, v + VTX_CHECK, 16);
+    memcpy(&w2, v + VTX_CHECK + 16, 4);
+    return (w[0] & m->m[0]) | (w[1] & m->m[1]) | (w2 & m->m2);
+}
+
+/* Which check of vertex_bad failed, for the message. */
+static const char *vertex_problem(const uint8_t *v)
+{
+    int32_t sx, sy;
+    memcpy(&sx, v + offsetof(gx_vertex, sx), 4);
+    memcpy(&sy, v + offsetof(gx_vertex, sy), 4);
+    if (v[VTX_CHECK] > 1) return "vertex flag not 0/1";
+    if ((uint32_t)sx > 511u || (uint32_t)sy > 255u) return "screen position out of range";
+    return "colour above 9 bits";
+}
+
+/* A polygon from wshift to xbottom: the six flags 0/1, ybottom 0..255, xtop and xbottom
+ * 0..511 as masks; wshift, vtop, vbottom and ytop are compared (polygon_bad). */
+enum { POLY_CHECK = offsetof(gx_polygon, wshift) };
+_Static_assert(offsetof(gx_polygon, xbottom) + 4 - POLY_CHECK == 28 &&
+                   offsetof(gx_polygon, vtop) == POLY_CHECK + 7,
+               "wshift, six flags, vtop, ... xbottom: 28 bytes");
+typedef struct poly_masks {
+    uint64_t m[3];
+    uint32_t m3;
+} poly_masks;
+
+static poly_masks polygon_masks(void)
+{
+    gx_polygon t;
+    memset(&t, 0, sizeof t);
+    uint8_t *raw = (uint8_t *)&t;
+    for (size_t i = offsetof(gx_polygon, wbuffer); i <= offsetof(gx_polygon, degenerate); i++)
+        raw[i] = 0xFE;
+    t.ybottom = (int32_t)~0xFFu;
+    t.xtop = (int32_t)~0x1FFu;
+    t.xbottom = (int32_t)~0x1FFu;
+    poly_masks m;
+    memcpy(m.m, raw + POLY_CHECK, 24);
+    memcpy(&m.m3, raw + POLY_CHECK + 24, 4);
+    return m;
+}
+
+#define AT(p, member, var) memcpy(&(var), (p) + offsetof(gx_polygon, member), sizeof(var))
+
+/* A polygon entry of a blob (@p p: its bytes) as polygon.c leaves it: nonzero when a value
+ * the rendering engine relies on is out of range. */
+static inline uint64_t polygon_bad(const uint8_t *p, uint32_t nv, const poly_masks *m)
+{
+    uint64_t w[3];
+    uint32_t w3, ytop;
+    uint8_t n = p[offsetof(gx_polygon, nverts)];
+    memcpy(w, p + POLY_CHECK, 24);
+    memcpy(&w3, p + POLY_CHECK + 24, 4);
+    AT(p, ytop, ytop);
+    uint64_t bad = (w[0] & m->m[0]) | (w[1] & m->m[1]) | (w[2] & m->m[2]) | (w3 & m->m3);
     /* finish_polygon: ytop starts at 192 (kept when every vertex is below the screen) */
-    if ((uint32_t)poly->ytop > 192u || (uint32_t)poly->ybottom > 255u)
-        return "polygon top/bottom line out of range";
-    if ((uint32_t)poly->xtop > 511u || (uint32_t)poly->xbottom > 511u || poly->wshift > 32)
-        return "polygon bounds out of range";
-    return NULL;
+    bad |= (uint64_t)(n - 1u >= GX_MAX_POLY_VERTS) | (uint64_t)(p[offsetof(gx_polygon, prim)] > 3) |
+           (uint64_t)(p[POLY_CHECK] > 32) | (uint64_t)(p[offsetof(gx_polygon, vtop)] >= n) |
+           (uint64_t)(p[offsetof(gx_polygon, vbottom)] >= n) | (uint64_t)(ytop > 192u);
+    if (bad) return bad; /* (n may be above 10) */
+    /* its vertices: inside the vertex RAM, depth 24 bits, W normalized to 16 */
+    for (unsigned i = 0; i < n; i++) {
+        uint16_t vtx;
+        uint32_t z, wv;
+        memcpy(&vtx, p + offsetof(gx_polygon, vtx) + 2 * i, 2);
+        memcpy(&z, p + offsetof(gx_polygon, z) + 4 * i, 4);
+        memcpy(&wv, p + offsetof(gx_polygon, w) + 4 * i, 4);
+        bad |= (uint64_t)(vtx >= nv) | z >> 24 | wv >> 16;
+    }
+    return bad;
 }
 
-/* A polygon of a blob (unaligned bytes): its fields read from a copy. */
-static const char *check_polygon(const uint8_t *p, uint32_t nverts)
+/* Which check of polygon_bad failed, for the message. */
+static const char *polygon_problem(const uint8_t *p, uint32_t nv)
 {
-    gx_polygon poly;
+    for (size_t i = offsetof(gx_polygon, wbuffer); i <= offsetof(gx_polygon, degenerate); i++)
+        if (p[i] > 1) return "polygon flag not 0/1";
+    gx_polygon poly; /* (its bools are 0/1 now) */
     memcpy(&poly, p, sizeof poly);
-    return check_polygon_fields(p, &poly, nverts);
+    if (poly.nverts < 1 || poly.nverts > GX_MAX_POLY_VERTS) return "polygon vertex count not 1..10";
+    if (poly.prim > 3) return "polygon primitive type above 3";
+    if (poly.wshift > 32) return "polygon W shift above 32";
+    if (poly.vtop >= poly.nverts || poly.vbottom >= poly.nverts)
+        return "polygon top/bottom vertex out of range";
+    if ((uint32_t)poly.ytop > 192u || (uint32_t)poly.ybottom > 255u || (uint32_t)poly.xtop > 511u ||
+        (uint32_t)poly.xbottom > 511u)
+        return "polygon bounds out of range";
+    for (unsigned i = 0; i < poly.nverts; i++)
+        if (poly.vtx[i] >= nv) return "polygon vertex index beyond vertex RAM";
+    return "polygon depth or W out of range";
 }
 
+/* Check a frame section (all of it before anything is copied: see gx_state_load). */
 static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
 {
     if (s->size < FRAME_HEAD)
@@ -232,74 +331,74 @@ static int check_frame(const dsgx_state_section *s, char *err, size_t errlen)
                                s->size, want);
     const uint8_t *polys = s->data + FRAME_HEAD;
     const uint8_t *verts = polys + np * sizeof(gx_polygon);
-    /* a branch-free pass over the vertices (restore time is mostly this), the slow checks with
-     * their message only when it found something */
-    uint32_t bad = 0;
-    for (uint32_t i = 0; i < nv; i++) {
-        const uint8_t *v = verts + i * sizeof(gx_vertex);
-        int32_t sx, sy;
-        uint16_t c[3];
-        FIELD(v, gx_vertex, sx, sx);
-        FIELD(v, gx_vertex, sy, sy);
-        FIELD(v, gx_vertex, color, c);
-        bad |= (uint32_t)sx >> 9 | (uint32_t)sy >> 8 | (uint32_t)(c[0] | c[1] | c[2]) >> 9 |
-               (uint32_t)v[offsetof(gx_vertex, clipped)] >> 1;
-    }
+    const vtx_masks vm = vertex_masks();
+    uint64_t bad = 0;
+    for (uint32_t i = 0; i < nv; i++) bad |= vertex_bad(verts + i * sizeof(gx_vertex), &vm);
     for (uint32_t i = 0; bad && i < nv; i++) {
-        const char *why = check_vertex(verts + i * sizeof(gx_vertex));
-        if (why)
-            return dsgx_state_fail(err, errlen,
-                                   s->offset + (size_t)(verts - s->data) + i * sizeof(gx_vertex),
-                                   "vertex %u: %s", i, why);
+        const uint8_t *v = verts + i * sizeof(gx_vertex);
+        if (vertex_bad(v, &vm))
+            return dsgx_state_fail(err, errlen, s->offset + (size_t)(v - s->data), "vertex %u: %s",
+                                   i, vertex_problem(v));
     }
-    for (uint32_t i = 0; i < np; i++) {
-        const char *why = check_polygon(polys + i * sizeof(gx_polygon), nv);
-        if (why)
-            return dsgx_state_fail(err, errlen, s->offset + FRAME_HEAD + i * sizeof(gx_polygon),
-                                   "polygon %u: %s", i, why);
+    const poly_masks pm = polygon_masks();
+    for (uint32_t i = 0; i < np; i++) bad |= polygon_bad(polys + i * sizeof(gx_polygon), nv, &pm);
+    for (uint32_t i = 0; bad && i < np; i++) {
+        const uint8_t *p = polys + i * sizeof(gx_polygon);
+        if (polygon_bad(p, nv, &pm))
+            return dsgx_state_fail(err, errlen, s->offset + (size_t)(p - s->data), "polygon %u: %s",
+                                   i, polygon_problem(p, nv));
     }
     return 0;
 }
 
-/* Restore's path for a frame section: copy each entry into @p f (a spare frame, not yet the
- * engine's) and check it there, while it is in the cache: one pass over the blob instead of a
- * checking pass and a copying pass (check_frame is the same checks, for dsgx_state_check). */
+/* The spare frame restore writes was last written two restores ago (they take turns): asking
+ * for its lines 2 KB ahead of the copy lets their fetch overlap the copying, and the blob's 1 KB
+ * ahead (restore of g_heavy_1 ~25.5 -> ~22.5 us, bench/README.md "state"). Integer arithmetic:
+ * the address may be past the frame or the blob (a prefetch does not fault). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_WRITE(p) __builtin_prefetch((const void *)((uintptr_t)(p) + 2048), 1)
+#define PREFETCH_READ(p)  __builtin_prefetch((const void *)((uintptr_t)(p) + 1024), 0)
+#else
+#define PREFETCH_WRITE(p) ((void)(p))
+#define PREFETCH_READ(p)  ((void)(p))
+#endif
+
+/* Restore's path: copy the section into @p f (a spare frame, not yet the engine's), each entry
+ * checked as it is copied (one pass over the blob). */
 static int load_frame(gx_frame *f, const dsgx_state_section *s, char *err, size_t errlen)
 {
     if (s->size < FRAME_HEAD)
         return dsgx_state_fail(err, errlen, s->offset, "section too short for a frame");
     uint32_t np = dsgx_state_get_u32(s->data + sizeof(gx_render_regs));
     uint32_t nv = dsgx_state_get_u32(s->data + sizeof(gx_render_regs) + 4);
-    if (np > GX_MAX_POLYGONS || nv > GX_MAX_VERTICES)
-        return dsgx_state_fail(err, errlen, s->offset, "%u polygons / %u vertices: too many", np,
-                               nv);
+    if (np > GX_MAX_POLYGONS || nv > GX_MAX_VERTICES) return check_frame(s, err, errlen);
     size_t want = FRAME_HEAD + np * sizeof(gx_polygon) + nv * sizeof(gx_vertex);
-    if (s->size != want)
-        return dsgx_state_fail(err, errlen, s->offset, "frame section has %u bytes, expected %zu",
-                               s->size, want);
+    if (s->size != want) return check_frame(s, err, errlen);
     memcpy(&f->regs, s->data, sizeof f->regs);
     f->npolys = np;
     f->nverts = nv;
     const uint8_t *polys = s->data + FRAME_HEAD;
     const uint8_t *verts = polys + np * sizeof(gx_polygon);
-    uint32_t bad = 0;
+    const vtx_masks vm = vertex_masks();
+    const poly_masks pm = polygon_masks();
+    uint64_t bad = 0;
     for (uint32_t i = 0; i < nv; i++) {
-        memcpy(&f->verts[i], verts + i * sizeof(gx_vertex), sizeof(gx_vertex));
-        const gx_vertex *v = &f->verts[i];
-        bad |= (uint32_t)v->sx >> 9 | (uint32_t)v->sy >> 8 |
-               (uint32_t)(v->color[0] | v->color[1] | v->color[2]) >> 9 |
-               (uint32_t)((const uint8_t *)v)[offsetof(gx_vertex, clipped)] >> 1;
+        const uint8_t *v = verts + i * sizeof(gx_vertex);
+        bad |= vertex_bad(v, &vm);
+        PREFETCH_WRITE(&f->verts[i]);
+        PREFETCH_READ(v);
+        memcpy(&f->verts[i], v, sizeof(gx_vertex));
     }
     for (uint32_t i = 0; i < np; i++) {
-        memcpy(&f->polys[i], polys + i * sizeof(gx_polygon), sizeof(gx_polygon));
-        /* (checked in place: no second copy of the polygon on the restore path) */
-        const char *why = check_polygon_fields((const uint8_t *)&f->polys[i], &f->polys[i], nv);
-        if (why)
-            return dsgx_state_fail(err, errlen, s->offset + FRAME_HEAD + i * sizeof(gx_polygon),
-                                   "polygon %u: %s", i, why);
+        const uint8_t *p = polys + i * sizeof(gx_polygon);
+        bad |= polygon_bad(p, nv, &pm);
+        PREFETCH_WRITE(&f->polys[i]); /* (148 bytes a step: two lines each) */
+        PREFETCH_WRITE((const uint8_t *)&f->polys[i] + 64);
+        PREFETCH_READ(p);
+        PREFETCH_READ(p + 64);
+        memcpy(&f->polys[i], p, sizeof(gx_polygon));
     }
-    if (bad) return check_frame(s, err, errlen); /* (finds the vertex, for the message) */
-    return 0;
+    return bad ? check_frame(s, err, errlen) : 0; /* (finds the entry, for the message) */
 }
 
 /* ---- VRAM: the mapping registers, then each bank's used byte range ---- */
