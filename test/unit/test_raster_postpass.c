@@ -198,6 +198,34 @@ static void test_fog_blend(void **state)
     assert_int_equal(raster_fog_blend(&fog, PX(0, 40, 0, 0), 64), PX(0, 40, 0, 15));
 }
 
+/* raster_fog_blend packs two channels per 32-bit word: compared with the per-channel
+ * formula (fog * d + c * (128 - d)) >> 7 on random colours, fog colours and densities. */
+static void test_fog_blend_channels(void **state)
+{
+    fixture *f = *state;
+    raster_fog fog;
+    uint32_t seed = 0x2545F491u;
+    for (int n = 0; n < 200000; n++) {
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t color = seed & 0x1F3F3F3Fu;
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t density = n < 129 ? (uint32_t)n : seed % 129u;
+        if (n % 1000 == 0) {
+            fog_regs(&f->in->regs, 0, 0);
+            f->in->regs.fog_color = (seed >> 8) & 0x1F7FFFu;
+            if (n % 3000 == 0) f->in->regs.disp3dcnt |= 1u << 6; /* alpha only */
+            raster_fog_setup(&fog, &f->in->regs);
+        }
+        uint32_t fc = fog.color6 | (fog.alpha << 24), want = 0;
+        for (int sh = 0; sh < 32; sh += 8) {
+            uint32_t c = (color >> sh) & 0x3Fu, fv = (fc >> sh) & 0x3Fu;
+            want |= ((fv * density + c * (128u - density)) >> 7) << sh;
+        }
+        if (fog.alpha_only) want = (color & 0x003F3F3Fu) | (want & 0x1F000000u);
+        assert_int_equal(raster_fog_blend(&fog, color, density), want);
+    }
+}
+
 static void test_fog_pass_bits(void **state)
 {
     fixture *f = *state;
@@ -368,6 +396,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_pass_bits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_against_clear_plane, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_neighbour_rules, setup, teardown),
