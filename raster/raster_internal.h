@@ -184,11 +184,11 @@ typedef struct raster_band {
      *  band's start; bands of one frame without shadow masks may run at once), and whether
      *  the band drew any polygon line (set it at all) */
     bool prev_mask, drew;
-    /* polygons on the current line, as render-list indices in list order (span.c) */
+    /* polygons on the current line in list order, as render-list index << 16 | state slot
+     * (span.c update_active) */
     uint32_t nactive;
-    uint16_t active[GX_MAX_POLYGONS];
-    uint16_t active_tmp[GX_MAX_POLYGONS];
-    uint16_t slot[GX_MAX_POLYGONS]; /**< render-list index -> slot, while on a line */
+    uint32_t active[GX_MAX_POLYGONS];
+    uint32_t active_tmp[GX_MAX_POLYGONS];
     uint16_t free_slots[GX_MAX_POLYGONS];
     uint32_t nfree;
     raster_poly polys[GX_MAX_POLYGONS];

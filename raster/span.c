@@ -275,43 +275,42 @@ static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
 
 /* The polygons on line y, in render-list order: those still on it from the line above, merged
  * with those whose top line is y (at the band's first line: every polygon on it). Same set as
- * testing ytop <= y <= ybottom for every polygon. */
+ * testing ytop <= y <= ybottom for every polygon. An entry of the active list is the polygon's
+ * render-list index << 16 | its state slot: entries compare in list order, and the scanline
+ * loop finds the state without a second lookup. */
 static void update_active(raster_band *b, int32_t y)
 {
     raster_engine *r = b->r;
     uint32_t n = 0, k = 0;
-    uint16_t next;
+    uint32_t next;
     if (y == b->y0 && y > 0) {
         /* the first line of a band below line 0: the polygons above it that reach it, in list
          * order */
         b->nactive = 0;
         for (uint32_t i = 0; i < r->npolys; i++) {
-            if (r->list[i]->ytop < y && r->list[i]->ybottom >= y)
-                b->active[b->nactive++] = (uint16_t)i;
-        }
-        for (uint32_t i = 0; i < b->nactive; i++) {
-            uint16_t slot = b->free_slots[--b->nfree];
-            b->slot[b->active[i]] = slot;
-            b->polys[slot].poly = r->list[b->active[i]];
-            raster_poly_activate(r, &b->polys[slot], y);
+            if (r->list[i]->ytop < y && r->list[i]->ybottom >= y) {
+                uint32_t slot = b->free_slots[--b->nfree];
+                b->active[b->nactive++] = i << 16 | slot;
+                b->polys[slot].poly = r->list[i];
+                raster_poly_activate(r, &b->polys[slot], y);
+            }
         }
     }
     next = y < 256 ? r->start_first[y] : 0xFFFF;
     for (;;) {
-        uint16_t a = 0xFFFF;
+        uint32_t a = UINT32_MAX;
         while (k < b->nactive) {
             a = b->active[k];
-            if (b->polys[b->slot[a]].ybottom >= y) break;
-            b->free_slots[b->nfree++] = b->slot[a]; /* done: its slot is free */
-            a = 0xFFFF, k++;
+            if (b->polys[a & 0xFFFFu].ybottom >= y) break;
+            b->free_slots[b->nfree++] = (uint16_t)a; /* done: its slot is free */
+            a = UINT32_MAX, k++;
         }
-        if (a == 0xFFFF && next == 0xFFFF) break;
-        if (next < a) {
-            uint16_t slot = b->free_slots[--b->nfree]; /* (never empty: one per polygon) */
-            b->slot[next] = slot;
+        if (a == UINT32_MAX && next == 0xFFFF) break;
+        if (next << 16 < a) {
+            uint32_t slot = b->free_slots[--b->nfree]; /* (never empty: one per polygon) */
             b->polys[slot].poly = r->list[next];
             raster_poly_activate(r, &b->polys[slot], y);
-            b->active_tmp[n++] = next;
+            b->active_tmp[n++] = next << 16 | slot;
             next = r->start_next[next];
         } else {
             b->active_tmp[n++] = a;
@@ -331,7 +330,7 @@ static void draw_scanline(raster_band *b, int32_t y)
     if (r->lazy_clear && b->nactive >= 8) raster_span_begin(r, y, 0, 256);
     raster_timing_line_begin(b->timing, y);
     for (uint32_t i = 0; i < b->nactive; i++) {
-        raster_poly *rp = &b->polys[b->slot[b->active[i]]];
+        raster_poly *rp = &b->polys[b->active[i] & 0xFFFFu];
         if (y == rp->ybottom && rp->ytop != rp->ybottom) {
             raster_timing_poly_bottom(b->timing, y);
             continue;
