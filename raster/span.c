@@ -88,15 +88,28 @@ static void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const in
     const raster_interp *ix = &c->ix;
     c->den_step = ix->w0d - ix->w1d;
     c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
-    for (int k = 0; k < 5; k++)
-        raster_attr_prepare(&c->ap[k], vs[RASTER_EA_R + k], ve[RASTER_EA_R + k]);
+    /* raster_attr_prepare of the five attributes, computed lane-wise on local arrays (the
+     * compiler vectorises the lanes), then stored */
+    int32_t a0[5], a1[5];
+    uint32_t base[5], d[5], sel[5], dmax = 0;
+    for (int k = 0; k < 5; k++) a0[k] = vs[RASTER_EA_R + k], a1[k] = ve[RASTER_EA_R + k];
+    for (int k = 0; k < 5; k++) {
+        bool lt = a0[k] < a1[k];
+        sel[k] = lt ? 0u : 1u;
+        base[k] = (uint32_t)(lt ? a0[k] : a1[k]);
+        d[k] = lt ? (uint32_t)a1[k] - (uint32_t)a0[k] : (uint32_t)a0[k] - (uint32_t)a1[k];
+    }
+    for (int k = 0; k < 5; k++) {
+        c->ap[k].base = base[k];
+        c->ap[k].d = d[k];
+        c->ap[k].sel = sel[k];
+        dmax = d[k] > dmax ? d[k] : dmax;
+    }
     c->lin_fast = false;
     if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
         /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
-        uint32_t dmax = 0;
-        for (int k = 0; k < 5; k++) dmax = c->ap[k].d > dmax ? c->ap[k].d : dmax;
         c->lin_fast = ((uint64_t)dmax * (uint64_t)ix->xdiff) >> 25 == 0;
-        for (int k = 0; k < 5; k++) c->lin_dr[k] = (uint64_t)c->ap[k].d * ix->lin_recip;
+        for (int k = 0; k < 5; k++) c->lin_dr[k] = (uint64_t)d[k] * ix->lin_recip;
     }
 
     int32_t z0 = c->zl, z1 = c->zr;
