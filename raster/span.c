@@ -277,7 +277,7 @@ static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
     b->prev_mask = false;
     line_setup(r, rp, y, &c);
     if (!raster_timing_line_aborted(b->timing, y)) {
-        int32_t xcut = raster_timing_poly_span(b->timing, y, c.xstart, c.xend, true);
+        int32_t xcut = raster_timing_poly_span_px(b->timing, y, c.xstart, c.xend);
         if (xcut >= 0) {
             span_touch(r, y, &c, xcut);
             raster_span_choose(rp, &c)(&c, xcut);
