@@ -112,9 +112,10 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
      * branch-free formula per attribute (d = 0 gives the base in both). */
     const raster_interp *ip = &s->interp;
     if (!ip->linear) {
-        const uint32_t f[2] = {ip->factor, (1u << ip->shift) - ip->factor};
+        /* (an edge's interpolator runs along Y: 9 fraction bits, a constant shift) */
+        const uint32_t f[2] = {ip->factor, (1u << 9) - ip->factor};
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
-            out[k] = raster_attr_persp(&s->attr[k], f, ip->shift);
+            out[k] = (int32_t)(s->attr[k].base + ((s->attr[k].d * f[s->attr[k].sel]) >> 9));
     } else if (s->attr_lin_fast && (uint32_t)ip->x <= (uint32_t)ip->xdiff) {
         /* base + (dr * xs) >> 35 with the product kept up to date per line (attr_acc); W is
          * constant (linear: equal W at both ends, d = 0) */
