@@ -365,6 +365,30 @@ static void test_aa_blend(void **state)
                      PX(47, 15, 0, (31 * 24 + 10 * 8) >> 5));
 }
 
+/* raster_aa_blend packs two channels per 32-bit word: compared with the per-channel formula
+ * (melonDS: rgb blended only over a lower pixel with alpha, alpha always) on random pixels
+ * (stray bits above each channel included) and every coverage. */
+static void test_aa_blend_channels(void **state)
+{
+    (void)state;
+    uint32_t seed = 0x9E3779B9u;
+    for (int n = 0; n < 200000; n++) {
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t top = seed;
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t bottom = n % 4 == 0 ? seed & 0x00FFFFFFu : seed; /* alpha 0 often */
+        uint32_t cov = (uint32_t)n % 31u;                         /* 0..30 */
+        uint32_t c1 = cov + 1, ch[4];
+        for (int k = 0; k < 4; k++) {
+            uint32_t m = k == 3 ? 31u : 63u;
+            uint32_t t = (top >> (8 * k)) & m, b = (bottom >> (8 * k)) & m;
+            ch[k] = (t * c1 + b * (32u - c1)) >> 5;
+            if (k < 3 && ((bottom >> 24) & 31u) == 0) ch[k] = t;
+        }
+        assert_int_equal(raster_aa_blend(top, bottom, cov), PX(ch[0], ch[1], ch[2], ch[3]));
+    }
+}
+
 static void test_aa_pass(void **state)
 {
     fixture *f = *state;
@@ -402,6 +426,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_edge_marking_neighbour_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_screen_border, setup, teardown),
         cmocka_unit_test(test_aa_blend),
+        cmocka_unit_test(test_aa_blend_channels),
         cmocka_unit_test_setup_teardown(test_aa_pass, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
