@@ -127,6 +127,10 @@ typedef struct raster_poly {
     uint8_t span_flags; /**< selects the specialised span function (span.c) */
     bool is_mask;       /**< shadow mask: mode 3, polygon ID 0 */
     bool is_shadow;     /**< shadow polygon: mode 3, polygon ID != 0 */
+    /** the polygon's lines take span.c's line_setup_lin: Z-buffered, no anti-aliasing, no
+     *  shadow, every vertex W equal to lin_w with bits 0-6 clear (setup.c) */
+    bool lin_line;
+    int32_t lin_w;
     const gx_polygon *poly;
     const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
     /** span functions (raster_span_select_poly): linear spans (NULL: none), linear spans of one
@@ -217,6 +221,9 @@ struct raster_engine {
      *  wrapped coordinate of any u with the same low log2(2S) bits. Filled at creation. */
     uint16_t wrap_tab[2][4096];
     bool melonds_gaps; /**< X-major span ends as melonDS (false: hardware gaps) */
+    /** every polygon line through the general line set-up (span.c line_setup), none through
+     *  its specialised form (line_setup_lin): the reference in tests; false by default */
+    bool ref_lines;
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line

@@ -83,7 +83,7 @@ static void draw_mask_line(span_line *c, int32_t xcut, int dt, bool wbuf)
  * with everything that does not depend on the pixel computed once. */
 /* @p vs, @p ve: the attributes (RASTER_EA_*) at the span's start and end edge, prepared here
  * straight from the edges' values (no copy into span_line in between). */
-static void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const int32_t *ve)
+SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const int32_t *ve)
 {
     const raster_interp *ix = &c->ix;
     c->den_step = ix->w0d - ix->w1d;
@@ -218,6 +218,64 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     span_prepare(c, rp->wbuffer, vs, ve);
 }
 
+/*
+ * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
+ * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
+ * span interpolates linearly with that W. The same values as line_setup with the modes it
+ * tests per line resolved once per polygon: the edges' values straight from their
+ * accumulators, no W-buffer depth, run lengths without coverage, no stencil row. A line it
+ * does not cover (crossed edges, an edge without its accumulators) takes line_setup.
+ * unit.test_raster_lines_fast compares the two on random frames.
+ */
+static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+
+    int32_t xstart = rp->xl, xend = rp->xr;
+    /* right vertical edges are pushed 1 pixel left (melonDS) */
+    if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
+    if (xstart > xend || !L->attr_lin_fast || !R->attr_lin_fast ||
+        (uint32_t)L->interp.x > (uint32_t)L->interp.xdiff ||
+        (uint32_t)R->interp.x > (uint32_t)R->interp.xdiff) {
+        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
+        return;
+    }
+    /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
+    int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
+    lv[RASTER_EA_W] = rv[RASTER_EA_W] = rp->lin_w;
+    for (int k = 1; k < RASTER_EDGE_ATTRS; k++) {
+        lv[k] = (int32_t)(L->attr_base[k] + (uint32_t)(L->attr_acc[k - 1] >> 35));
+        rv[k] = (int32_t)(R->attr_base[k] + (uint32_t)(R->attr_acc[k - 1] >> 35));
+    }
+    c->zl = raster_slope_zdepth(L);
+    c->zr = raster_slope_zdepth(R);
+
+    bool bottom = y == rp->ybottom - 1;
+    c->l_len = raster_slope_edge_length(L, false);
+    c->r_len = raster_slope_edge_length(R, false);
+    c->l_cov = c->r_cov = 0;
+    if (rp->fill_all) {
+        c->l_fill = c->r_fill = true;
+    } else {
+        bool flatb = bottom && L->x1 != R->x1;
+        c->l_fill = L->fill_start || (flatb && L->xmajor) ||
+                    (rp->line_poly && L->inc == R->inc && xstart + c->l_len == xend + 1);
+        c->r_fill = R->fill_end || (flatb && R->xmajor);
+    }
+    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->xstart = xstart;
+    c->xend = xend;
+    c->xcov = 0;
+    c->r = r;
+    c->rp = rp;
+    c->line = raster_addr(0, y);
+    raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, rp->lin_w, rp->lin_w,
+                            r->recip);
+    span_prepare(c, false, lv, rv);
+}
+
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
 {
     return (uint8_t)(rp->depth_test | (rp->poly->wbuffer ? SPAN_WBUFFER : 0) |
@@ -275,7 +333,10 @@ static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
     span_line c;
     b->drew = true;
     b->prev_mask = false;
-    line_setup(r, rp, y, &c);
+    if (rp->lin_line)
+        line_setup_lin(r, rp, y, &c);
+    else
+        line_setup(r, rp, y, &c);
     if (!raster_timing_line_aborted(b->timing, y)) {
         int32_t xcut = raster_timing_poly_span_px(b->timing, y, c.xstart, c.xend);
         if (xcut >= 0) {
