@@ -172,6 +172,20 @@ static inline int32_t raster_slope_step(raster_slope *s)
     return raster_slope_x(s);
 }
 
+/** raster_slope_step for an edge whose interpolator is linear (equal W at both ends, bits
+ *  1-6 clear): its perspective factor is never computed, so only the position moves. */
+static inline int32_t raster_slope_step_lin(raster_slope *s)
+{
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
+    s->y++;
+    raster_interp_set_pos(&s->interp, s->y);
+    if (s->attr_lin_fast) {
+        for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
+    }
+    s->zacc += s->zstep;
+    return raster_slope_x(s);
+}
+
 /**
  * Run length and anti-aliasing coverage of this edge on the current line.
  * @param swapped the polygon's left and right edges are crossed on this line

@@ -344,7 +344,12 @@ static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
             raster_span_choose(rp, &c)(&c, xcut);
         }
     }
-    step_edges(rp);
+    if (rp->lin_line) { /* (every edge of the polygon is linear) */
+        rp->xl = raster_slope_step_lin(&rp->left);
+        rp->xr = raster_slope_step_lin(&rp->right);
+    } else {
+        step_edges(rp);
+    }
 }
 
 /* The polygons on line y, in render-list order: those still on it from the line above, merged
