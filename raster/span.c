@@ -34,7 +34,10 @@
  * anti-aliasing, shading) selects one of the specialised span functions of span_fns.c per
  * polygon line; the pixel loops (span_pixel.h) contain no dispatch on it. Per-edge attribute
  * preparation (edge.h), per-polygon set-up at the polygon's top line (setup.c) and the lazy
- * clear (render.c) keep the per-line work small.
+ * clear (render.c) keep the per-line work small. The common polygon (Z-buffered, no
+ * anti-aliasing, no shadow, one W for every vertex: all its edges and spans linear) takes a
+ * line set-up with those modes resolved once per polygon (line_setup_lin); line_setup stays
+ * the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
  */
 #include "raster/span_pixel.h"
 
