@@ -326,6 +326,8 @@ static void test_inline_span_matches(void **state)
             raster_timing_line_end(b, y);
         }
         raster_result ra, rb;
+        memset(&ra, 0, sizeof ra); /* (padding compared too) */
+        memset(&rb, 0, sizeof rb);
         raster_timing_frame_end(a, &ra);
         raster_timing_frame_end(b, &rb);
         assert_memory_equal(&ra, &rb, sizeof ra);
