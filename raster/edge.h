@@ -112,9 +112,10 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
      * branch-free formula per attribute (d = 0 gives the base in both). */
     const raster_interp *ip = &s->interp;
     if (!ip->linear) {
-        const uint32_t f[2] = {ip->factor, (1u << ip->shift) - ip->factor};
+        /* (an edge's interpolator runs along Y: 9 fraction bits, a constant shift) */
+        const uint32_t f[2] = {ip->factor, (1u << 9) - ip->factor};
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
-            out[k] = raster_attr_persp(&s->attr[k], f, ip->shift);
+            out[k] = (int32_t)(s->attr[k].base + ((s->attr[k].d * f[s->attr[k].sel]) >> 9));
     } else if (s->attr_lin_fast && (uint32_t)ip->x <= (uint32_t)ip->xdiff) {
         /* base + (dr * xs) >> 35 with the product kept up to date per line (attr_acc); W is
          * constant (linear: equal W at both ends, d = 0) */
@@ -168,6 +169,20 @@ static inline int32_t raster_slope_step(raster_slope *s)
         for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
     }
     s->zacc += s->zstep; /* (0 unless zacc_on) */
+    return raster_slope_x(s);
+}
+
+/** raster_slope_step for an edge whose interpolator is linear (equal W at both ends, bits
+ *  1-6 clear): its perspective factor is never computed, so only the position moves. */
+static inline int32_t raster_slope_step_lin(raster_slope *s)
+{
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
+    s->y++;
+    raster_interp_set_pos(&s->interp, s->y);
+    if (s->attr_lin_fast) {
+        for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
+    }
+    s->zacc += s->zstep;
     return raster_slope_x(s);
 }
 

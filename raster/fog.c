@@ -34,6 +34,8 @@ void raster_fog_setup(raster_fog *f, const gx_render_regs *regs)
     f->color6 = raster_color6_from_rgb15(fogcolor_rgb(regs->fog_color));
     f->alpha = fogcolor_alpha(regs->fog_color);
     f->alpha_only = disp3dcnt_fog_alpha_only(regs->disp3dcnt) != 0;
+    f->fog_rb = (f->color6 & 0x003F003Fu);
+    f->fog_ga = ((f->color6 >> 8) & 0x3Fu) | (f->alpha << 16);
 }
 
 uint32_t raster_fog_density(const raster_fog *f, uint32_t z)
@@ -53,29 +55,19 @@ uint32_t raster_fog_density(const raster_fog *f, uint32_t z)
     return d >= 127 ? 128 : d;
 }
 
-/* Spread r6 | g6 << 8 | b6 << 16 | a5 << 24 into the 16-bit lanes of a 64-bit word (r in
- * bits 0-15, g 16-31, b 32-47, a 48-63) and back, by two shift-and-mask steps each way. */
-static uint64_t lanes(uint32_t c)
-{
-    uint64_t x = c & 0x1F3F3F3Fu;
-    x = (x | (x << 16)) & 0x0000FFFF0000FFFFull;
-    return (x | (x << 8)) & 0x00FF00FF00FF00FFull;
-}
-
-static uint32_t unlanes(uint64_t v)
-{
-    v = (v | (v >> 8)) & 0x0000FFFF0000FFFFull;
-    return (uint32_t)(v | (v >> 16));
-}
-
 uint32_t raster_fog_blend(const raster_fog *f, uint32_t color, uint32_t density)
 {
-    /* Per channel (fog * d + c * (128 - d)) >> 7, all four channels in one 64-bit word: each
-     * lane's sum is below 2^14 (63 * 128), so no lane carries into the next, and the shift
-     * then mask gives each channel's floor exactly as separate arithmetic would. */
-    uint64_t fog = lanes(f->color6 | (f->alpha << 24)), src = lanes(color);
-    uint64_t mix = ((fog * density + src * (128u - density)) >> 7) & 0x007F007F007F007Full;
-    uint32_t out = unlanes(mix) & 0x1F3F3F3Fu;
+    /* Per channel (fog * d + c * (128 - d)) >> 7, two channels per 32-bit word: red and blue
+     * (bits 0-5 and 16-21 of the colour), green and alpha (bits 8-13 and 24-28, shifted down
+     * by 8). Each 16-bit lane's sum is below 2^13 (63 * 128), so no lane carries into the
+     * next; after the shift the upper lane's bits land at bit 9 and up of the lower lane,
+     * which the mask 0x7F clears, so each channel gets its floor exactly as separate
+     * arithmetic would. */
+    uint32_t rb = color & 0x003F003Fu, ga = (color >> 8) & 0x001F003Fu;
+    uint32_t nd = 128u - density;
+    rb = ((f->fog_rb * density + rb * nd) >> 7) & 0x003F003Fu;
+    ga = ((f->fog_ga * density + ga * nd) >> 7) & 0x001F003Fu;
+    uint32_t out = rb | (ga << 8);
     /* alpha only: the colour channels keep their values (only the alpha lane is fogged) */
     if (f->alpha_only) out = (color & 0x003F3F3Fu) | (out & 0x1F000000u);
     return out;

@@ -56,22 +56,20 @@ void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0,
     }
 }
 
-static uint32_t mix5(uint32_t top, uint32_t bottom, uint32_t cov)
-{
-    return (top * cov + bottom * (32u - cov)) >> 5;
-}
-
 uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage)
 {
-    uint32_t cov = coverage + 1u;
-    uint32_t r = dsgx_pixel_r(top), g = dsgx_pixel_g(top), b = dsgx_pixel_b(top);
-    uint32_t ba = dsgx_pixel_a(bottom);
-    if (ba > 0) {
-        r = mix5(r, dsgx_pixel_r(bottom), cov);
-        g = mix5(g, dsgx_pixel_g(bottom), cov);
-        b = mix5(b, dsgx_pixel_b(bottom), cov);
-    }
-    return dsgx_pixel(r, g, b, mix5(dsgx_pixel_a(top), ba, cov));
+    /* Per channel (top * c' + bottom * (32 - c')) >> 5, two channels per 32-bit word: red and
+     * blue (bits 0-5 and 16-21), green and alpha (bits 8-13 and 24-28, shifted down by 8).
+     * Each 16-bit lane's sum is below 2^11 (63 * 32), so no lane carries into the next, and
+     * after the shift the mask keeps each lane's floor exactly. */
+    uint32_t cov = coverage + 1u, ncov = 32u - cov;
+    uint32_t trb = top & 0x003F003Fu, tga = (top >> 8) & 0x001F003Fu;
+    uint32_t brb = bottom & 0x003F003Fu, bga = (bottom >> 8) & 0x001F003Fu;
+    uint32_t ga = ((tga * cov + bga * ncov) >> 5) & 0x001F003Fu;
+    if (dsgx_pixel_a(bottom) == 0) /* the colour stays the top pixel's, only alpha blends */
+        return trb | ((tga & 0x3Fu) << 8) | (ga & 0x001F0000u) << 8;
+    uint32_t rb = ((trb * cov + brb * ncov) >> 5) & 0x003F003Fu;
+    return rb | ga << 8;
 }
 
 void raster_antialias_pass(raster_engine *r, int y0, int y1, bool marked)

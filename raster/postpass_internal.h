@@ -57,6 +57,8 @@ typedef struct raster_fog {
     uint32_t color6;   /**< FOG_COLOR rgb as r6 | g6 << 8 | b6 << 16 */
     uint32_t alpha;    /**< FOG_COLOR alpha, 5 bits */
     bool alpha_only;   /**< DISP3DCNT bit 6: fog only the alpha */
+    /** the fog colour's red | blue << 16 and green | alpha << 16 (raster_fog_blend) */
+    uint32_t fog_rb, fog_ga;
 } raster_fog;
 
 void raster_fog_setup(raster_fog *f, const gx_render_regs *regs);

@@ -156,6 +156,10 @@ typedef struct raster_poly {
     uint8_t span_flags; /**< selects the specialised span function (span.c) */
     bool is_mask;       /**< shadow mask: mode 3, polygon ID 0 */
     bool is_shadow;     /**< shadow polygon: mode 3, polygon ID != 0 */
+    /** the polygon's lines take span.c's line_setup_lin: Z-buffered, no anti-aliasing, no
+     *  shadow, every vertex W equal to lin_w with bits 0-6 clear (setup.c) */
+    bool lin_line;
+    int32_t lin_w;
     const gx_polygon *poly;
     const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */
     /** span functions (raster_span_select_poly): linear spans (NULL: none), linear spans of one
@@ -213,11 +217,11 @@ typedef struct raster_band {
      *  band's start; bands of one frame without shadow masks may run at once), and whether
      *  the band drew any polygon line (set it at all) */
     bool prev_mask, drew;
-    /* polygons on the current line, as render-list indices in list order (span.c) */
+    /* polygons on the current line in list order, as render-list index << 16 | state slot
+     * (span.c update_active) */
     uint32_t nactive;
-    uint16_t active[GX_MAX_POLYGONS];
-    uint16_t active_tmp[GX_MAX_POLYGONS];
-    uint16_t slot[GX_MAX_POLYGONS]; /**< render-list index -> slot, while on a line */
+    uint32_t active[GX_MAX_POLYGONS];
+    uint32_t active_tmp[GX_MAX_POLYGONS];
     uint16_t free_slots[GX_MAX_POLYGONS];
     uint32_t nfree;
     raster_poly polys[GX_MAX_POLYGONS];
@@ -248,6 +252,9 @@ struct raster_engine {
     /** X-major span ends as melonDS, and no overlapping-edge rule (curse.c), as melonDS
      *  (false: hardware gaps and the rule) */
     bool melonds_gaps;
+    /** every polygon line through the general line set-up (span.c line_setup), none through
+     *  its specialised form (line_setup_lin): the reference in tests; false by default */
+    bool ref_lines;
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line

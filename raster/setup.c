@@ -249,6 +249,20 @@ static bool has_shared_vertex(const raster_poly *rp)
     return false;
 }
 
+/* The polygon's lines may take span.c's line_setup_lin: Z-buffered, no anti-aliasing, no
+ * shadow or shadow mask (the span functions with linear variants: span_lin), more than one
+ * line, and every vertex W equal with bits 0-6 clear: then every edge (linear along Y when
+ * bits 1-6 are clear) and every span (bits 0-6) is linear with that W (interp.h). */
+static bool lin_line(const raster_engine *r, const raster_poly *rp, const gx_polygon *p)
+{
+    if (r->ref_lines || !rp->span_lin || disp3dcnt_antialias(r->disp3dcnt) || rp->is_mask ||
+        rp->wbuffer || p->ytop == p->ybottom || (p->w[0] & 0x7F))
+        return false;
+    for (unsigned i = 1; i < p->nverts; i++)
+        if (p->w[i] != p->w[0]) return false;
+    return true;
+}
+
 static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p,
                        int32_t y)
 {
@@ -260,6 +274,8 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
     rp->wbuffer = p->wbuffer;
     if (!material_reusable(r, rp, p)) setup_material(r, in, rp, p);
     rp->line_poly = has_shared_vertex(rp);
+    rp->lin_line = lin_line(r, rp, p);
+    rp->lin_w = p->w[0];
     setup_edges(r, rp, y);
 }
 

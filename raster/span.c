@@ -34,7 +34,10 @@
  * anti-aliasing, shading) selects one of the specialised span functions of span_fns.c per
  * polygon line; the pixel loops (span_pixel.h) contain no dispatch on it. Per-edge attribute
  * preparation (edge.h), per-polygon set-up at the polygon's top line (setup.c) and the lazy
- * clear (render.c) keep the per-line work small.
+ * clear (render.c) keep the per-line work small. The common polygon (Z-buffered, no
+ * anti-aliasing, no shadow, one W for every vertex: all its edges and spans linear) takes a
+ * line set-up with those modes resolved once per polygon (line_setup_lin); line_setup stays
+ * the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
  */
 #include "raster/span_pixel.h"
 
@@ -83,20 +86,33 @@ static void draw_mask_line(span_line *c, int32_t xcut, int dt, bool wbuf)
  * with everything that does not depend on the pixel computed once. */
 /* @p vs, @p ve: the attributes (RASTER_EA_*) at the span's start and end edge, prepared here
  * straight from the edges' values (no copy into span_line in between). */
-static void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const int32_t *ve)
+SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const int32_t *ve)
 {
     const raster_interp *ix = &c->ix;
     c->den_step = ix->w0d - ix->w1d;
     c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
-    for (int k = 0; k < 5; k++)
-        raster_attr_prepare(&c->ap[k], vs[RASTER_EA_R + k], ve[RASTER_EA_R + k]);
+    /* raster_attr_prepare of the five attributes, computed lane-wise on local arrays (the
+     * compiler vectorises the lanes), then stored */
+    int32_t a0[5], a1[5];
+    uint32_t base[5], d[5], sel[5], dmax = 0;
+    for (int k = 0; k < 5; k++) a0[k] = vs[RASTER_EA_R + k], a1[k] = ve[RASTER_EA_R + k];
+    for (int k = 0; k < 5; k++) {
+        bool lt = a0[k] < a1[k];
+        sel[k] = lt ? 0u : 1u;
+        base[k] = (uint32_t)(lt ? a0[k] : a1[k]);
+        d[k] = lt ? (uint32_t)a1[k] - (uint32_t)a0[k] : (uint32_t)a0[k] - (uint32_t)a1[k];
+    }
+    for (int k = 0; k < 5; k++) {
+        c->ap[k].base = base[k];
+        c->ap[k].d = d[k];
+        c->ap[k].sel = sel[k];
+        dmax = d[k] > dmax ? d[k] : dmax;
+    }
     c->lin_fast = false;
     if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
         /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
-        uint32_t dmax = 0;
-        for (int k = 0; k < 5; k++) dmax = c->ap[k].d > dmax ? c->ap[k].d : dmax;
         c->lin_fast = ((uint64_t)dmax * (uint64_t)ix->xdiff) >> 25 == 0;
-        for (int k = 0; k < 5; k++) c->lin_dr[k] = (uint64_t)c->ap[k].d * ix->lin_recip;
+        for (int k = 0; k < 5; k++) c->lin_dr[k] = (uint64_t)d[k] * ix->lin_recip;
     }
 
     int32_t z0 = c->zl, z1 = c->zr;
@@ -205,6 +221,64 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     span_prepare(c, rp->wbuffer, vs, ve);
 }
 
+/*
+ * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
+ * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
+ * span interpolates linearly with that W. The same values as line_setup with the modes it
+ * tests per line resolved once per polygon: the edges' values straight from their
+ * accumulators, no W-buffer depth, run lengths without coverage, no stencil row. A line it
+ * does not cover (crossed edges, an edge without its accumulators) takes line_setup.
+ * unit.test_raster_lines_fast compares the two on random frames.
+ */
+static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+
+    int32_t xstart = rp->xl, xend = rp->xr;
+    /* right vertical edges are pushed 1 pixel left (melonDS) */
+    if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
+    if (xstart > xend || !L->attr_lin_fast || !R->attr_lin_fast ||
+        (uint32_t)L->interp.x > (uint32_t)L->interp.xdiff ||
+        (uint32_t)R->interp.x > (uint32_t)R->interp.xdiff) {
+        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
+        return;
+    }
+    /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
+    int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
+    lv[RASTER_EA_W] = rv[RASTER_EA_W] = rp->lin_w;
+    for (int k = 1; k < RASTER_EDGE_ATTRS; k++) {
+        lv[k] = (int32_t)(L->attr_base[k] + (uint32_t)(L->attr_acc[k - 1] >> 35));
+        rv[k] = (int32_t)(R->attr_base[k] + (uint32_t)(R->attr_acc[k - 1] >> 35));
+    }
+    c->zl = raster_slope_zdepth(L);
+    c->zr = raster_slope_zdepth(R);
+
+    bool bottom = y == rp->ybottom - 1;
+    c->l_len = raster_slope_edge_length(L, false);
+    c->r_len = raster_slope_edge_length(R, false);
+    c->l_cov = c->r_cov = 0;
+    if (rp->fill_all) {
+        c->l_fill = c->r_fill = true;
+    } else {
+        bool flatb = bottom && L->x1 != R->x1;
+        c->l_fill = L->fill_start || (flatb && L->xmajor) ||
+                    (rp->line_poly && L->inc == R->inc && xstart + c->l_len == xend + 1);
+        c->r_fill = R->fill_end || (flatb && R->xmajor);
+    }
+    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->xstart = xstart;
+    c->xend = xend;
+    c->xcov = 0;
+    c->r = r;
+    c->rp = rp;
+    c->line = raster_addr(0, y);
+    raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, rp->lin_w, rp->lin_w,
+                            r->recip);
+    span_prepare(c, false, lv, rv);
+}
+
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
 {
     return (uint8_t)(rp->depth_test | (rp->poly->wbuffer ? SPAN_WBUFFER : 0) |
@@ -262,56 +336,63 @@ static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
     span_line c;
     b->drew = true;
     b->prev_mask = false;
-    line_setup(r, rp, y, &c);
+    if (rp->lin_line)
+        line_setup_lin(r, rp, y, &c);
+    else
+        line_setup(r, rp, y, &c);
     if (!raster_timing_line_aborted(b->timing, y)) {
-        int32_t xcut = raster_timing_poly_span(b->timing, y, c.xstart, c.xend, true);
+        int32_t xcut = raster_timing_poly_span_px(b->timing, y, c.xstart, c.xend);
         if (xcut >= 0) {
             span_touch(r, y, &c, xcut);
             raster_span_choose(rp, &c)(&c, xcut);
         }
     }
-    step_edges(rp);
+    if (rp->lin_line) { /* (every edge of the polygon is linear) */
+        rp->xl = raster_slope_step_lin(&rp->left);
+        rp->xr = raster_slope_step_lin(&rp->right);
+    } else {
+        step_edges(rp);
+    }
 }
 
 /* The polygons on line y, in render-list order: those still on it from the line above, merged
  * with those whose top line is y (at the band's first line: every polygon on it). Same set as
- * testing ytop <= y <= ybottom for every polygon. */
+ * testing ytop <= y <= ybottom for every polygon. An entry of the active list is the polygon's
+ * render-list index << 16 | its state slot: entries compare in list order, and the scanline
+ * loop finds the state without a second lookup. */
 static void update_active(raster_band *b, int32_t y)
 {
     raster_engine *r = b->r;
     uint32_t n = 0, k = 0;
-    uint16_t next;
+    uint32_t next;
     if (y == b->y0 && y > 0) {
         /* the first line of a band below line 0: the polygons above it that reach it, in list
          * order */
         b->nactive = 0;
         for (uint32_t i = 0; i < r->npolys; i++) {
-            if (r->list[i]->ytop < y && r->list[i]->ybottom >= y)
-                b->active[b->nactive++] = (uint16_t)i;
-        }
-        for (uint32_t i = 0; i < b->nactive; i++) {
-            uint16_t slot = b->free_slots[--b->nfree];
-            b->slot[b->active[i]] = slot;
-            b->polys[slot].poly = r->list[b->active[i]];
-            raster_poly_activate(r, &b->polys[slot], y);
+            if (r->list[i]->ytop < y && r->list[i]->ybottom >= y) {
+                uint32_t slot = b->free_slots[--b->nfree];
+                b->active[b->nactive++] = i << 16 | slot;
+                b->polys[slot].poly = r->list[i];
+                raster_poly_activate(r, &b->polys[slot], y);
+            }
         }
     }
     next = y < 256 ? r->start_first[y] : 0xFFFF;
     for (;;) {
-        uint16_t a = 0xFFFF;
+        uint32_t a = UINT32_MAX;
         while (k < b->nactive) {
             a = b->active[k];
-            if (b->polys[b->slot[a]].ybottom >= y) break;
-            b->free_slots[b->nfree++] = b->slot[a]; /* done: its slot is free */
-            a = 0xFFFF, k++;
+            if (b->polys[a & 0xFFFFu].ybottom >= y) break;
+            b->free_slots[b->nfree++] = (uint16_t)a; /* done: its slot is free */
+            a = UINT32_MAX, k++;
         }
-        if (a == 0xFFFF && next == 0xFFFF) break;
-        if (next < a) {
-            uint16_t slot = b->free_slots[--b->nfree]; /* (never empty: one per polygon) */
-            b->slot[next] = slot;
+        if (a == UINT32_MAX && next == 0xFFFF) break;
+        if (next << 16 < a) {
+            uint32_t slot = b->free_slots[--b->nfree]; /* (never empty: one per polygon) */
             b->polys[slot].poly = r->list[next];
             raster_poly_activate(r, &b->polys[slot], y);
-            b->active_tmp[n++] = next;
+            b->active_tmp[n++] = next << 16 | slot;
             next = r->start_next[next];
         } else {
             b->active_tmp[n++] = a;
@@ -331,7 +412,7 @@ static void draw_scanline(raster_band *b, int32_t y)
     if (r->lazy_clear && b->nactive >= 8) raster_span_begin(r, y, 0, 256);
     raster_timing_line_begin(b->timing, y);
     for (uint32_t i = 0; i < b->nactive; i++) {
-        raster_poly *rp = &b->polys[b->slot[b->active[i]]];
+        raster_poly *rp = &b->polys[b->active[i] & 0xFFFFu];
         if (y == rp->ybottom && rp->ytop != rp->ybottom) {
             raster_timing_poly_bottom(b->timing, y);
             continue;

@@ -41,18 +41,18 @@
 
 /* Constants (MODEL.md sections 1-3). */
 enum {
-    T_LINE = 1065,            /* units per scanline */
-    T_FIRST_READ = 52440,     /* SLRead[0] */
-    T_FIRST_DEADLINE = 53501, /* pair 0 (TEMP in the branch: SLRead[2] - 1069) */
-    T_FIRST_POLY = 4,         /* FirstPolyDelay */
-    T_EMPTY_LINE = 4,         /* EmptyPolyScanline */
-    T_PER_POLY = 12,          /* PerPolyScanline */
-    T_FREE_PIXELS = 4,        /* NumFreePixels */
-    T_MIN_TO_START = 2,       /* MinToStartPoly */
-    T_FINAL_PASS = 500,       /* FinalPassLen */
-    T_PAD = 12,               /* padding after a pair */
-    T_RD_OFFSET = 39,         /* RDLINES counter drops at SLRead[i] - 39 - (i even) */
-    T_STALL_LINES = 47,       /* waiting lines at which the rasterizer stalls */
+    T_LINE = 1065,                               /* units per scanline */
+    T_FIRST_READ = 52440,                        /* SLRead[0] */
+    T_FIRST_DEADLINE = 53501,                    /* pair 0 (TEMP in the branch: SLRead[2] - 1069) */
+    T_FIRST_POLY = 4,                            /* FirstPolyDelay */
+    T_EMPTY_LINE = 4,                            /* EmptyPolyScanline */
+    T_PER_POLY = RASTER_TIMING_PER_POLY,         /* PerPolyScanline (12) */
+    T_FREE_PIXELS = RASTER_TIMING_FREE_PIXELS,   /* NumFreePixels (4) */
+    T_MIN_TO_START = RASTER_TIMING_MIN_TO_START, /* MinToStartPoly (2) */
+    T_FINAL_PASS = 500,                          /* FinalPassLen */
+    T_PAD = 12,                                  /* padding after a pair */
+    T_RD_OFFSET = 39,   /* RDLINES counter drops at SLRead[i] - 39 - (i even) */
+    T_STALL_LINES = 47, /* waiting lines at which the rasterizer stalls */
 };
 
 static int32_t sl_read(int32_t i)

@@ -146,6 +146,35 @@ static inline bool raster_timing_line_aborted(const raster_timing *t, int y)
  *         (RASTER_TIMING_NO_LIMIT when the whole span fits).
  */
 int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr, bool count_pixels);
+/** The model's per-polygon constants the inline fast path below needs (MODEL.md 2; timing.c
+ *  names them T_PER_POLY, T_FREE_PIXELS, T_MIN_TO_START). */
+#define RASTER_TIMING_PER_POLY     12
+#define RASTER_TIMING_FREE_PIXELS  4
+#define RASTER_TIMING_MIN_TO_START 2
+
+/**
+ * raster_timing_poly_span(t, y, xl, xr, true), with the common case inline (the scanline loop
+ * asks once per polygon line): a timed line that is not aborted and has time for the
+ * polygon's 12 units, its start test and all its pixels is charged here; every other case
+ * (untimed, recording, aborted, cut or not started) takes the out-of-line function. Same
+ * result and model state either way (unit.test_raster_timing compares them).
+ */
+static inline int32_t raster_timing_poly_span_px(raster_timing *t, int y, int32_t xl, int32_t xr)
+{
+    if (t->timed && y >= 0 && y < RASTER_TIMING_LINES && !t->line_aborted[y & 1]) {
+        int32_t first = xl < 0 ? 0 : xl;
+        int64_t width = (int64_t)xr + 1 - first;
+        int64_t cost = width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0;
+        /* time left after the 12: the start test needs 2 of it, the pixels their cost */
+        int32_t left = t->deadline - t->clock - t->line_time[y & 1] - RASTER_TIMING_PER_POLY;
+        if (left >= RASTER_TIMING_MIN_TO_START && cost <= left) {
+            t->line_time[y & 1] += RASTER_TIMING_PER_POLY + (int32_t)cost;
+            return RASTER_TIMING_NO_LIMIT;
+        }
+    }
+    return raster_timing_poly_span(t, y, xl, xr, true);
+}
+
 /** End scanline @p y; after an odd y this closes the pair (cost, deadline, buffer). */
 void raster_timing_line_end(raster_timing *t, int y);
 /** End the frame: RDLINES_COUNT latched at VBlank, underflow, lines cut. @p res may be NULL. */

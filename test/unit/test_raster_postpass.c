@@ -198,6 +198,34 @@ static void test_fog_blend(void **state)
     assert_int_equal(raster_fog_blend(&fog, PX(0, 40, 0, 0), 64), PX(0, 40, 0, 15));
 }
 
+/* raster_fog_blend packs two channels per 32-bit word: compared with the per-channel
+ * formula (fog * d + c * (128 - d)) >> 7 on random colours, fog colours and densities. */
+static void test_fog_blend_channels(void **state)
+{
+    fixture *f = *state;
+    raster_fog fog;
+    uint32_t seed = 0x2545F491u;
+    for (int n = 0; n < 200000; n++) {
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t color = seed & 0x1F3F3F3Fu;
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t density = n < 129 ? (uint32_t)n : seed % 129u;
+        if (n % 1000 == 0) {
+            fog_regs(&f->in->regs, 0, 0);
+            f->in->regs.fog_color = (seed >> 8) & 0x1F7FFFu;
+            if (n % 3000 == 0) f->in->regs.disp3dcnt |= 1u << 6; /* alpha only */
+            raster_fog_setup(&fog, &f->in->regs);
+        }
+        uint32_t fc = fog.color6 | (fog.alpha << 24), want = 0;
+        for (int sh = 0; sh < 32; sh += 8) {
+            uint32_t c = (color >> sh) & 0x3Fu, fv = (fc >> sh) & 0x3Fu;
+            want |= ((fv * density + c * (128u - density)) >> 7) << sh;
+        }
+        if (fog.alpha_only) want = (color & 0x003F3F3Fu) | (want & 0x1F000000u);
+        assert_int_equal(raster_fog_blend(&fog, color, density), want);
+    }
+}
+
 static void test_fog_pass_bits(void **state)
 {
     fixture *f = *state;
@@ -337,6 +365,30 @@ static void test_aa_blend(void **state)
                      PX(47, 15, 0, (31 * 24 + 10 * 8) >> 5));
 }
 
+/* raster_aa_blend packs two channels per 32-bit word: compared with the per-channel formula
+ * (melonDS: rgb blended only over a lower pixel with alpha, alpha always) on random pixels
+ * (stray bits above each channel included) and every coverage. */
+static void test_aa_blend_channels(void **state)
+{
+    (void)state;
+    uint32_t seed = 0x9E3779B9u;
+    for (int n = 0; n < 200000; n++) {
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t top = seed;
+        seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+        uint32_t bottom = n % 4 == 0 ? seed & 0x00FFFFFFu : seed; /* alpha 0 often */
+        uint32_t cov = (uint32_t)n % 31u;                         /* 0..30 */
+        uint32_t c1 = cov + 1, ch[4];
+        for (int k = 0; k < 4; k++) {
+            uint32_t m = k == 3 ? 31u : 63u;
+            uint32_t t = (top >> (8 * k)) & m, b = (bottom >> (8 * k)) & m;
+            ch[k] = (t * c1 + b * (32u - c1)) >> 5;
+            if (k < 3 && ((bottom >> 24) & 31u) == 0) ch[k] = t;
+        }
+        assert_int_equal(raster_aa_blend(top, bottom, cov), PX(ch[0], ch[1], ch[2], ch[3]));
+    }
+}
+
 static void test_aa_pass(void **state)
 {
     fixture *f = *state;
@@ -368,11 +420,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_pass_bits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_against_clear_plane, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_neighbour_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_screen_border, setup, teardown),
         cmocka_unit_test(test_aa_blend),
+        cmocka_unit_test(test_aa_blend_channels),
         cmocka_unit_test_setup_teardown(test_aa_pass, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

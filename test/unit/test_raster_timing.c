@@ -286,10 +286,63 @@ static void test_failed_start_still_costs_12(void **state)
     assert_int_equal(f->t.clock, 53501); /* pair cost 53501, no time left for padding */
 }
 
+/* The inline fast path (raster_timing_poly_span_px) gives the same limits and leaves the
+ * same model state as raster_timing_poly_span on random frames of random spans, loads heavy
+ * enough to cut, skip and abort lines. */
+static void test_inline_span_matches(void **state)
+{
+    fixture *f = *state;
+    raster_timing *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    int limited = 0, whole = 0;
+    assert_non_null(a);
+    assert_non_null(b);
+    uint32_t seed = 12345;
+    for (int frame = 0; frame < 40; frame++) {
+        fullscreen_layers(f->frame, 1);
+        if (frame == 0) raster_timing_init(a), raster_timing_init(b);
+        raster_timing_frame_begin(a, f->frame);
+        raster_timing_frame_begin(b, f->frame);
+        int per_line = 1 + frame % 12;
+        for (int y = 0; y < 192; y++) {
+            raster_timing_line_begin(a, y);
+            raster_timing_line_begin(b, y);
+            for (int i = 0; i < per_line * 4; i++) {
+                seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+                int32_t xl = (int32_t)(seed % 300u) - 40;
+                int32_t xr = xl + (int32_t)((seed >> 9) % (frame % 3 == 0 ? 300u : 12u));
+                assert_int_equal(raster_timing_line_aborted(a, y),
+                                 raster_timing_line_aborted(b, y));
+                if (raster_timing_line_aborted(a, y)) break;
+                int32_t la = raster_timing_poly_span_px(a, y, xl, xr);
+                int32_t lb = raster_timing_poly_span(b, y, xl, xr, true);
+                assert_int_equal(la, lb);
+                assert_memory_equal(a, b, sizeof *a);
+                if (la == RASTER_TIMING_NO_LIMIT)
+                    whole++;
+                else
+                    limited++;
+            }
+            raster_timing_line_end(a, y);
+            raster_timing_line_end(b, y);
+        }
+        raster_result ra, rb;
+        memset(&ra, 0, sizeof ra); /* (padding compared too) */
+        memset(&rb, 0, sizeof rb);
+        raster_timing_frame_end(a, &ra);
+        raster_timing_frame_end(b, &rb);
+        assert_memory_equal(&ra, &rb, sizeof ra);
+        assert_memory_equal(a, b, sizeof *a);
+    }
+    assert_true(limited > 100 && whole > 100); /* both paths taken */
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_power_on_frame_untimed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inline_span_matches, setup, teardown),
         cmocka_unit_test_setup_teardown(test_light_pair_costs_512, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadlines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_light_frame_rdlines_46, setup, teardown),
