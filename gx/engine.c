@@ -22,6 +22,7 @@
  * - VRAMCNT_A..G (04000240..46), _H/_I (48, 49) route to vram.c; 04000247 (WRAMCNT) is not ours.
  * Guess: none; byte-lane behaviour beyond what melonDS does is GBATEK's general I/O rule.
  */
+#include "gx/exec_internal.h"
 #include "gx/gx_internal.h"
 
 #include <stddef.h>
@@ -36,6 +37,7 @@ enum {
     POWCNT1_GEOMETRY = 1u << 3,
     POWCNT1_RESET = 0x820F,
     RDLINES_RESET = 46,
+    CMD_PORTS_SIZE = 0x18C,         /* the command ports 04000440..040005CB (fifo.c) */
     CLEAR_COLOR_RESET = 0x3F000000, /* melonDS Reset: ClearAttr1 */
     CLEAR_DEPTH_RESET = 0x7FFF,     /* melonDS Reset: ClearAttr2 */
 };
@@ -280,7 +282,16 @@ static void write_masked(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t ma
 
 void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    write_masked(gx, addr & ~3u, val, 0xFFFFFFFFu);
+    addr &= ~3u;
+    /* A command port run to completion, the bulk of a frame's writes: straight to the executor
+     * (inline here), without write_masked's decode. Everything else, the cycle-driven mode
+     * and a powered-off geometry engine included, goes the general way. */
+    if (addr - REG_CMD_PORTS < CMD_PORTS_SIZE && (gx->powcnt1 & POWCNT1_GEOMETRY) &&
+        !gx->sched.cycle_mode) {
+        gx_push_untimed(gx, (uint8_t)((addr & 0x1FCu) >> 2), val);
+        return;
+    }
+    write_masked(gx, addr, val, 0xFFFFFFFFu);
 }
 
 void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n)

@@ -76,7 +76,24 @@ uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param)
     return gx_exec_entry(gx, op, param);
 }
 
-static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
+void gx_exec_report(gx_engine *gx, uint8_t op, const gx_cmd_info *info, const uint32_t *params,
+                    uint64_t cycles)
+{
+    gx_cmd_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.opcode = op;
+    ev.nparams = info->nparams;
+    if (ev.nparams) memcpy(ev.params, params, ev.nparams * sizeof(uint32_t));
+    ev.cycles = (uint32_t)cycles;
+    gx->hooks.command(gx->hooks.user, gx, &ev);
+}
+
+void gx_exec_unknown(gx_engine *gx, uint8_t op)
+{
+    gx_log(gx, DSGX_LOG_GAME, "unknown geometry command %02Xh (runs as a 1-cycle no-op)", op);
+}
+
+void gx_fifo_defer(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
     if (s->ndeferred == s->deferred_cap) {
@@ -94,22 +111,13 @@ static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
     s->ndeferred++;
 }
 
-/* Run to completion: an entry executes as it is written, unless a swap holds it. */
-static inline void push_untimed(gx_engine *gx, uint8_t op, uint32_t param)
-{
-    if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
-        defer_entry(gx, op, param);
-    else
-        gx_exec_entry(gx, op, param);
-}
-
 static void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     if (gx->sched.cycle_mode) { /* the scheduler owns time: sched.c */
         gx_sched_push(gx, op, param);
         return;
     }
-    push_untimed(gx, op, param);
+    gx_push_untimed(gx, op, param);
 }
 
 void gx_fifo_run_deferred(gx_engine *gx)
@@ -166,7 +174,7 @@ static inline uint8_t port_opcode(uint32_t addr)
 
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    if (is_port(addr)) push_untimed(gx, port_opcode(addr), val);
+    if (is_port(addr)) gx_push_untimed(gx, port_opcode(addr), val);
 }
 
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val)
