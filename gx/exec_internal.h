@@ -42,6 +42,81 @@ static inline int64_t run_command(gx_engine *gx, const gx_cmd_info *info, const 
     return gx_cyc_work(gx, info, charged);
 }
 
+enum { GX_OP_COLOR = 0x20, GX_OP_NORMAL = 0x21, GX_OP_TEXCOORD = 0x22, GX_OP_VTX_16 = 0x23 };
+
+/* A command with 0 or 1 parameter ran: its charge is the entry's. */
+static inline uint32_t single_done(gx_engine *gx, uint8_t op, const uint32_t *params,
+                                   int64_t charged)
+{
+    gx_cmd_state *s = &gx->cmd;
+    s->cyc.charged = charged;
+    s->frame_cycles += (uint64_t)charged;
+    command_done(gx, op, &gx_cmd_table[op], params, (uint64_t)charged);
+    return (uint32_t)charged;
+}
+
+/* The entries of a lit, textured vertex (COLOR or NORMAL, TEXCOORD, VTX_16), the bulk of a
+ * frame: the generic executor below with the table row's values as constants (wait class, cost
+ * kind, parameter count) and direct handler calls. @return false for any other opcode. The
+ * command table stays the source of the costs: test_gx_cycles checks the figures per frame. */
+static inline bool gx_exec_hot(gx_engine *gx, uint8_t op, uint32_t param, uint32_t *cost)
+{
+    gx_cmd_state *s = &gx->cmd;
+    gx_cycle_state *c = &s->cyc;
+    const uint32_t params[1] = {param};
+    int64_t charged;
+    switch (op) {
+    case GX_OP_NORMAL: { /* 4-cycle class; max(1, lights), normal tail 7 */
+        charged = c->np + 1;
+        gx_cyc_run(c, charged);
+        gx_cmd_normal(gx, params);
+        uint32_t lights = gx->geom.lights_enabled_count;
+        c->np = GX_NP_NORMAL;
+        charged += gx_cyc_add(c, lights < 1 ? 1 : lights);
+        *cost = single_done(gx, op, params, charged);
+        return true;
+    }
+    case GX_OP_TEXCOORD: /* 4-cycle class, no work */
+        charged = c->np + 1;
+        gx_cyc_run(c, charged);
+        c->np = 0;
+        gx_cmd_texcoord(gx, params);
+        *cost = single_done(gx, op, params, charged);
+        return true;
+    case GX_OP_COLOR: /* 6-cycle class, no work */
+        charged = gx_cyc_vp_wait(c, 2);
+        gx_cmd_color(gx, params);
+        *cost = single_done(gx, op, params, charged);
+        return true;
+    case GX_OP_VTX_16: /* 2 parameters; vertex slot wait, then 1; vertex work */
+        s->exec_params[s->exec_count++] = param;
+        if (s->exec_count == 1) {
+            s->exec_op = op;
+            s->exec_cycles = 0;
+            charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
+        } else {
+            charged = gx_cyc_add(c, 1);
+            if (s->exec_count >= 2) {
+                s->exec_count = 0;
+                gx_cmd_vtx16(gx, s->exec_params);
+                charged += gx_cyc_vertex_work(c, &gx->geom);
+                s->cyc.charged = charged;
+                s->exec_cycles += (uint64_t)charged;
+                s->frame_cycles += (uint64_t)charged;
+                command_done(gx, op, &gx_cmd_table[op], s->exec_params, s->exec_cycles);
+                *cost = (uint32_t)charged;
+                return true;
+            }
+        }
+        s->cyc.charged = charged;
+        s->exec_cycles += (uint64_t)charged;
+        s->frame_cycles += (uint64_t)charged;
+        *cost = (uint32_t)charged;
+        return true;
+    default: return false;
+    }
+}
+
 /** Execute one FIFO entry now (melonDS ExecuteCommand): collect a parameter or run the command.
  *  The entry's opcode decides (melonDS counts parameter entries, not opcodes): an opcode with 0
  *  or 1 parameter runs at once, even between the parameters of another command.
@@ -49,6 +124,8 @@ static inline int64_t run_command(gx_engine *gx, const gx_cmd_info *info, const 
 static inline uint32_t gx_exec_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
+    uint32_t cost;
+    if (gx_exec_hot(gx, op, param, &cost)) return cost;
     const gx_cmd_info *info = &gx_cmd_table[op];
     if (GX_UNLIKELY(info->name == NULL)) gx_exec_unknown(gx, op);
     unsigned need = info->nparams;

@@ -453,6 +453,12 @@ static void replay_pass(dsgx_system *s, const dsgx_trace *t, dsgx_frame_cb cb, v
         uint64_t t0 = dsgx_now_ns(), waited = 0;
         for (; i < t->n && t->items[i].op != TRACE_FRAME; i++) {
             const dsgx_trace_item *it = &t->items[i];
+            /* GXFIFO and the command ports, most of a frame's writes: they neither wait for the
+             * frame in flight, nor write VRAM, nor power anything on */
+            if (it->op == TRACE_W32 && it->addr - REG_GXFIFO < 0x200u) {
+                gx_write32(s->gx, it->addr, it->value);
+                continue;
+            }
             if (p && p->in_flight && waits_for_render(t, it)) {
                 uint64_t w0 = dsgx_now_ns();
                 pipe_finish(s, last);
