@@ -124,6 +124,8 @@ void gx_fifo_write(gx_engine *gx, uint32_t val);
 /** A 32-bit word written to a command port (04000440..040005FF), run to completion: not in
  *  cycle mode (the bus, engine.c, routes by mode, so that neither path pays for the other). */
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val);
+/** gx_port_write with the port's opcode already decoded (the bus's fast path, engine.c). */
+void gx_port_run(gx_engine *gx, uint8_t op, uint32_t val);
 /** The same in cycle mode: the entry goes to the scheduler (sched.c gx_sched_push). */
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val);
 /** Execute one FIFO entry now (collect a parameter or run the command). @return the cycles

@@ -22,7 +22,6 @@
  * - VRAMCNT_A..G (04000240..46), _H/_I (48, 49) route to vram.c; 04000247 (WRAMCNT) is not ours.
  * Guess: none; byte-lane behaviour beyond what melonDS does is GBATEK's general I/O rule.
  */
-#include "gx/exec_internal.h"
 #include "gx/gx_internal.h"
 
 #include <stddef.h>
@@ -283,12 +282,15 @@ static void write_masked(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t ma
 void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 {
     addr &= ~3u;
-    /* A command port run to completion, the bulk of a frame's writes: straight to the executor
-     * (inline here), without write_masked's decode. Everything else, the cycle-driven mode
-     * and a powered-off geometry engine included, goes the general way. */
-    if (addr - REG_CMD_PORTS < CMD_PORTS_SIZE && (gx->powcnt1 & POWCNT1_GEOMETRY) &&
-        !gx->sched.cycle_mode) {
-        gx_push_untimed(gx, (uint8_t)((addr & 0x1FCu) >> 2), val);
+    /* A command-port write, the bulk of a frame's writes: straight to the executor (run to
+     * completion) or the scheduler (cycle-driven mode), without write_masked's decode. Both are
+     * tail calls, so this function sets up no frame of its own. */
+    if (addr - REG_CMD_PORTS < CMD_PORTS_SIZE && (gx->powcnt1 & POWCNT1_GEOMETRY)) {
+        uint8_t op = (uint8_t)((addr & 0x1FCu) >> 2);
+        if (gx->sched.cycle_mode)
+            gx_sched_push(gx, op, val);
+        else
+            gx_port_run(gx, op, val);
         return;
     }
     write_masked(gx, addr, val, 0xFFFFFFFFu);

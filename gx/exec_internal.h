@@ -14,11 +14,15 @@
 #include "gx/gx_internal.h"
 
 #if defined(__GNUC__)
-#define GX_LIKELY(x)   __builtin_expect(!!(x), 1)
-#define GX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define GX_LIKELY(x)     __builtin_expect(!!(x), 1)
+#define GX_UNLIKELY(x)   __builtin_expect(!!(x), 0)
+#define GX_ALWAYS_INLINE __attribute__((always_inline)) inline
+#define GX_NOINLINE      __attribute__((noinline))
 #else
-#define GX_LIKELY(x)   (x)
-#define GX_UNLIKELY(x) (x)
+#define GX_LIKELY(x)     (x)
+#define GX_UNLIKELY(x)   (x)
+#define GX_ALWAYS_INLINE inline
+#define GX_NOINLINE
 #endif
 
 /* The command hook's event (out of line: only tools that trace commands set the hook). */
@@ -59,7 +63,7 @@ static inline uint32_t single_done(gx_engine *gx, uint8_t op, const uint32_t *pa
  * frame: the generic executor below with the table row's values as constants (wait class, cost
  * kind, parameter count) and direct handler calls. @return false for any other opcode. The
  * command table stays the source of the costs: test_gx_cycles checks the figures per frame. */
-static inline bool gx_exec_hot(gx_engine *gx, uint8_t op, uint32_t param, uint32_t *cost)
+static GX_ALWAYS_INLINE bool gx_exec_hot(gx_engine *gx, uint8_t op, uint32_t param, uint32_t *cost)
 {
     gx_cmd_state *s = &gx->cmd;
     gx_cycle_state *c = &s->cyc;
@@ -121,7 +125,9 @@ static inline bool gx_exec_hot(gx_engine *gx, uint8_t op, uint32_t param, uint32
  *  The entry's opcode decides (melonDS counts parameter entries, not opcodes): an opcode with 0
  *  or 1 parameter runs at once, even between the parameters of another command.
  *  @return the cycles it costs (the cycle model's charge). */
-static inline uint32_t gx_exec_entry(gx_engine *gx, uint8_t op, uint32_t param)
+/* (Always inline: its callers are the few hot paths listed above; fifo.c routes the others
+ * through gx_fifo_run_entry.) */
+static GX_ALWAYS_INLINE uint32_t gx_exec_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
     uint32_t cost;

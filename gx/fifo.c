@@ -93,7 +93,7 @@ void gx_exec_unknown(gx_engine *gx, uint8_t op)
     gx_log(gx, DSGX_LOG_GAME, "unknown geometry command %02Xh (runs as a 1-cycle no-op)", op);
 }
 
-void gx_fifo_defer(gx_engine *gx, uint8_t op, uint32_t param)
+GX_NOINLINE void gx_fifo_defer(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
     if (s->ndeferred == s->deferred_cap) {
@@ -125,7 +125,7 @@ void gx_fifo_run_deferred(gx_engine *gx)
     gx_cmd_state *s = &gx->cmd;
     while (s->deferred_head < s->ndeferred && !s->swap_pending) {
         gx_fifo_entry e = s->deferred[s->deferred_head++];
-        gx_exec_entry(gx, e.opcode, e.param);
+        gx_fifo_run_entry(gx, e.opcode, e.param);
     }
     /* compact what is still held behind a new swap */
     size_t left = s->ndeferred - s->deferred_head;
@@ -174,7 +174,12 @@ static inline uint8_t port_opcode(uint32_t addr)
 
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    if (is_port(addr)) gx_push_untimed(gx, port_opcode(addr), val);
+    if (is_port(addr)) gx_port_run(gx, port_opcode(addr), val);
+}
+
+void gx_port_run(gx_engine *gx, uint8_t op, uint32_t val)
+{
+    gx_push_untimed(gx, op, val);
 }
 
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val)

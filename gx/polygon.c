@@ -101,6 +101,18 @@ static bool is_one_dot(const gx_geom_state *g, const gx_vertex *v, int n)
     return true;
 }
 
+/* is_one_dot for vertices in RAM, given by index. */
+static bool is_one_dot_at(const gx_geom_state *g, const gx_vertex *ram, const uint16_t *idx, int n)
+{
+    const gx_vertex *v0 = &ram[idx[0]];
+    for (int i = 0; i < n; i++) {
+        const gx_vertex *v = &ram[idx[i]];
+        if (v->sx != v0->sx || v->sy != v0->sy) return false;
+        if ((uint32_t)v->clip[3] <= g->dot_w_limit) return false;
+    }
+    return true;
+}
+
 /* Bounds, sort key, W normalization and depth of a stored polygon. */
 static void finish_polygon(const gx_geom_state *g, gx_polygon *p, const gx_vertex *ram)
 {
@@ -247,18 +259,18 @@ static void store_unclipped(gx_engine *gx, int n, int clipstart, const uint16_t 
         for (int k = 0; k < 3; k++) v->color[k] = color9_of_5[((uint32_t)v->color5[k] >> 12) & 31u];
     }
 
-    if (!polyattr_dot_always(g->cur_polygon_attr)) {
-        for (int i = 0; i < clipstart; i++) work[i] = f->verts[reused[i]];
-        for (int i = clipstart; i < n; i++) work[i] = dst[i - clipstart];
-        if (is_one_dot(g, work, n)) {
-            report_rejected(gx, GX_POLY_DOT_REJECTED, work, n);
-            return;
-        }
+    uint16_t idx[GX_MAX_POLY_VERTS];
+    for (int i = 0; i < clipstart; i++) idx[i] = reused[i];
+    for (int i = clipstart; i < n; i++) idx[i] = (uint16_t)(f->nverts + (uint32_t)(i - clipstart));
+    if (!polyattr_dot_always(g->cur_polygon_attr) && is_one_dot_at(g, f->verts, idx, n)) {
+        for (int i = 0; i < n; i++) work[i] = f->verts[idx[i]];
+        report_rejected(gx, GX_POLY_DOT_REJECTED, work, n);
+        return;
     }
 
     gx_polygon *p = new_polygon(gx, n, dot);
-    for (int i = 0; i < clipstart; i++) p->vtx[i] = reused[i];
-    for (int i = clipstart; i < n; i++) p->vtx[i] = (uint16_t)f->nverts++;
+    memcpy(p->vtx, idx, (size_t)n * sizeof(idx[0]));
+    f->nverts = nv;
     polygon_stored(gx, p);
 }
 
