@@ -121,17 +121,12 @@ static GX_ALWAYS_INLINE bool gx_exec_hot(gx_engine *gx, uint8_t op, uint32_t par
     }
 }
 
-/** Execute one FIFO entry now (melonDS ExecuteCommand): collect a parameter or run the command.
- *  The entry's opcode decides (melonDS counts parameter entries, not opcodes): an opcode with 0
- *  or 1 parameter runs at once, even between the parameters of another command.
- *  @return the cycles it costs (the cycle model's charge). */
-/* (Always inline: its callers are the few hot paths listed above; fifo.c routes the others
- * through gx_fifo_run_entry.) */
-static GX_ALWAYS_INLINE uint32_t gx_exec_entry(gx_engine *gx, uint8_t op, uint32_t param)
+/** The executor for any opcode, reading everything from its table row (gx_exec_entry takes
+ *  gx_exec_hot's shortcut first; test_gx_exec_diff compares the two on random entry streams).
+ *  @return the cycles the entry costs. */
+static GX_ALWAYS_INLINE uint32_t gx_exec_generic(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
-    uint32_t cost;
-    if (gx_exec_hot(gx, op, param, &cost)) return cost;
     const gx_cmd_info *info = &gx_cmd_table[op];
     if (GX_UNLIKELY(info->name == NULL)) gx_exec_unknown(gx, op);
     unsigned need = info->nparams;
@@ -168,6 +163,19 @@ static GX_ALWAYS_INLINE uint32_t gx_exec_entry(gx_engine *gx, uint8_t op, uint32
     s->exec_cycles += (uint64_t)charged;
     s->frame_cycles += (uint64_t)charged;
     return (uint32_t)charged;
+}
+
+/** Execute one FIFO entry now (melonDS ExecuteCommand): collect a parameter or run the command.
+ *  The entry's opcode decides (melonDS counts parameter entries, not opcodes): an opcode with 0
+ *  or 1 parameter runs at once, even between the parameters of another command.
+ *  (Always inline: its callers are the few hot paths listed above; fifo.c routes the others
+ *  through gx_fifo_run_entry.)
+ *  @return the cycles it costs (the cycle model's charge). */
+static GX_ALWAYS_INLINE uint32_t gx_exec_entry(gx_engine *gx, uint8_t op, uint32_t param)
+{
+    uint32_t cost;
+    if (gx_exec_hot(gx, op, param, &cost)) return cost;
+    return gx_exec_generic(gx, op, param);
 }
 
 /** Run to completion: an entry executes as it is written, unless a swap holds it. */
