@@ -52,6 +52,7 @@ enum {
 };
 
 enum { OP_NOP = 0x00, OP_PUSH = 0x11, OP_POP = 0x12, OP_BOX = 0x70, OP_VEC = 0x72 };
+enum { POWCNT1_GEOMETRY = 1u << 3 };
 
 void gx_cmd_reset(gx_engine *gx)
 {
@@ -180,6 +181,32 @@ void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val)
 void gx_port_run(gx_engine *gx, uint8_t op, uint32_t val)
 {
     gx_push_untimed(gx, op, val);
+}
+
+void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n)
+{
+    /* neither the power bits nor the mode change through GXFIFO or a command port, so both are
+     * tested once; a write anywhere else takes the general path and the tests are redone */
+    for (size_t i = 0; i < n;) {
+        if (!(gx->powcnt1 & POWCNT1_GEOMETRY) || gx->sched.cycle_mode) {
+            gx_write32(gx, w[i].addr, w[i].value);
+            i++;
+            continue;
+        }
+        for (; i < n; i++) {
+            uint32_t addr = w[i].addr & ~3u;
+            if (addr - REG_CMD_PORTS < 0x040005CCu - REG_CMD_PORTS)
+                gx_push_untimed(gx, port_opcode(addr), w[i].value);
+            else if (addr - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO)
+                gx_fifo_write(gx, w[i].value);
+            else
+                break;
+        }
+        if (i < n) {
+            gx_write32(gx, w[i].addr, w[i].value);
+            i++;
+        }
+    }
 }
 
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val)

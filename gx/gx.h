@@ -57,6 +57,15 @@ void gx_write8(gx_engine *gx, uint32_t addr, uint8_t val);
  *  in order (packed command words and their parameters), without the address decode per
  *  word. For a host that holds a ready command list (t3dm's compiled draw lists). */
 void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n);
+/** One 32-bit bus write (gx_write32_run). */
+typedef struct gx_bus_word {
+    uint32_t addr;
+    uint32_t value;
+} gx_bus_word;
+/** n 32-bit bus writes in order: the same as gx_write32(gx, w[i].addr, w[i].value) for
+ *  i = 0..n-1, with the GXFIFO and command-port writes executed in one loop (no call and no
+ *  address decode per word). For a host that replays recorded writes (the trace replay). */
+void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n);
 /** Bus reads (status and result registers, 3D registers that read back, VRAM LCDC window). */
 uint32_t gx_read32(gx_engine *gx, uint32_t addr);
 uint16_t gx_read16(gx_engine *gx, uint32_t addr);
