@@ -59,9 +59,10 @@ enum {
     IRQ_LESS_HALF = 1,
     IRQ_EMPTY = 2,
     POWCNT1_GEOMETRY = 1u << 3,
-    PIPE_REFILL_AT = 2, /* the PIPE refills when it holds this many or fewer */
-    PIPE_REFILL_N = 2,  /* entries moved per refill */
-    IDLE_MAX = 1u << 16 /* idle cycles that drain every pipeline (the longest is 325) */
+    PIPE_REFILL_AT = 2,    /* the PIPE refills when it holds this many or fewer */
+    PIPE_REFILL_N = 2,     /* entries moved per refill */
+    IDLE_MAX = 1u << 16,   /* idle cycles that drain every pipeline (the longest is 325) */
+    CMD_PORTS_SIZE = 0x18C /* the command ports 04000440..040005CB (fifo.c) */
 };
 
 enum { OP_PUSH = 0x11, OP_POP = 0x12, OP_BOX = 0x70, OP_VEC = 0x72 };
@@ -303,7 +304,7 @@ SCHED_NOINLINE static void push_slow(gx_engine *gx, uint8_t opcode, uint32_t par
 /* The common case, push_slow's first one without its bookkeeping: an idle engine starts the
  * entry at once, and bits 14 and 0 are not involved (note_written sets busy only). Out of line
  * with the executor's frame, which the dispatch below and push_slow do not need. */
-SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t param)
+static GX_ALWAYS_INLINE void push_now_inline(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
     s->busy = true;
@@ -312,11 +313,22 @@ SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t para
     s->rem = cost ? cost : 1;
 }
 
-void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t param)
+{
+    push_now_inline(gx, opcode, param);
+}
+
+/* Whether an entry with @p opcode starts at once (push_now). */
+static inline bool starts_now(const gx_engine *gx, uint8_t opcode)
 {
     const gx_sched_state *s = &gx->sched;
-    if ((s->rem | s->pipe_ring.count | s->fifo_ring.count | s->in_callback) == 0 && !halted(gx) &&
-        !counted_op(opcode))
+    return (s->rem | s->pipe_ring.count | s->fifo_ring.count | s->in_callback) == 0 &&
+           !halted(gx) && !counted_op(opcode);
+}
+
+void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+{
+    if (starts_now(gx, opcode))
         push_now(gx, opcode, param);
     else
         push_slow(gx, opcode, param);
@@ -394,6 +406,18 @@ static uint32_t stall_result(const gx_engine *gx, uint64_t t0)
 uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 {
     gx_sched_state *s = &gx->sched;
+    /* the common case, decided here: a command-port write that an idle engine starts at once
+     * (gx_write32's port path and gx_sched_push's first case, without their calls); it cannot
+     * stall */
+    uint32_t port = (addr & ~3u) - REG_CMD_PORTS;
+    if (port < CMD_PORTS_SIZE && s->cycle_mode) {
+        uint8_t op = (uint8_t)(((addr & 0x1FCu) >> 2));
+        if (starts_now(gx, op)) { /* (halted() covers POWCNT1) */
+            s->stalled_write = false;
+            push_now_inline(gx, op, val);
+            return 0;
+        }
+    }
     s->stalled_write = false;
     uint64_t t0 = s->now;
     gx_write32(gx, addr, val);
