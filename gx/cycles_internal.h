@@ -129,6 +129,19 @@ static inline int64_t gx_cyc_vertex_work(gx_cycle_state *c, const gx_geom_state 
     return GX_VERTEX_WORK;
 }
 
+/** gx_cyc_vertex_work for the last parameter entry of a vertex command, with that entry's own
+ *  cycle (the 1 a parameter entry costs, not yet counted down) folded in: draining is additive
+ *  (cycles.c), and a completed polygon restarts the polygon pipeline and the vertex tail is set
+ *  anew either way, so the entry's cycle only matters for a pipeline that keeps running.
+ *  @return the work's 3 cycles (the caller adds the entry's 1) */
+static inline int64_t gx_cyc_vertex_work_after1(gx_cycle_state *c, const gx_geom_state *g)
+{
+    if (g->poly_completed) return gx_cyc_vertex_work(c, g);
+    c->vp = GX_VP_VERTEX + 1; /* (counted down by 1 + 3 below: 7 - 3 as before) */
+    gx_cyc_run(c, 1 + GX_VERTEX_WORK);
+    return GX_VERTEX_WORK;
+}
+
 /** A command's work after its handler ran. @p total: what the command's entry has been charged
  *  so far. @return the new total (SWAP_BUFFERS replaces it: melonDS sets CycleCount = 325) */
 static inline int64_t gx_cyc_work(gx_engine *gx, const gx_cmd_info *info, int64_t total)

@@ -71,12 +71,13 @@ static GX_ALWAYS_INLINE bool gx_exec_hot(gx_engine *gx, uint8_t op, uint32_t par
     int64_t charged;
     switch (op) {
     case GX_OP_NORMAL: { /* 4-cycle class; max(1, lights), normal tail 7 */
-        charged = c->np + 1;
-        gx_cyc_run(c, charged);
+        /* the issue wait and the work in one count-down: draining a then b cycles is draining
+         * a + b (cycles.c), and the handler does not touch the cycle state */
         gx_cmd_normal(gx, params);
         uint32_t lights = gx->geom.lights_enabled_count;
+        charged = (int64_t)c->np + 1 + (lights < 1 ? 1 : lights);
+        gx_cyc_run(c, charged);
         c->np = GX_NP_NORMAL;
-        charged += gx_cyc_add(c, lights < 1 ? 1 : lights);
         *cost = single_done(gx, op, params, charged);
         return true;
     }
@@ -98,23 +99,21 @@ static GX_ALWAYS_INLINE bool gx_exec_hot(gx_engine *gx, uint8_t op, uint32_t par
             s->exec_op = op;
             s->exec_cycles = 0;
             charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
-        } else {
-            charged = gx_cyc_add(c, 1);
-            if (s->exec_count >= 2) {
-                s->exec_count = 0;
-                gx_cmd_vtx16(gx, s->exec_params);
-                charged += gx_cyc_vertex_work(c, &gx->geom);
-                s->cyc.charged = charged;
-                s->exec_cycles += (uint64_t)charged;
-                s->frame_cycles += (uint64_t)charged;
-                command_done(gx, op, &gx_cmd_table[op], s->exec_params, s->exec_cycles);
-                *cost = (uint32_t)charged;
-                return true;
-            }
+            s->cyc.charged = charged;
+            s->exec_cycles += (uint64_t)charged;
+            s->frame_cycles += (uint64_t)charged;
+            *cost = (uint32_t)charged;
+            return true;
         }
+        /* the second entry (or any later one: a vertex entry between another command's
+         * parameters completes with the count, as in the generic path) */
+        s->exec_count = 0;
+        gx_cmd_vtx16(gx, s->exec_params);
+        charged = 1 + gx_cyc_vertex_work_after1(c, &gx->geom);
         s->cyc.charged = charged;
         s->exec_cycles += (uint64_t)charged;
         s->frame_cycles += (uint64_t)charged;
+        command_done(gx, op, &gx_cmd_table[op], s->exec_params, s->exec_cycles);
         *cost = (uint32_t)charged;
         return true;
     default: return false;
