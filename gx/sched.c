@@ -372,7 +372,7 @@ bool gx_cycle_mode(const gx_engine *gx)
     return gx->sched.cycle_mode;
 }
 
-void gx_run(gx_engine *gx, uint32_t cycles)
+static GX_ALWAYS_INLINE void run_inline(gx_engine *gx, uint32_t cycles)
 {
     gx_sched_state *s = &gx->sched;
     if (!s->cycle_mode) return;
@@ -403,7 +403,12 @@ static uint32_t stall_result(const gx_engine *gx, uint64_t t0)
     return n >= GX_STALL_VBLANK ? GX_STALL_VBLANK - 1u : (uint32_t)n;
 }
 
-uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
+void gx_run(gx_engine *gx, uint32_t cycles)
+{
+    run_inline(gx, cycles);
+}
+
+static GX_ALWAYS_INLINE uint32_t bus_write32_inline(gx_engine *gx, uint32_t addr, uint32_t val)
 {
     gx_sched_state *s = &gx->sched;
     /* the common case, decided here: a command-port write that an idle engine starts at once
@@ -422,6 +427,26 @@ uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
     uint64_t t0 = s->now;
     gx_write32(gx, addr, val);
     return s->stalled_write ? stall_result(gx, t0) : 0;
+}
+
+uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
+{
+    return bus_write32_inline(gx, addr, val);
+}
+
+size_t gx_bus_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t cycles,
+                          uint32_t *stall)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t st = bus_write32_inline(gx, w[i].addr, w[i].value);
+        if (st) {
+            *stall = st;
+            return i;
+        }
+        run_inline(gx, cycles);
+    }
+    *stall = 0;
+    return n;
 }
 
 uint32_t gx_unstall(gx_engine *gx)

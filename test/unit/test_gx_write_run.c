@@ -8,6 +8,8 @@
  * parameters, unused ports, unaligned addresses, POWCNT1 switching the geometry engine off and
  * on within a run, other 3D registers, SWAP_BUFFERS holding later entries until the VBlank, and
  * stretches in the cycle-driven mode (where a run falls back to gx_write32).
+ * Likewise gx_bus_write32_run (cycle mode: write, run, write, run...) against gx_bus_write32 and
+ * gx_run word by word, with slices short enough for writes to stall.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -121,10 +123,63 @@ static void test_run_matches_word_by_word(void **state)
     raster_destroy(r);
 }
 
+/* gx_bus_write32_run (cycle mode: each write then gx_run, until one stalls) against
+ * gx_bus_write32 and gx_run word by word; short slices make the FIFO fill and writes stall. */
+static void test_bus_run_matches_word_by_word(void **state)
+{
+    (void)state;
+    gx_engine *a = gx_create(), *b = gx_create();
+    raster_engine *r = raster_create();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(r);
+    assert_true(gx_set_cycle_mode(a, true));
+    assert_true(gx_set_cycle_mode(b, true));
+    uint64_t seed = 0xC1C1E5EEDull;
+    gx_bus_word w[200];
+    unsigned stalls = 0;
+    for (int round = 0; round < 2000; round++) {
+        uint32_t slice = (uint32_t[]){1, 3, 7, 64, 1000}[rnd(&seed) % 5u];
+        size_t n = rnd(&seed) % 200u;
+        for (size_t i = 0; i < n; i++) w[i] = random_word(&seed);
+        for (size_t i = 0; i < n;) {
+            uint32_t sa;
+            i += gx_bus_write32_run(a, w + i, n - i, slice, &sa);
+            if (i < n) {
+                assert_true(sa != 0);
+                if (sa == GX_STALL_VBLANK) break; /* (both stop here, see below) */
+                gx_run(a, slice);
+                i++;
+            } else {
+                assert_int_equal(sa, 0);
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t sb = gx_bus_write32(b, w[i].addr, w[i].value);
+            stalls += sb != 0;
+            if (sb == GX_STALL_VBLANK) break;
+            gx_run(b, slice);
+        }
+        same_state(a, b, r);
+        if (round % 4 == 3 || gx_stalled(a)) {
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+            gx_unstall(a);
+            gx_unstall(b);
+            same_state(a, b, r);
+        }
+    }
+    print_message("%u stalled writes\n", stalls);
+    assert_true(stalls > 100);
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_matches_word_by_word),
+        cmocka_unit_test(test_bus_run_matches_word_by_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
