@@ -282,6 +282,11 @@ static void write_masked(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t ma
 void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 {
     addr &= ~3u;
+    if (addr - REG_VRAM_LCDC_BASE < REG_VRAM_LCDC_END - REG_VRAM_LCDC_BASE) {
+        /* VRAM uploads first, as in write_masked (texture and rear-plane data) */
+        gx_vram_lcdc_write32(&gx->vram, addr, val, 0xFFFFFFFFu);
+        return;
+    }
     /* A command-port write, the bulk of a frame's writes: straight to the executor (run to
      * completion) or the scheduler (cycle-driven mode), without write_masked's decode. Both are
      * tail calls, so this function sets up no frame of its own. */
