@@ -70,6 +70,8 @@ static inline const gx_cmd_info *gx_cmd_lookup(uint8_t opcode)
 /** One FIFO entry: a command's opcode with one parameter word (or the packed word). */
 typedef struct gx_fifo_entry {
     uint8_t opcode;
+    uint8_t zero[3]; /* the padding, named so that it is always 0: the scheduler's rings are
+                      * saved as bytes (save states), which must not depend on stack garbage */
     uint32_t param;
 } gx_fifo_entry;
 
