@@ -36,7 +36,6 @@ enum {
     POWCNT1_GEOMETRY = 1u << 3,
     POWCNT1_RESET = 0x820F,
     RDLINES_RESET = 46,
-    CMD_PORTS_SIZE = 0x18C,         /* the command ports 04000440..040005CB (fifo.c) */
     CLEAR_COLOR_RESET = 0x3F000000, /* melonDS Reset: ClearAttr1 */
     CLEAR_DEPTH_RESET = 0x7FFF,     /* melonDS Reset: ClearAttr2 */
 };
@@ -290,7 +289,8 @@ void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val)
     /* A command-port write, the bulk of a frame's writes: straight to the executor (run to
      * completion) or the scheduler (cycle-driven mode), without write_masked's decode. Both are
      * tail calls, so this function sets up no frame of its own. */
-    if (addr - REG_CMD_PORTS < CMD_PORTS_SIZE && (gx->powcnt1 & POWCNT1_GEOMETRY)) {
+    if (addr - REG_CMD_PORTS < REG_CMD_PORTS_END - REG_CMD_PORTS &&
+        (gx->powcnt1 & POWCNT1_GEOMETRY)) {
         uint8_t op = (uint8_t)((addr & 0x1FCu) >> 2);
         if (gx->sched.cycle_mode)
             gx_sched_push(gx, op, val);

@@ -165,7 +165,7 @@ void gx_fifo_write(gx_engine *gx, uint32_t val)
 /* 04000440..040005CB: the command ports; 5CC..5FF are unused. */
 static inline bool is_port(uint32_t addr)
 {
-    return addr >= REG_CMD_PORTS && addr < 0x040005CCu;
+    return addr >= REG_CMD_PORTS && addr < REG_CMD_PORTS_END;
 }
 
 static inline uint8_t port_opcode(uint32_t addr)
@@ -195,7 +195,7 @@ void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n)
         }
         for (; i < n; i++) {
             uint32_t addr = w[i].addr & ~3u;
-            if (addr - REG_CMD_PORTS < 0x040005CCu - REG_CMD_PORTS)
+            if (addr - REG_CMD_PORTS < REG_CMD_PORTS_END - REG_CMD_PORTS)
                 gx_push_untimed(gx, port_opcode(addr), w[i].value);
             else if (addr - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO)
                 gx_fifo_write(gx, w[i].value);

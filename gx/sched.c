@@ -59,10 +59,9 @@ enum {
     IRQ_LESS_HALF = 1,
     IRQ_EMPTY = 2,
     POWCNT1_GEOMETRY = 1u << 3,
-    PIPE_REFILL_AT = 2,    /* the PIPE refills when it holds this many or fewer */
-    PIPE_REFILL_N = 2,     /* entries moved per refill */
-    IDLE_MAX = 1u << 16,   /* idle cycles that drain every pipeline (the longest is 325) */
-    CMD_PORTS_SIZE = 0x18C /* the command ports 04000440..040005CB (fifo.c) */
+    PIPE_REFILL_AT = 2, /* the PIPE refills when it holds this many or fewer */
+    PIPE_REFILL_N = 2,  /* entries moved per refill */
+    IDLE_MAX = 1u << 16 /* idle cycles that drain every pipeline (the longest is 325) */
 };
 
 enum { OP_PUSH = 0x11, OP_POP = 0x12, OP_BOX = 0x70, OP_VEC = 0x72 };
@@ -415,7 +414,7 @@ static GX_ALWAYS_INLINE uint32_t bus_write32_inline(gx_engine *gx, uint32_t addr
      * (gx_write32's port path and gx_sched_push's first case, without their calls); it cannot
      * stall */
     uint32_t port = (addr & ~3u) - REG_CMD_PORTS;
-    if (port < CMD_PORTS_SIZE && s->cycle_mode) {
+    if (port < REG_CMD_PORTS_END - REG_CMD_PORTS && s->cycle_mode) {
         uint8_t op = (uint8_t)(((addr & 0x1FCu) >> 2));
         if (starts_now(gx, op)) { /* (halted() covers POWCNT1) */
             s->stalled_write = false;
