@@ -443,7 +443,7 @@ static void pipe_frame(dsgx_system *s, unsigned index, uint64_t *last)
 /* A 32-bit write to GXFIFO or a command port. */
 static inline bool is_command_write(const dsgx_trace_item *it)
 {
-    return it->op == TRACE_W32 && it->addr - REG_GXFIFO < 0x200u;
+    return it->op == TRACE_W32 && it->addr - REG_GXFIFO < REG_GXSTAT - REG_GXFIFO;
 }
 
 /* Hand the run of command writes from item i on to the engine, in chunks. @return the index of
