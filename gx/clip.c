@@ -25,6 +25,10 @@
  *   clipped"; melonDS returns 0 vertices).
  * - Vertices before `clipstart` (strip vertices reused from the previous polygon) are not tested;
  *   they were inside when that polygon was stored.
+ * - A list never grows past GX_MAX_POLY_VERTS (10): a convex polygon gains at most one vertex per
+ *   plane (4 + 6). Only polygons that 32-bit wrapping made non-convex can cross a plane more
+ *   often; their vertices past the tenth are dropped (every write is bounded; before, an inside
+ *   vertex could be written past the end of the list: found by unit.test_gx_polygon_diff).
  * Guess (inherited from melonDS): the exact precision of the hardware's interpolation.
  */
 #include <string.h>
@@ -96,7 +100,7 @@ static int clip_pass(gx_vertex *dst, const gx_vertex *src, int nverts, int clips
     for (int i = clipstart; i < nverts; i++) {
         const gx_vertex *v = &src[i];
         if (!outside(v, comp, plane)) {
-            dst[c++] = *v;
+            if (c < GX_MAX_POLY_VERTS) dst[c++] = *v;
             continue;
         }
         if (comp == 2 && plane > 0 && !far_clip) return -1;

@@ -55,14 +55,14 @@ typedef struct gx_cmd_info {
     gx_cmd_handler fn;
 } gx_cmd_info;
 
-/** The command table (cmdtable.c), indexed by opcode; rows without a name are unknown. */
-extern const gx_cmd_info gx_cmd_table[128];
+/** The command table (cmdtable.c), indexed by any opcode byte; rows without a name are unknown
+ *  opcodes: all zero, which is what they do (no parameters, the 4-cycle wait class, no work, no
+ *  handler), so the executor reads every entry's row without a range test. */
+extern const gx_cmd_info gx_cmd_table[256];
 
-/** Table row of a defined opcode, or NULL (unknown opcodes: see README.md). Inline: the entry
- *  executor looks every FIFO entry up. */
+/** Table row of a defined opcode, or NULL (unknown opcodes: see README.md). */
 static inline const gx_cmd_info *gx_cmd_lookup(uint8_t opcode)
 {
-    if (opcode >= 128) return NULL;
     const gx_cmd_info *info = &gx_cmd_table[opcode];
     return info->name ? info : NULL;
 }
@@ -70,6 +70,8 @@ static inline const gx_cmd_info *gx_cmd_lookup(uint8_t opcode)
 /** One FIFO entry: a command's opcode with one parameter word (or the packed word). */
 typedef struct gx_fifo_entry {
     uint8_t opcode;
+    uint8_t zero[3]; /* the padding, named so that it is always 0: the scheduler's rings are
+                      * saved as bytes (save states), which must not depend on stack garbage */
     uint32_t param;
 } gx_fifo_entry;
 
@@ -117,11 +119,15 @@ typedef struct gx_cmd_state {
 void gx_cmd_reset(gx_engine *gx);
 /** Free the deferred-entry queue. */
 void gx_cmd_free(gx_engine *gx);
+/** Hold an entry behind a pending swap (run at VBlank by gx_fifo_run_deferred). */
+void gx_fifo_defer(gx_engine *gx, uint8_t op, uint32_t param);
 /** A 32-bit word written to GXFIFO (04000400..0400043F). */
 void gx_fifo_write(gx_engine *gx, uint32_t val);
 /** A 32-bit word written to a command port (04000440..040005FF), run to completion: not in
  *  cycle mode (the bus, engine.c, routes by mode, so that neither path pays for the other). */
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val);
+/** gx_port_write with the port's opcode already decoded (the bus's fast path, engine.c). */
+void gx_port_run(gx_engine *gx, uint8_t op, uint32_t val);
 /** The same in cycle mode: the entry goes to the scheduler (sched.c gx_sched_push). */
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val);
 /** Execute one FIFO entry now (collect a parameter or run the command). @return the cycles
@@ -134,15 +140,9 @@ uint32_t gx_gxstat(const gx_engine *gx);
 /** GXSTAT write (acknowledge bit 15, IRQ mode bits 30-31); mask selects the bytes written. */
 void gx_gxstat_write(gx_engine *gx, uint32_t val, uint32_t mask);
 
-/* ---- cycles.c ---- */
+/* ---- cycles.c (the per-entry charges: cycles_internal.h) ---- */
 /** Reset the pipelines (power-on). */
 void gx_cycles_reset(gx_engine *gx);
-/** Charge @p n busy cycles: the vertex tail and the polygon pipeline count down. */
-void gx_cycles_add(gx_engine *gx, int64_t n);
-/** Charge the issue cost of a command's first entry, with its pipeline wait. */
-void gx_cycles_issue(gx_engine *gx, const gx_cmd_info *info);
-/** Charge a command's work after its handler ran (uses the geometry results for vertices). */
-void gx_cycles_work(gx_engine *gx, const gx_cmd_info *info);
 /** Idle cycles (cycle mode, nothing to execute): the vertex, normal and polygon pipelines
  *  drain without charge (melonDS FinishWork). @return true while any of them still runs. */
 bool gx_cycles_idle(gx_engine *gx, uint32_t n);

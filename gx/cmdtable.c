@@ -17,7 +17,7 @@
 /* Columns: opcode, name, params, wait class, cost kind, work, work in texture mode, extra in
  * mode 2, handler. Sources (melonDS total = 1 issue + (params - 1) + work):
  *   MTX_*: MODEL.md 3 table / melonDS ExecuteCommand; GBATEK total in the comment. */
-const gx_cmd_info gx_cmd_table[128] = {
+const gx_cmd_info gx_cmd_table[256] = {
     /* 00 NOP: 1 (GBATEK: "N/A") */
     ROW(0x00, "NOP", 0, GX_WAIT_4, GX_COST_FIXED, 0, 0, 0, gx_cmd_nop),
     /* 10 MTX_MODE: 1 (GBATEK 1) */

@@ -280,7 +280,25 @@ static void write_masked(gx_engine *gx, uint32_t addr, uint32_t val, uint32_t ma
 
 void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    write_masked(gx, addr & ~3u, val, 0xFFFFFFFFu);
+    addr &= ~3u;
+    if (addr - REG_VRAM_LCDC_BASE < REG_VRAM_LCDC_END - REG_VRAM_LCDC_BASE) {
+        /* VRAM uploads first, as in write_masked (texture and rear-plane data) */
+        gx_vram_lcdc_write32(&gx->vram, addr, val, 0xFFFFFFFFu);
+        return;
+    }
+    /* A command-port write, the bulk of a frame's writes: straight to the executor (run to
+     * completion) or the scheduler (cycle-driven mode), without write_masked's decode. Both are
+     * tail calls, so this function sets up no frame of its own. */
+    if (addr - REG_CMD_PORTS < REG_CMD_PORTS_END - REG_CMD_PORTS &&
+        (gx->powcnt1 & POWCNT1_GEOMETRY)) {
+        uint8_t op = (uint8_t)((addr & 0x1FCu) >> 2);
+        if (gx->sched.cycle_mode)
+            gx_sched_push(gx, op, val);
+        else
+            gx_port_run(gx, op, val);
+        return;
+    }
+    write_masked(gx, addr, val, 0xFFFFFFFFu);
 }
 
 void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n)

@@ -52,6 +52,7 @@ enum {
 };
 
 enum { OP_NOP = 0x00, OP_PUSH = 0x11, OP_POP = 0x12, OP_BOX = 0x70, OP_VEC = 0x72 };
+enum { POWCNT1_GEOMETRY = 1u << 3 };
 
 void gx_cmd_reset(gx_engine *gx)
 {
@@ -76,7 +77,24 @@ uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param)
     return gx_exec_entry(gx, op, param);
 }
 
-static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
+void gx_exec_report(gx_engine *gx, uint8_t op, const gx_cmd_info *info, const uint32_t *params,
+                    uint64_t cycles)
+{
+    gx_cmd_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.opcode = op;
+    ev.nparams = info->nparams;
+    if (ev.nparams) memcpy(ev.params, params, ev.nparams * sizeof(uint32_t));
+    ev.cycles = (uint32_t)cycles;
+    gx->hooks.command(gx->hooks.user, gx, &ev);
+}
+
+void gx_exec_unknown(gx_engine *gx, uint8_t op)
+{
+    gx_log(gx, DSGX_LOG_GAME, "unknown geometry command %02Xh (runs as a 1-cycle no-op)", op);
+}
+
+GX_NOINLINE void gx_fifo_defer(gx_engine *gx, uint8_t op, uint32_t param)
 {
     gx_cmd_state *s = &gx->cmd;
     if (s->ndeferred == s->deferred_cap) {
@@ -94,22 +112,13 @@ static void defer_entry(gx_engine *gx, uint8_t op, uint32_t param)
     s->ndeferred++;
 }
 
-/* Run to completion: an entry executes as it is written, unless a swap holds it. */
-static inline void push_untimed(gx_engine *gx, uint8_t op, uint32_t param)
-{
-    if (gx->cmd.swap_pending || gx->cmd.deferred_head < gx->cmd.ndeferred)
-        defer_entry(gx, op, param);
-    else
-        gx_exec_entry(gx, op, param);
-}
-
 static void push_entry(gx_engine *gx, uint8_t op, uint32_t param)
 {
     if (gx->sched.cycle_mode) { /* the scheduler owns time: sched.c */
         gx_sched_push(gx, op, param);
         return;
     }
-    push_untimed(gx, op, param);
+    gx_push_untimed(gx, op, param);
 }
 
 void gx_fifo_run_deferred(gx_engine *gx)
@@ -117,7 +126,7 @@ void gx_fifo_run_deferred(gx_engine *gx)
     gx_cmd_state *s = &gx->cmd;
     while (s->deferred_head < s->ndeferred && !s->swap_pending) {
         gx_fifo_entry e = s->deferred[s->deferred_head++];
-        gx_exec_entry(gx, e.opcode, e.param);
+        gx_fifo_run_entry(gx, e.opcode, e.param);
     }
     /* compact what is still held behind a new swap */
     size_t left = s->ndeferred - s->deferred_head;
@@ -156,7 +165,7 @@ void gx_fifo_write(gx_engine *gx, uint32_t val)
 /* 04000440..040005CB: the command ports; 5CC..5FF are unused. */
 static inline bool is_port(uint32_t addr)
 {
-    return addr >= REG_CMD_PORTS && addr < 0x040005CCu;
+    return addr >= REG_CMD_PORTS && addr < REG_CMD_PORTS_END;
 }
 
 static inline uint8_t port_opcode(uint32_t addr)
@@ -166,7 +175,38 @@ static inline uint8_t port_opcode(uint32_t addr)
 
 void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val)
 {
-    if (is_port(addr)) push_untimed(gx, port_opcode(addr), val);
+    if (is_port(addr)) gx_port_run(gx, port_opcode(addr), val);
+}
+
+void gx_port_run(gx_engine *gx, uint8_t op, uint32_t val)
+{
+    gx_push_untimed(gx, op, val);
+}
+
+void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n)
+{
+    /* neither the power bits nor the mode change through GXFIFO or a command port, so both are
+     * tested once; a write anywhere else takes the general path and the tests are redone */
+    for (size_t i = 0; i < n;) {
+        if (!(gx->powcnt1 & POWCNT1_GEOMETRY) || gx->sched.cycle_mode) {
+            gx_write32(gx, w[i].addr, w[i].value);
+            i++;
+            continue;
+        }
+        for (; i < n; i++) {
+            uint32_t addr = w[i].addr & ~3u;
+            if (addr - REG_CMD_PORTS < REG_CMD_PORTS_END - REG_CMD_PORTS)
+                gx_push_untimed(gx, port_opcode(addr), w[i].value);
+            else if (addr - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO)
+                gx_fifo_write(gx, w[i].value);
+            else
+                break;
+        }
+        if (i < n) {
+            gx_write32(gx, w[i].addr, w[i].value);
+            i++;
+        }
+    }
 }
 
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val)

@@ -72,6 +72,16 @@ typedef struct gx_geom_state {
  *  far plane rejects the polygon). @return the vertex count after clipping, 0 if nothing left. */
 int gx_clip_polygon(gx_vertex *v, int nverts, int clipstart, bool attribs, bool far_clip);
 
+/** Whether a vertex is inside every plane of the view volume (-w <= x, y, z <= w, with -w in
+ *  32-bit wrapping arithmetic as the clipper computes it): gx_clip_polygon leaves a polygon of
+ *  such vertices unchanged. */
+static inline bool gx_clip_inside(const gx_vertex *v)
+{
+    int32_t w = v->clip[3], nw = (int32_t)(0u - (uint32_t)w);
+    return v->clip[0] <= w && v->clip[1] <= w && v->clip[2] <= w && v->clip[0] >= nw &&
+           v->clip[1] >= nw && v->clip[2] >= nw;
+}
+
 /** Screen position of a clipped vertex (masks W to 24 bits as the hardware does). */
 void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v);
 

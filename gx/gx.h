@@ -57,6 +57,15 @@ void gx_write8(gx_engine *gx, uint32_t addr, uint8_t val);
  *  in order (packed command words and their parameters), without the address decode per
  *  word. For a host that holds a ready command list (t3dm's compiled draw lists). */
 void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n);
+/** One 32-bit bus write (gx_write32_run). */
+typedef struct gx_bus_word {
+    uint32_t addr;
+    uint32_t value;
+} gx_bus_word;
+/** n 32-bit bus writes in order: the same as gx_write32(gx, w[i].addr, w[i].value) for
+ *  i = 0..n-1, with the GXFIFO and command-port writes executed in one loop (no call and no
+ *  address decode per word). For a host that replays recorded writes (the trace replay). */
+void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n);
 /** Bus reads (status and result registers, 3D registers that read back, VRAM LCDC window). */
 uint32_t gx_read32(gx_engine *gx, uint32_t addr);
 uint16_t gx_read16(gx_engine *gx, uint32_t addr);
@@ -130,6 +139,13 @@ void gx_run(gx_engine *gx, uint32_t cycles);
  * elapsed time to gx_run as usual: the N cycles are not run twice); GX_STALL_VBLANK (see there).
  */
 uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val);
+/** For a host that runs the engine the same @p cycles after every bus write (the cycle-mode
+ *  trace replay): gx_bus_write32(gx, w[i].addr, w[i].value) then gx_run(gx, cycles) for
+ *  i = 0.. in order, until a write stalls. @return the writes done: n, or the index i of the
+ *  write that stalled (it was made, gx_run was not called after it: *stall holds its result,
+ *  handle it as gx_bus_write32's); *stall is 0 when all n were done. */
+size_t gx_bus_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t cycles,
+                          uint32_t *stall);
 /** After GX_STALL_VBLANK and gx_vblank(): run until the held write fits the FIFO. @return the
  *  further cycles the writer stalls (0 if none), or GX_STALL_VBLANK if no swap was latched. */
 uint32_t gx_unstall(gx_engine *gx);

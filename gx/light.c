@@ -39,11 +39,13 @@ static void unpack_nrm10(uint32_t v, int16_t out[3])
     for (int k = 0; k < 3; k++) out[k] = (int16_t)dsgx_sext(v >> (10 * k), 10);
 }
 
-/* v * M (3x3 part of the vector matrix), component k, in 32-bit wrapping arithmetic. */
+/* v * M (3x3 part of the vector matrix), component k, in 32-bit wrapping arithmetic: the low
+ * 32 bits of the 64-bit sum, computed directly modulo 2^32 (unsigned 32-bit products and sums
+ * give the same bits). */
 static int32_t vec_dot(const int16_t v[3], const int32_t *m, int k)
 {
-    return dsgx_wrap32(dsgx_mul64(v[0], m[k]) + dsgx_mul64(v[1], m[4 + k]) +
-                       dsgx_mul64(v[2], m[8 + k]));
+    return (int32_t)((uint32_t)v[0] * (uint32_t)m[k] + (uint32_t)v[1] * (uint32_t)m[4 + k] +
+                     (uint32_t)v[2] * (uint32_t)m[8 + k]);
 }
 
 /* Bits 12..22 of a 32-bit value as a signed 11-bit number. */
@@ -136,7 +138,7 @@ void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
 
     unpack_nrm10(params[0], n);
     for (int k = 0; k < 3; k++) g->normal[k] = n[k];
-    gx_texgen_normal(gx, n);
+    if (teximage_texgen(g->teximage) == 2) gx_texgen_normal(gx, n);
 
     for (int k = 0; k < 3; k++) acc[k] = (uint32_t)g->mat_emission[k] << 14;
     uint32_t lights = polyattr_lights(g->cur_polygon_attr);

@@ -64,14 +64,16 @@ void gx_mtx_reset(gx_engine *gx)
     s->clip_dirty = true;
 }
 
+const int32_t *gx_mtx_clip_update(gx_mtx_state *s)
+{
+    gx_mtx_mul44(s->clip, s->pos, s->proj);
+    s->clip_dirty = false;
+    return s->clip;
+}
+
 const int32_t *gx_mtx_clip(gx_engine *gx)
 {
-    gx_mtx_state *s = &gx->mtx;
-    if (s->clip_dirty) {
-        gx_mtx_mul44(s->clip, s->pos, s->proj);
-        s->clip_dirty = false;
-    }
-    return s->clip;
+    return gx_mtx_clip_of(&gx->mtx);
 }
 
 /* Apply a parameter matrix to the matrices the current mode selects.

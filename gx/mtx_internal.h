@@ -38,7 +38,14 @@ typedef struct gx_mtx_state {
 /** Power-on state: identity matrices, empty stacks, mode 0. */
 void gx_mtx_reset(gx_engine *gx);
 
+/** Recompute the clip matrix (position x projection). */
+const int32_t *gx_mtx_clip_update(gx_mtx_state *s);
+
 /** The clip matrix (position x projection), recomputed when a matrix changed. */
+static inline const int32_t *gx_mtx_clip_of(gx_mtx_state *s)
+{
+    return s->clip_dirty ? gx_mtx_clip_update(s) : s->clip;
+}
 const int32_t *gx_mtx_clip(gx_engine *gx);
 
 /** 4x4 x 4x4 product with the matrix unit's rounding (out may alias neither input). */

@@ -101,6 +101,18 @@ static bool is_one_dot(const gx_geom_state *g, const gx_vertex *v, int n)
     return true;
 }
 
+/* is_one_dot for vertices in RAM, given by index. */
+static bool is_one_dot_at(const gx_geom_state *g, const gx_vertex *ram, const uint16_t *idx, int n)
+{
+    const gx_vertex *v0 = &ram[idx[0]];
+    for (int i = 0; i < n; i++) {
+        const gx_vertex *v = &ram[idx[i]];
+        if (v->sx != v0->sx || v->sy != v0->sy) return false;
+        if ((uint32_t)v->clip[3] <= g->dot_w_limit) return false;
+    }
+    return true;
+}
+
 /* Bounds, sort key, W normalization and depth of a stored polygon. */
 static void finish_polygon(const gx_geom_state *g, gx_polygon *p, const gx_vertex *ram)
 {
@@ -176,6 +188,92 @@ static void fill_attributes(const gx_geom_state *g, gx_polygon *p, bool front)
     p->shadow = mode == POLYMODE_SHADOW && !p->shadow_mask;
 }
 
+/* The vertices a polygon is clipped from: the reused strip vertices (from vertex RAM), then the
+ * new ones (g->buf). */
+static void gather(const gx_engine *gx, gx_vertex *work, int nverts, int clipstart,
+                   const uint16_t reused[2])
+{
+    for (int i = 0; i < clipstart; i++) work[i] = gx->build->verts[reused[i]];
+    for (int i = clipstart; i < nverts; i++) work[i] = gx->geom.buf[i];
+}
+
+/* A polygon's slot in polygon RAM, attributes filled. */
+static gx_polygon *new_polygon(gx_engine *gx, int n, int64_t dot)
+{
+    gx_frame *f = gx->build;
+    gx_polygon *p = &f->polys[f->npolys++];
+    memset(p, 0, sizeof(*p));
+    p->nverts = (uint8_t)n;
+    fill_attributes(&gx->geom, p, dot <= 0);
+    return p;
+}
+
+/* The polygon is in RAM (p, its vertices up to f->nverts): figures, high-water marks, strip
+ * chain, hook. */
+static void polygon_stored(gx_engine *gx, gx_polygon *p)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_frame *f = gx->build;
+    finish_polygon(g, p, f->verts);
+    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
+    if (f->nverts > gx->ram_used_verts) gx->ram_used_verts = f->nverts;
+    g->last_strip_poly = g->prim_type >= 2 ? (int32_t)(p - f->polys) : -1;
+    if (gx->hooks.polygon) gx->hooks.polygon(gx->hooks.user, gx, GX_POLY_STORED, p, f->verts);
+}
+
+/* 9-bit rasterizer colour of an unclipped vertex's 5-bit channel: 0, or (c5 << 4) | 0xF. */
+static const uint16_t color9_of_5[32] = {
+    0,     0x01F, 0x02F, 0x03F, 0x04F, 0x05F, 0x06F, 0x07F, 0x08F, 0x09F, 0x0AF,
+    0x0BF, 0x0CF, 0x0DF, 0x0EF, 0x0FF, 0x10F, 0x11F, 0x12F, 0x13F, 0x14F, 0x15F,
+    0x16F, 0x17F, 0x18F, 0x19F, 0x1AF, 0x1BF, 0x1CF, 0x1DF, 0x1EF, 0x1FF,
+};
+
+/* The common case: no new vertex is outside the view volume, so the clipper would hand the list
+ * back unchanged (gx_clip_polygon's fast path: its colour rounding leaves a submitted vertex's
+ * (c5 << 12) | 0xFFF as it is). The new vertices go from g->buf straight into vertex RAM with
+ * their screen position and colour, without the work copy; the outcome is the general path's
+ * (unit.test_gx_polygon_diff compares the two). */
+static void store_unclipped(gx_engine *gx, int n, int clipstart, const uint16_t reused[2],
+                            int64_t dot)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_frame *f = gx->build;
+    gx_vertex work[GX_MAX_POLY_VERTS];
+
+    g->poly_nverts_clipped = (uint8_t)n;
+    if (f->npolys >= GX_MAX_POLYGONS || f->nverts + (uint32_t)n > GX_MAX_VERTICES) {
+        gx->disp3dcnt_status |= 1u << 13; /* DISP3DCNT bit 13: polygon/vertex RAM overflow */
+        gather(gx, work, n, clipstart, reused);
+        report_rejected(gx, GX_POLY_RAM_FULL, work, n);
+        return;
+    }
+
+    /* the new vertices, written past the end of vertex RAM until the polygon is kept */
+    gx_vertex *dst = &f->verts[f->nverts];
+    uint32_t nv = f->nverts + (uint32_t)(n - clipstart);
+    if (nv > gx->ram_used_verts) gx->ram_used_verts = nv; /* (gx_reset clears them) */
+    for (int i = clipstart; i < n; i++) {
+        gx_vertex *v = &dst[i - clipstart];
+        *v = g->buf[i];
+        gx_viewport_transform(g, v);
+        for (int k = 0; k < 3; k++) v->color[k] = color9_of_5[((uint32_t)v->color5[k] >> 12) & 31u];
+    }
+
+    uint16_t idx[GX_MAX_POLY_VERTS];
+    for (int i = 0; i < clipstart; i++) idx[i] = reused[i];
+    for (int i = clipstart; i < n; i++) idx[i] = (uint16_t)(f->nverts + (uint32_t)(i - clipstart));
+    if (!polyattr_dot_always(g->cur_polygon_attr) && is_one_dot_at(g, f->verts, idx, n)) {
+        for (int i = 0; i < n; i++) work[i] = f->verts[idx[i]];
+        report_rejected(gx, GX_POLY_DOT_REJECTED, work, n);
+        return;
+    }
+
+    gx_polygon *p = new_polygon(gx, n, dot);
+    memcpy(p->vtx, idx, (size_t)n * sizeof(idx[0]));
+    f->nverts = nv;
+    polygon_stored(gx, p);
+}
+
 void gx_geom_submit_polygon(gx_engine *gx)
 {
     gx_geom_state *g = &gx->geom;
@@ -215,13 +313,18 @@ void gx_geom_submit_polygon(gx_engine *gx)
             !f->verts[prev->vtx[id1]].clipped) {
             reused[0] = prev->vtx[id0];
             reused[1] = prev->vtx[id1];
-            work[0] = f->verts[reused[0]];
-            work[1] = f->verts[reused[1]];
             clipstart = 2;
         }
     }
-    for (int i = clipstart; i < nverts; i++) work[i] = g->buf[i];
 
+    bool inside = true;
+    for (int i = clipstart; i < nverts; i++) inside = inside && gx_clip_inside(&g->buf[i]);
+    if (inside) {
+        store_unclipped(gx, nverts, clipstart, reused, dot);
+        return;
+    }
+
+    gather(gx, work, nverts, clipstart, reused);
     int n = gx_clip_polygon(work, nverts, clipstart, true, polyattr_far_clip(g->cur_polygon_attr));
     g->poly_nverts_clipped = (uint8_t)n;
     if (n == 0) {
@@ -242,12 +345,7 @@ void gx_geom_submit_polygon(gx_engine *gx)
         return;
     }
 
-    uint32_t index = f->npolys++;
-    gx_polygon *p = &f->polys[index];
-    memset(p, 0, sizeof(*p));
-    p->nverts = (uint8_t)n;
-    fill_attributes(g, p, dot <= 0);
-
+    gx_polygon *p = new_polygon(gx, n, dot);
     if (clipstart > 0) {
         if (n == lastpolyverts) {
             p->vtx[0] = reused[0];
@@ -265,11 +363,5 @@ void gx_geom_submit_polygon(gx_engine *gx)
         for (int k = 0; k < 3; k++) v->color[k] = color9(v->color5[k]);
         p->vtx[i] = (uint16_t)f->nverts++;
     }
-
-    finish_polygon(g, p, f->verts);
-    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
-    if (f->nverts > gx->ram_used_verts) gx->ram_used_verts = f->nverts;
-    g->last_strip_poly = g->prim_type >= 2 ? (int32_t)index : -1;
-
-    if (gx->hooks.polygon) gx->hooks.polygon(gx->hooks.user, gx, GX_POLY_STORED, p, f->verts);
+    polygon_stored(gx, p);
 }

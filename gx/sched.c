@@ -303,7 +303,7 @@ SCHED_NOINLINE static void push_slow(gx_engine *gx, uint8_t opcode, uint32_t par
 /* The common case, push_slow's first one without its bookkeeping: an idle engine starts the
  * entry at once, and bits 14 and 0 are not involved (note_written sets busy only). Out of line
  * with the executor's frame, which the dispatch below and push_slow do not need. */
-SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t param)
+static GX_ALWAYS_INLINE void push_now_inline(gx_engine *gx, uint8_t opcode, uint32_t param)
 {
     gx_sched_state *s = &gx->sched;
     s->busy = true;
@@ -312,11 +312,22 @@ SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t para
     s->rem = cost ? cost : 1;
 }
 
-void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+SCHED_NOINLINE static void push_now(gx_engine *gx, uint8_t opcode, uint32_t param)
+{
+    push_now_inline(gx, opcode, param);
+}
+
+/* Whether an entry with @p opcode starts at once (push_now). */
+static inline bool starts_now(const gx_engine *gx, uint8_t opcode)
 {
     const gx_sched_state *s = &gx->sched;
-    if ((s->rem | s->pipe_ring.count | s->fifo_ring.count | s->in_callback) == 0 && !halted(gx) &&
-        !counted_op(opcode))
+    return (s->rem | s->pipe_ring.count | s->fifo_ring.count | s->in_callback) == 0 &&
+           !halted(gx) && !counted_op(opcode);
+}
+
+void gx_sched_push(gx_engine *gx, uint8_t opcode, uint32_t param)
+{
+    if (starts_now(gx, opcode))
         push_now(gx, opcode, param);
     else
         push_slow(gx, opcode, param);
@@ -360,7 +371,7 @@ bool gx_cycle_mode(const gx_engine *gx)
     return gx->sched.cycle_mode;
 }
 
-void gx_run(gx_engine *gx, uint32_t cycles)
+static GX_ALWAYS_INLINE void run_inline(gx_engine *gx, uint32_t cycles)
 {
     gx_sched_state *s = &gx->sched;
     if (!s->cycle_mode) return;
@@ -391,13 +402,50 @@ static uint32_t stall_result(const gx_engine *gx, uint64_t t0)
     return n >= GX_STALL_VBLANK ? GX_STALL_VBLANK - 1u : (uint32_t)n;
 }
 
-uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
+void gx_run(gx_engine *gx, uint32_t cycles)
+{
+    run_inline(gx, cycles);
+}
+
+static GX_ALWAYS_INLINE uint32_t bus_write32_inline(gx_engine *gx, uint32_t addr, uint32_t val)
 {
     gx_sched_state *s = &gx->sched;
+    /* the common case, decided here: a command-port write that an idle engine starts at once
+     * (gx_write32's port path and gx_sched_push's first case, without their calls); it cannot
+     * stall */
+    uint32_t port = (addr & ~3u) - REG_CMD_PORTS;
+    if (port < REG_CMD_PORTS_END - REG_CMD_PORTS && s->cycle_mode) {
+        uint8_t op = (uint8_t)(((addr & 0x1FCu) >> 2));
+        if (starts_now(gx, op)) { /* (halted() covers POWCNT1) */
+            s->stalled_write = false;
+            push_now_inline(gx, op, val);
+            return 0;
+        }
+    }
     s->stalled_write = false;
     uint64_t t0 = s->now;
     gx_write32(gx, addr, val);
     return s->stalled_write ? stall_result(gx, t0) : 0;
+}
+
+uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
+{
+    return bus_write32_inline(gx, addr, val);
+}
+
+size_t gx_bus_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t cycles,
+                          uint32_t *stall)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t st = bus_write32_inline(gx, w[i].addr, w[i].value);
+        if (st) {
+            *stall = st;
+            return i;
+        }
+        run_inline(gx, cycles);
+    }
+    *stall = 0;
+    return n;
 }
 
 uint32_t gx_unstall(gx_engine *gx)

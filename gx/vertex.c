@@ -97,7 +97,7 @@ void gx_cmd_end_vtxs(gx_engine *gx, const uint32_t *params)
 
 void gx_geom_transform(gx_engine *gx, const int16_t v[3], int32_t out[4])
 {
-    const int32_t *m = gx_mtx_clip(gx);
+    const int32_t *m = gx_mtx_clip_of(&gx->mtx);
     for (int k = 0; k < 4; k++) {
         int64_t sum = dsgx_mul64(v[0], m[k]) + dsgx_mul64(v[1], m[4 + k]) +
                       dsgx_mul64(v[2], m[8 + k]) + dsgx_mul64(FX32_ONE, m[12 + k]);
@@ -121,7 +121,12 @@ void gx_geom_submit_vertex(gx_engine *gx)
     gx_geom_transform(gx, g->cur_vtx, v->clip);
     for (int k = 0; k < 3; k++)
         v->color5[k] = (int32_t)(((uint32_t)g->vtx_color[k] << 12) | 0xFFFu);
-    gx_texgen_vertex(gx, g->cur_vtx, v->texcoord);
+    if (teximage_texgen(g->teximage) == 3) {
+        gx_texgen_vertex(gx, g->cur_vtx, v->texcoord);
+    } else {
+        v->texcoord[0] = g->tex_cur[0];
+        v->texcoord[1] = g->tex_cur[1];
+    }
     v->clipped = false;
 
     if (gx->hooks.vertex) gx->hooks.vertex(gx->hooks.user, gx, v->clip, v->color5, v->texcoord);

@@ -18,6 +18,7 @@
  */
 #include <string.h>
 
+#include "gx/gx.h"
 #include "gx/regs.h"
 #include "nitro/runtime_internal.h"
 
@@ -40,8 +41,32 @@ void nrt_port_fx(const nitro_gx_sink *s, uint8_t op, const fx32 *params, unsigne
     for (unsigned i = 0; i < n; i++) nrt_w32(s, NRT_PORT(op), (uint32_t)params[i]);
 }
 
+/* A display list straight into the engine when the sink is the engine's own
+ * (nitro_gx_engine_sink): the same words in the same order as its gx_write32 calls, handed over
+ * in runs (gx_write_gxfifo), as t3dm's compiled draw lists are. */
+static void send_dl_gx(gx_engine *gx, const uint8_t *dl, uint32_t size)
+{
+    enum { RUN = 256 };
+    uint32_t w[RUN];
+    uint32_t n = size / 4, done = 0;
+    while (done < n) {
+        uint32_t k = n - done < RUN ? n - done : RUN;
+        for (uint32_t j = 0; j < k; j++) {
+            const uint8_t *b = dl + (size_t)(done + j) * 4;
+            w[j] = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
+                   ((uint32_t)b[3] << 24);
+        }
+        gx_write_gxfifo(gx, w, k);
+        done += k;
+    }
+}
+
 void nrt_send_dl(const nitro_gx_sink *s, const uint8_t *dl, uint32_t size)
 {
+    if (s->write == nitro_gx_engine_sink(NULL).write) {
+        send_dl_gx(s->user, dl, size);
+        return;
+    }
     for (uint32_t i = 0; i + 4 <= size; i += 4) {
         uint32_t w = (uint32_t)dl[i] | ((uint32_t)dl[i + 1] << 8) | ((uint32_t)dl[i + 2] << 16) |
                      ((uint32_t)dl[i + 3] << 24);

@@ -28,10 +28,44 @@ static void drain(dsgx_system *s, dsgx_cycle_stats *st)
     }
 }
 
+/* A 32-bit write other than POWCNT1 (exec_item's first case). */
+static inline bool is_plain_w32(const dsgx_trace_item *it)
+{
+    return it->op == TRACE_W32 && (it->addr & ~3u) != REG_POWCNT1;
+}
+
+/* The run of plain 32-bit writes from item i on: each written, then gx_run(slice), handed to
+ * the engine in chunks (gx_bus_write32_run). @return the index of the first item after it. */
+static size_t write_run(gx_engine *gx, const dsgx_trace_item *items, size_t i, size_t n,
+                        uint32_t slice, dsgx_cycle_stats *st)
+{
+    enum { CHUNK = 128 };
+    gx_bus_word w[CHUNK];
+    for (;;) {
+        size_t m = 0;
+        for (; m < CHUNK && i + m < n && is_plain_w32(&items[i + m]); m++) {
+            w[m].addr = items[i + m].addr;
+            w[m].value = items[i + m].value;
+        }
+        for (size_t j = 0; j < m;) {
+            uint32_t stall;
+            j += gx_bus_write32_run(gx, w + j, m - j, slice, &stall);
+            if (stall) { /* the write at j stalled: as bus_write, then on with the next */
+                st->stalls++, st->stall_cycles += stall;
+                gx_run(gx, slice);
+                j++;
+            }
+        }
+        st->run_cycles += (uint64_t)slice * m;
+        i += m;
+        if (m < CHUNK) return i;
+    }
+}
+
 static void exec_item(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item *it,
                       uint32_t slice, dsgx_cycle_stats *st)
 {
-    if (it->op == TRACE_W32 && (it->addr & ~3u) != REG_POWCNT1) {
+    if (is_plain_w32(it)) {
         bus_write(s, it->addr, it->value, slice, st);
     } else if (it->op == TRACE_DATA) {
         for (uint32_t k = 0; k + 4 <= it->data_len; k += 4) {
@@ -63,7 +97,16 @@ unsigned dsgx_system_replay_cycles(dsgx_system *s, const dsgx_trace *t, uint32_t
     size_t n = t->n, i = 0;
     while (i < n) {
         uint64_t t0 = dsgx_now_ns();
-        for (; i < n && items[i].op != TRACE_FRAME; i++) exec_item(s, t, &items[i], slice, st);
+        while (i < n && items[i].op != TRACE_FRAME) {
+            /* a run of 32-bit writes (the bulk): write, run, in a tight loop */
+            size_t k = write_run(s->gx, items, i, n, slice, st);
+            if (k > i) {
+                i = k;
+                continue;
+            }
+            exec_item(s, t, &items[i], slice, st);
+            i++;
+        }
         drain(s, st);
         s->geometry_ns += dsgx_now_ns() - t0;
         if (i == n) break;
