@@ -25,6 +25,7 @@
 #include "tools/core/system.h"
 
 #include "gx/regs.h"
+#include "raster/lend.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -41,11 +42,16 @@ uint64_t dsgx_now_ns(void)
 
 /* ---- the render thread ---- */
 
-/* How long the render thread spins for its next frame, or the caller's thread for a render,
- * before sleeping on a condition variable (a wake-up from sleep cost 15-20 us here). Spins of
- * 3, 20, 50 and 100 us made no difference beyond the noise (bench/README.md); 20 us is about
- * what the rendering engine's own workers spin. */
+/* How long the caller's thread spins for a render it has no part of left to draw before
+ * sleeping on a condition variable (a wake-up from sleep cost 15-20 us here). Spins of 3, 20,
+ * 50 and 100 us made no difference beyond the noise (bench/README.md); 20 us is about what the
+ * rendering engine's own workers spin. */
 #define PIPE_SPIN_NS 20000u
+/* How long the render thread spins for its next frame: longer, since the caller's thread
+ * hands it over only after emitting the last frame, latching and copying the next (~40-80 us
+ * on g_heavy_1), and the render thread's wake-up would add to every frame (bench/README.md
+ * "pipe2"). */
+#define RENDER_SPIN_NS 100000u
 
 /* The VRAM writes since the last reset (VRAMCNT, LCDC window), as trace items of one replay:
  * VRAM after the same writes from reset holds the same bytes, so the views need no new copy
@@ -90,6 +96,7 @@ struct dsgx_pipe {
     uint64_t render_ns; /* (render thread) */
     /* the caller's thread only */
     bool in_flight;
+    unsigned lend_from;        /* raster_lend_frames before the frame in flight */
     bool drop_report;          /* a reset came after the frame in flight */
     bool vram_stale;           /* VRAM may differ from the copies */
     vram_history vram, copied; /* VRAM's history now, and when the views were copied */
@@ -105,8 +112,8 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Spin until *a != old, for at most PIPE_SPIN_NS. @return the value seen last. */
-static unsigned spin_while(atomic_uint *a, unsigned old)
+/* Spin until *a != old, for at most @p ns nanoseconds. @return the value seen last. */
+static unsigned spin_while(atomic_uint *a, unsigned old, uint64_t ns)
 {
     uint64_t t0 = dsgx_now_ns();
     for (;;) {
@@ -115,7 +122,7 @@ static unsigned spin_while(atomic_uint *a, unsigned old)
             if (v != old) return v;
             cpu_relax();
         }
-        if (dsgx_now_ns() - t0 > PIPE_SPIN_NS) return old;
+        if (dsgx_now_ns() - t0 > ns) return old;
     }
 }
 
@@ -124,7 +131,7 @@ static void *pipe_main(void *arg)
     dsgx_pipe *p = arg;
     unsigned seen = 0;
     for (;;) {
-        spin_while(&p->posted, seen);
+        spin_while(&p->posted, seen, RENDER_SPIN_NS);
         pthread_mutex_lock(&p->lock);
         while (atomic_load(&p->posted) == seen && !p->quit) pthread_cond_wait(&p->job, &p->lock);
         bool quit = atomic_load(&p->posted) == seen; /* (quit, and no frame left) */
@@ -198,11 +205,27 @@ static void pipe_destroy(dsgx_pipe *p)
     pipe_free(p);
 }
 
-/* Wait until the render thread has drawn every frame posted. */
+/* Wait until the render thread has drawn every frame posted, drawing bands of it meanwhile
+ * (raster_lend: this thread is one of the rendering engine's threads) while it has any left to
+ * share out; after that, spin a little, then sleep. */
 static void pipe_wait(dsgx_pipe *p)
 {
-    unsigned want = atomic_load(&p->posted), now = atomic_load(&p->finished);
-    if (now == want || spin_while(&p->finished, now) == want) return;
+    unsigned want = atomic_load(&p->posted);
+    uint64_t idle = 0; /* when there was nothing left to draw */
+    while (atomic_load(&p->finished) != want) {
+        if (raster_lend(p->raster)) {
+            idle = 0;
+        } else if (raster_lend_frames(p->raster) != p->lend_from) {
+            /* (the frame's steps are behind it: it finishes on the render thread) */
+            uint64_t now = dsgx_now_ns();
+            if (!idle) idle = now;
+            if (now - idle > PIPE_SPIN_NS) break;
+            for (int i = 0; i < 64; i++) cpu_relax();
+        } else {
+            cpu_relax(); /* (a step of the frame may still open) */
+        }
+    }
+    if (atomic_load(&p->finished) == want) return;
     pthread_mutex_lock(&p->lock);
     while (atomic_load(&p->finished) != want) pthread_cond_wait(&p->done, &p->lock);
     pthread_mutex_unlock(&p->lock);
@@ -269,6 +292,7 @@ static void pipe_post(dsgx_system *s, const gx_frame *f, const pipe_pending *pen
     s->power_on = false;
     p->pending = *pending;
     p->in_flight = true;
+    p->lend_from = raster_lend_frames(p->raster); /* (nothing is drawn now) */
     pthread_mutex_lock(&p->lock);
     atomic_fetch_add(&p->posted, 1u);
     pthread_cond_signal(&p->job);
@@ -318,8 +342,9 @@ unsigned dsgx_system_set_threads(dsgx_system *s, unsigned n)
         s->pipe = pipe_create(s);
     }
     if (!s->pipe) n = 1;
-    unsigned drawing = raster_set_threads(s->raster, n);
-    return s->pipe ? (drawing > 1 ? drawing : 2) : drawing;
+    /* pipelined: the render thread, n - 2 workers, and this thread lent once its writes are
+     * done (pipe_wait): never more than n threads at work */
+    return raster_set_threads_lent(s->raster, n, s->pipe ? 1u : 0u);
 }
 
 void dsgx_system_reset(dsgx_system *s)
