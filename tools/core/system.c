@@ -344,7 +344,8 @@ unsigned dsgx_system_set_threads(dsgx_system *s, unsigned n)
     if (!s->pipe) n = 1;
     /* pipelined: the render thread, n - 2 workers, and this thread lent once its writes are
      * done (pipe_wait): never more than n threads at work */
-    return raster_set_threads_lent(s->raster, n, s->pipe ? 1u : 0u);
+    unsigned drawing = raster_set_threads_lent(s->raster, n, s->pipe ? 1u : 0u);
+    return s->pipe && drawing < 2 ? 2 : drawing;
 }
 
 void dsgx_system_reset(dsgx_system *s)
