@@ -18,8 +18,11 @@
  *    a time the report would have landed first and the reset overwritten it;
  *  - raster_power_on (POWCNT1 bit 2 going 0 -> 1) is applied just before the next render, in
  *    both modes: nothing reads the rendering engine between the write and that render.
- * Waiting: the render thread spins a few tens of microseconds for its next frame and the
- * caller's thread as long for a render, then both sleep on condition variables.
+ * Threads: never more at work than dsgx_system_set_threads' n. The caller's thread, waiting
+ * for a render (pipe_wait), draws bands of it (raster_lend: it is one of the rendering engine's
+ * threads) while any are left to share out, then spins ~20 us and sleeps on a condition
+ * variable; the render thread spins ~100 us for its next frame (the hand-over after a frame:
+ * emit it, latch the next, copy its registers), then sleeps.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/core/system.h"
