@@ -311,21 +311,32 @@ void raster_draw_lines(raster_engine *r, int32_t y0, int32_t y1)
 }
 
 /* Thread i (0: the caller): bands of lines as they come (raster_engine.next_band), each then
- * finished by raster_lines_done, with thread i's band state. */
+ * finished by raster_lines_done, with thread i's band state. A band that starts where this
+ * thread's last one ended (nobody took one in between: the thread in raster_render before a
+ * lent thread comes) carries on from its state, as one longer band: no set-up again of the
+ * polygons crossing its first line. */
 static void draw_job(raster_engine *r, unsigned i)
 {
     raster_band *b = r->band[i];
     bool drew = false;
+    int32_t end = -1; /* where this thread's last band ended */
     raster_timing_record(&b->rec, r->line_rec);
+    b->timing = &b->rec;
     for (;;) {
         unsigned k = atomic_fetch_add(&r->next_band, 1u);
         if (k >= r->nbands) break;
-        b->y0 = r->band_y[k];
-        b->y1 = r->band_y[k + 1];
-        b->timing = &b->rec;
-        raster_draw_band(b);
+        int32_t y0 = r->band_y[k], y1 = r->band_y[k + 1];
+        if (y0 == end) {
+            for (int32_t y = y0; y < y1; y++) raster_band_line(b, y); /* (b->y0 as it was) */
+            b->y1 = y1;
+        } else {
+            b->y0 = y0;
+            b->y1 = y1;
+            raster_draw_band(b);
+        }
+        end = y1;
         drew = drew || b->drew;
-        raster_lines_done(r, b->y0, b->y1);
+        raster_lines_done(r, y0, y1);
     }
     b->drew = drew;
 }
