@@ -22,11 +22,12 @@
  * for a render (pipe_wait), draws bands of it (raster_lend: it is one of the rendering engine's
  * threads) while any are left to share out, then spins ~20 us and sleeps on a condition
  * variable; the render thread spins ~100 us for its next frame (the hand-over after a frame:
- * emit it, latch the next and copy it, ~40-80 us on g_heavy_1), then sleeps.
+ * emit it, latch the next, copy its registers), then sleeps.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/core/system.h"
 
+#include "gx/gx_internal.h" /* (gx->build: pipe_copy_early) */
 #include "gx/regs.h"
 #include "raster/lend.h"
 
@@ -91,13 +92,18 @@ struct dsgx_pipe {
     bool quit;            /* (under lock) */
     raster_engine *raster;
     /* the job: written before `posted` moves, read by the render thread until `finished` does */
-    gx_frame *in;       /* copy of the latched frame */
+    gx_frame *in;       /* copy of the latched frame: one of buf[] */
     uint8_t *tex, *pal; /* copies of the VRAM views */
     bool power_on;      /* raster_power_on first */
     dsgx_frame *out;    /* the system's frame */
     raster_result res;  /* (render thread) */
     uint64_t render_ns; /* (render thread) */
     /* the caller's thread only */
+    gx_frame *buf[2]; /* the render draws one (in); the other is free for the next frame */
+    /* the bank copied into the free buffer ahead of its latch (pipe_copy_early), with its
+     * counts then, or NULL */
+    const gx_frame *early;
+    uint32_t early_np, early_nv;
     bool in_flight;
     unsigned lend_from;        /* raster_lend_frames before the frame in flight */
     bool drop_report;          /* a reset came after the frame in flight */
@@ -155,7 +161,8 @@ static void *pipe_main(void *arg)
 
 static void pipe_free(dsgx_pipe *p)
 {
-    free(p->in);
+    free(p->buf[0]);
+    free(p->buf[1]);
     free(p->tex);
     free(p->pal);
     free(p);
@@ -168,10 +175,12 @@ static dsgx_pipe *pipe_create(dsgx_system *s)
     p->raster = s->raster;
     p->out = &s->frame;
     p->vram_stale = true;
-    p->in = malloc(sizeof *p->in);
+    p->buf[0] = malloc(sizeof *p->buf[0]);
+    p->buf[1] = malloc(sizeof *p->buf[1]);
+    p->in = p->buf[0];
     p->tex = malloc(GX_TEX_VRAM_SIZE);
     p->pal = malloc(GX_PAL_VRAM_SIZE);
-    if (!p->in || !p->tex || !p->pal) {
+    if (!p->buf[0] || !p->buf[1] || !p->tex || !p->pal) {
         pipe_free(p);
         return NULL;
     }
@@ -234,25 +243,56 @@ static void pipe_wait(dsgx_pipe *p)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* The latched frame as the render reads it: polygon and vertex RAM up to their counts, the
- * registers, and the VRAM views (copied again only when VRAM may have changed). */
+/* The buffer the render thread does not draw from. */
+static gx_frame *pipe_free_buffer(const dsgx_pipe *p)
+{
+    return p->in == p->buf[0] ? p->buf[1] : p->buf[0];
+}
+
+/* Polygon and vertex RAM up to their counts. */
+static void copy_ram(gx_frame *to, const gx_frame *f)
+{
+    to->npolys = f->npolys < GX_MAX_POLYGONS ? f->npolys : GX_MAX_POLYGONS;
+    to->nverts = f->nverts < GX_MAX_VERTICES ? f->nverts : GX_MAX_VERTICES;
+    memcpy(to->polys, f->polys, to->npolys * sizeof f->polys[0]);
+    memcpy(to->verts, f->verts, to->nverts * sizeof f->verts[0]);
+}
+
+/* At a `frame` directive, while the last frame may still be drawn: copy the polygon/vertex RAM
+ * that its VBlank is about to latch into the free buffer now, in the render's shadow, rather
+ * than after it with the render thread waiting. That is the bank being built (gx->build): the
+ * swap hands it to the rendering engine as it is, the next bus write comes after the latch and
+ * goes to the other bank (gx/swap.c), and nothing in between writes it (the report of the frame
+ * drawn, frame callbacks, which must not write the geometry engine). pipe_copy_frame keeps the
+ * copy when that bank is the one latched, with the same counts. */
+static void pipe_copy_early(dsgx_system *s)
+{
+    dsgx_pipe *p = s->pipe;
+    const gx_frame *f = s->gx->build;
+    copy_ram(pipe_free_buffer(p), f);
+    p->early = f;
+    p->early_np = f->npolys;
+    p->early_nv = f->nverts;
+}
+
+/* The latched frame as the render reads it, in the free buffer: polygon and vertex RAM up to
+ * their counts (unless copied early), the registers, and the VRAM views (copied again only when
+ * VRAM may have changed). */
 static void pipe_copy_frame(dsgx_pipe *p, const gx_frame *f)
 {
-    uint32_t np = f->npolys < GX_MAX_POLYGONS ? f->npolys : GX_MAX_POLYGONS;
-    uint32_t nv = f->nverts < GX_MAX_VERTICES ? f->nverts : GX_MAX_VERTICES;
-    p->in->regs = f->regs;
-    p->in->npolys = np;
-    p->in->nverts = nv;
-    memcpy(p->in->polys, f->polys, np * sizeof f->polys[0]);
-    memcpy(p->in->verts, f->verts, nv * sizeof f->verts[0]);
+    gx_frame *to = pipe_free_buffer(p);
+    if (p->early != f || p->early_np != f->npolys || p->early_nv != f->nverts) copy_ram(to, f);
+    p->early = NULL;
+    to->regs = f->regs;
     if (p->vram_stale && !same_history(&p->vram, &p->copied)) {
         memcpy(p->tex, f->tex_vram, GX_TEX_VRAM_SIZE);
         memcpy(p->pal, f->pal_vram, GX_PAL_VRAM_SIZE);
     }
     p->vram_stale = false;
     p->copied = p->vram;
-    p->in->tex_vram = p->tex;
-    p->in->pal_vram = p->pal;
+    to->tex_vram = p->tex;
+    to->pal_vram = p->pal;
+    p->in = to;
 }
 
 /* Figures of the frame just emitted (the whole-frame interval since the last one). */
@@ -455,6 +495,8 @@ static bool writes_vram(const dsgx_trace_item *it)
  * re-emit the last). */
 static void pipe_frame(dsgx_system *s, unsigned index, uint64_t *last)
 {
+    dsgx_pipe *p = s->pipe;
+    if (p->in_flight && gx_swap_pending(s->gx)) pipe_copy_early(s); /* (a frame will be posted) */
     pipe_finish(s, last);
     bool fresh = gx_vblank(s->gx);
     if (!fresh && s->log)
@@ -465,8 +507,9 @@ static void pipe_frame(dsgx_system *s, unsigned index, uint64_t *last)
         pipe_post(s, gx_render_frame(s->gx), &pending);
     } else {
         s->reemitted = true;
-        emit(s, s->pipe->cb, s->pipe->user, index, last);
+        emit(s, p->cb, p->user, index, last);
     }
+    p->early = NULL; /* (an early copy is for this latch only) */
 }
 
 /* One pass over the trace; frames are numbered from *frames on. */

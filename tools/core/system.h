@@ -11,7 +11,8 @@
  * waits), the caller's thread helps draw frame N: it takes bands of its scanlines as the render
  * thread does (raster/lend.h). With n threads: the render thread, n - 2 rendering workers and
  * the caller's thread, never more than n at work. The render reads the system's copy of what it
- * consumes (the latched frame, and the texture/palette VRAM views copied when VRAM may have
+ * consumes (the latched frame, copied from the bank being built at its `frame` directive while
+ * the last frame is still drawn, and the texture/palette VRAM views copied when VRAM may have
  * changed), so only these events wait for it to finish:
  *  - the next `frame` directive, and a trace `vblank` (latching reads the DISP3DCNT underflow bit
  *    that the render's RDLINES/underflow report, gx_report_render, sets);
@@ -24,10 +25,10 @@
  * once its frame is drawn, with that frame's figures; the geometry engine may by then have run
  * some of the next frame's writes, so a callback (or a command/vertex/polygon hook) that reads
  * geometry registers wants a one-thread system (a vblank hook sees the registers it sees one
- * frame at a time). The bus writes of a pipelined replay must go through the system, not
- * gx_write* on s->gx. The copies take ~1.2 MiB (a polygon/vertex RAM bank, the views).
- * dsgx_system_frame on a pipelined system draws on the caller's thread (the render thread idle:
- * n - 1 threads).
+ * frame at a time); callbacks and hooks must not write the geometry engine. The bus writes of
+ * a pipelined replay must go through the system, not gx_write* on s->gx. The copies take
+ * ~1.8 MiB (two polygon/vertex RAM banks of 608 KiB, the views). dsgx_system_frame on a pipelined
+ * system draws on the caller's thread (the render thread idle, n - 1 threads).
  */
 #ifndef DSGX_SYSTEM_H
 #define DSGX_SYSTEM_H
