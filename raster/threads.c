@@ -24,15 +24,21 @@
  * The result is the same frame, bit for bit, whatever the number of threads (test_raster_threads
  * and the golden tests run with 1 and with several threads).
  *
- * Workers are created once (raster_set_threads), spin a few tens of microseconds after a step
- * for the next one (a frame's final pass follows its lines), then sleep on a condition variable;
- * the caller's thread works as thread 0. Bands are handed out in order (plan_bands).
+ * A frame is drawn in steps (its lines, then its final pass), each open to whoever joins it
+ * while it runs: the caller's thread works as thread 0, the workers (created once,
+ * raster_set_threads) join it as they wake, lent threads (lend.h: a pipelined replay's geometry
+ * thread) when they have nothing else to do. Each takes the next piece of the step from a
+ * shared counter (bands in order, plan_bands; pieces of the final pass), so the step is done
+ * however many join and when; the caller's thread closes it once nobody is inside. Workers
+ * spin a few tens of microseconds after a step for the next one (a frame's final pass follows
+ * its lines), then sleep on a condition variable.
  */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "raster/lend.h"
 #include "raster/raster_internal.h"
 #include "raster/threads.h"
 
@@ -48,18 +54,31 @@ typedef struct worker {
     unsigned index; /* thread number: 1.. */
 } worker;
 
-/* A job: part @p i of @p n of the current step of the frame (worker i does part i). */
-typedef void (*job_fn)(raster_engine *r, unsigned i, unsigned n);
+/* A job: the current step of the frame, on thread @p i (band[i]: 0 the caller, 1.. the
+ * workers, then the lent threads). Jobs take their work in pieces from a shared counter, so
+ * the step is done whoever joins it, and whenever. */
+typedef void (*job_fn)(raster_engine *r, unsigned i);
+
+/* The step word: bits 0-7 count the threads inside the current step, bit 8 says it is open
+ * (threads may join), the bits above number the steps. A thread joins an open step it has not
+ * joined yet by adding 1 (compare-and-swap, so never after it closed); the caller's thread
+ * closes it once nobody is inside (compare-and-swap from "open, 0 inside"). */
+#define STEP_INSIDE 0xFFull
+#define STEP_OPEN   0x100ull
+#define STEP_ONE    0x200ull
 
 struct raster_pool {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     raster_engine *r;
-    unsigned nworkers;   /* threads started */
-    job_fn job;          /* the current step */
-    unsigned nparts;     /* its parts: part 0 on the caller's thread, part i by worker i */
-    atomic_uint running; /* workers still on the current step */
-    atomic_ullong gen;   /* step counter: a new value wakes the workers */
+    unsigned nworkers; /* threads started: band[1..nworkers] */
+    unsigned nlent;    /* threads lent by the caller (raster_lend): band[nworkers + 1..] */
+    job_fn job;        /* the current step (written before it opens) */
+    atomic_ullong step;
+    atomic_uint lent_free; /* lent slots not in use (bit i: band[nworkers + 1 + i]) */
+    unsigned long long lent_seen[RASTER_MAX_THREADS]; /* the last step each lent slot joined */
+    atomic_uint closed;    /* frames with no step left to open (raster_lend_frames) */
+    atomic_uint next_rows; /* the final pass's next piece of lines */
     bool quit;
     pthread_t th[RASTER_MAX_THREADS];
     worker w[RASTER_MAX_THREADS];
@@ -73,6 +92,31 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* Whether an open step is there that a thread which last joined step @p seen has not joined. */
+static bool step_joinable(struct raster_pool *p, unsigned long long seen)
+{
+    unsigned long long s = atomic_load(&p->step);
+    return (s & STEP_OPEN) && s / STEP_ONE != seen;
+}
+
+/* Join the open step if it is not step @p *seen. @return true when inside (then step_leave). */
+static bool step_join(struct raster_pool *p, unsigned long long *seen)
+{
+    unsigned long long s = atomic_load(&p->step);
+    while ((s & STEP_OPEN) && s / STEP_ONE != *seen) {
+        if (atomic_compare_exchange_weak(&p->step, &s, s + 1u)) {
+            *seen = s / STEP_ONE;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void step_leave(struct raster_pool *p)
+{
+    atomic_fetch_sub(&p->step, 1u);
+}
+
 /* Pauses a worker spins for the next step before it sleeps (tens of microseconds: a frame's
  * final pass follows its lines that closely; waking a sleeping thread costs as much). */
 #define SPIN_WAKE 2000
@@ -83,16 +127,18 @@ static void *worker_main(void *arg)
     struct raster_pool *p = w->pool;
     unsigned long long seen = 0;
     for (;;) {
-        for (int i = 0; i < SPIN_WAKE && atomic_load(&p->gen) == seen; i++) cpu_relax();
+        for (int i = 0; i < SPIN_WAKE && !step_joinable(p, seen); i++) cpu_relax();
+        if (step_join(p, &seen)) {
+            /* (job was written before the step opened, and stays until it closes) */
+            p->job(p->r, w->index);
+            step_leave(p);
+            continue;
+        }
         pthread_mutex_lock(&p->lock);
-        while (atomic_load(&p->gen) == seen && !p->quit) pthread_cond_wait(&p->wake, &p->lock);
+        while (!step_joinable(p, seen) && !p->quit) pthread_cond_wait(&p->wake, &p->lock);
         bool quit = p->quit;
         pthread_mutex_unlock(&p->lock);
         if (quit) break;
-        seen = atomic_load(&p->gen);
-        /* (job and nparts are written before gen moves, and stay until every worker is done) */
-        if (w->index < p->nparts) p->job(p->r, w->index, p->nparts);
-        atomic_fetch_sub(&p->running, 1u);
     }
     return NULL;
 }
@@ -110,8 +156,9 @@ static void pool_destroy(struct raster_pool *p)
     free(p);
 }
 
-/* A pool of up to @p n workers for bands 1..n (fewer when threads cannot be created). */
-static struct raster_pool *pool_create(raster_engine *r, unsigned n)
+/* A pool of up to @p workers workers for band[1..workers] (fewer when threads cannot be
+ * created), and @p lent slots for lent threads after them. */
+static struct raster_pool *pool_create(raster_engine *r, unsigned workers, unsigned lent)
 {
     struct raster_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
@@ -125,11 +172,13 @@ static struct raster_pool *pool_create(raster_engine *r, unsigned n)
         free(p);
         return NULL;
     }
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < workers; i++) {
         p->w[i] = (worker){p, i + 1};
         if (pthread_create(&p->th[i], NULL, worker_main, &p->w[i]) != 0) break;
         p->nworkers++;
     }
+    p->nlent = lent;
+    atomic_store(&p->lent_free, (1u << lent) - 1u);
     return p;
 }
 
@@ -153,11 +202,12 @@ void raster_threads_free(raster_engine *r)
     }
 }
 
-unsigned raster_set_threads(raster_engine *r, unsigned n)
+unsigned raster_set_threads_lent(raster_engine *r, unsigned n, unsigned lent)
 {
     if (n < 1) n = 1;
     if (n > RASTER_MAX_THREADS) n = RASTER_MAX_THREADS;
-    if (n == r->threads) return n; /* (the workers it has) */
+    if (lent > n - 1) lent = n - 1;
+    if (n == r->threads && lent == (r->pool ? r->pool->nlent : 0)) return n; /* (as it is) */
     pool_destroy(r->pool);
     r->pool = NULL;
     unsigned bands = 1;
@@ -167,33 +217,74 @@ unsigned raster_set_threads(raster_engine *r, unsigned n)
         r->band[bands]->r = r;
         bands++;
     }
+    if (lent > bands - 1) lent = bands - 1;
     if (bands > 1) {
-        r->pool = pool_create(r, bands - 1);
-        bands = r->pool ? r->pool->nworkers + 1 : 1;
+        r->pool = pool_create(r, bands - 1 - lent, lent);
+        bands = r->pool ? 1 + r->pool->nworkers + r->pool->nlent : 1;
     }
     r->threads = bands;
     return bands;
 }
 
-/* Run @p job in @p n parts at once (n <= workers + 1), part 0 on this thread. */
-static void pool_run(struct raster_pool *p, job_fn job, unsigned n)
+unsigned raster_set_threads(raster_engine *r, unsigned n)
 {
-    pthread_mutex_lock(&p->lock);
+    return raster_set_threads_lent(r, n, 0);
+}
+
+/* Run @p job as one step, on this thread and whichever others join it (started workers, lent
+ * threads); @return once it is done and nobody is inside. */
+static void pool_run(struct raster_pool *p, job_fn job)
+{
     p->job = job;
-    p->nparts = n;
-    atomic_store(&p->running, p->nworkers);
-    atomic_fetch_add(&p->gen, 1u);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->lock);
-    job(p->r, 0, n);
-    /* the workers finish within microseconds of this thread (the bands are taken in turns):
-     * spin, then yield the processor */
-    for (unsigned i = 0; atomic_load(&p->running) != 0; i++) {
+    unsigned long long closed = (atomic_load(&p->step) / STEP_ONE + 1u) * STEP_ONE;
+    if (p->nworkers) {
+        pthread_mutex_lock(&p->lock);
+        atomic_store(&p->step, closed | STEP_OPEN);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+    } else {
+        atomic_store(&p->step, closed | STEP_OPEN);
+    }
+    job(p->r, 0);
+    /* the others finish within microseconds of this thread (the pieces are taken in turns):
+     * spin, then yield the processor, until nobody is inside; then close */
+    unsigned long long open = closed | STEP_OPEN;
+    for (unsigned i = 0; !atomic_compare_exchange_weak(&p->step, &open, closed); i++) {
+        open = closed | STEP_OPEN;
         if (i < 4096)
             cpu_relax();
         else
             sched_yield();
     }
+}
+
+/* No step of this frame opens any more: tell the lent threads (raster_lend_frames). */
+static void frame_closed(raster_engine *r)
+{
+    if (r->pool) atomic_fetch_add(&r->pool->closed, 1u);
+}
+
+bool raster_lend(raster_engine *r)
+{
+    struct raster_pool *p = r->pool;
+    if (!p || !p->nlent) return false;
+    unsigned slot, free_slots = atomic_load(&p->lent_free);
+    do {
+        if (!free_slots) return false; /* (more lenders than lent threads) */
+        slot = (unsigned)__builtin_ctz(free_slots);
+    } while (!atomic_compare_exchange_weak(&p->lent_free, &free_slots, free_slots & ~(1u << slot)));
+    bool joined = step_join(p, &p->lent_seen[slot]);
+    if (joined) {
+        p->job(r, p->nworkers + 1u + slot);
+        step_leave(p);
+    }
+    atomic_fetch_or(&p->lent_free, 1u << slot);
+    return joined;
+}
+
+unsigned raster_lend_frames(const raster_engine *r)
+{
+    return r->pool ? atomic_load(&r->pool->closed) : 0u;
 }
 
 size_t raster_threads_memory(const raster_engine *r)
@@ -219,30 +310,40 @@ void raster_draw_lines(raster_engine *r, int32_t y0, int32_t y1)
     if (b->drew) r->prev_shadow_mask = b->prev_mask;
 }
 
-/* Worker i (0: the caller): bands of lines as they come (raster_engine.next_band), each then
- * finished by raster_lines_done, with thread i's band state. */
-static void draw_job(raster_engine *r, unsigned i, unsigned n)
+/* Thread i (0: the caller): bands of lines as they come (raster_engine.next_band), each then
+ * finished by raster_lines_done, with thread i's band state. A band that starts where this
+ * thread's last one ended (nobody took one in between: the thread in raster_render before a
+ * lent thread comes) carries on from its state, as one longer band: no set-up again of the
+ * polygons crossing its first line. */
+static void draw_job(raster_engine *r, unsigned i)
 {
-    (void)n;
     raster_band *b = r->band[i];
     bool drew = false;
+    int32_t end = -1; /* where this thread's last band ended */
     raster_timing_record(&b->rec, r->line_rec);
+    b->timing = &b->rec;
     for (;;) {
         unsigned k = atomic_fetch_add(&r->next_band, 1u);
         if (k >= r->nbands) break;
-        b->y0 = r->band_y[k];
-        b->y1 = r->band_y[k + 1];
-        b->timing = &b->rec;
-        raster_draw_band(b);
+        int32_t y0 = r->band_y[k], y1 = r->band_y[k + 1];
+        if (y0 == end) {
+            for (int32_t y = y0; y < y1; y++) raster_band_line(b, y); /* (b->y0 as it was) */
+            b->y1 = y1;
+        } else {
+            b->y0 = y0;
+            b->y1 = y1;
+            raster_draw_band(b);
+        }
+        end = y1;
         drew = drew || b->drew;
-        raster_lines_done(r, b->y0, b->y1);
+        raster_lines_done(r, y0, y1);
     }
     b->drew = drew;
 }
 
 /* Bands of lines in three rounds of one band per thread, the rounds 60%, 30% and 10% of the
  * estimated work: the threads take bands as they finish the last, so a band that takes longer
- * than estimated (or a worker that wakes late) is made up by the smaller ones at the end.
+ * than estimated (or a thread that joins late) is made up by the smaller ones at the end.
  * Every band after the first costs the set-up of the polygons crossing its first line. */
 static void plan_bands(raster_engine *r, uint64_t total)
 {
@@ -262,7 +363,7 @@ static void plan_bands(raster_engine *r, uint64_t total)
     r->nbands = k;
 }
 
-raster_lines_result raster_draw_lines_split(raster_engine *r)
+static raster_lines_result draw_lines_split(raster_engine *r)
 {
     if (r->threads < 2 || !r->pool || r->has_shadows) return RASTER_LINES_NOT_SPLIT;
     uint64_t total = 0;
@@ -271,7 +372,8 @@ raster_lines_result raster_draw_lines_split(raster_engine *r)
 
     plan_bands(r, total);
     atomic_store(&r->next_band, 0u);
-    pool_run(r->pool, draw_job, r->threads);
+    for (unsigned i = 0; i < r->threads; i++) r->band[i]->drew = false; /* (who joins sets it) */
+    pool_run(r->pool, draw_job);
 
     /* (no shadow masks: every band that drew a polygon line leaves the flag false) */
     for (unsigned i = 0; i < r->threads; i++) {
@@ -286,10 +388,27 @@ raster_lines_result raster_draw_lines_split(raster_engine *r)
     return RASTER_LINES_SPLIT;
 }
 
-/* The final pass of lines [192 i / n, 192 (i + 1) / n): the same work on every line. */
-static void postpass_job(raster_engine *r, unsigned i, unsigned n)
+raster_lines_result raster_draw_lines_split(raster_engine *r)
 {
-    raster_postpass_rows(r, r->frame, r->out, (int)(192 * i / n), (int)(192 * (i + 1) / n));
+    raster_lines_result lines = draw_lines_split(r);
+    /* (the final pass is split after split lines only: raster_postpass_split closes then) */
+    if (lines != RASTER_LINES_SPLIT || !r->final_pass) frame_closed(r);
+    return lines;
+}
+
+/* Lines the final pass takes at a time: the same work on every line; pieces small enough that
+ * a thread joining late still finds some. */
+#define POSTPASS_ROWS 16
+
+static void postpass_job(raster_engine *r, unsigned i)
+{
+    (void)i;
+    for (;;) {
+        unsigned k = atomic_fetch_add(&r->pool->next_rows, 1u);
+        if (k >= 192 / POSTPASS_ROWS) break;
+        int y0 = (int)k * POSTPASS_ROWS;
+        raster_postpass_rows(r, r->frame, r->out, y0, y0 + POSTPASS_ROWS);
+    }
 }
 
 void raster_postpass_split(raster_engine *r, const gx_frame *in, dsgx_frame *out)
@@ -298,5 +417,7 @@ void raster_postpass_split(raster_engine *r, const gx_frame *in, dsgx_frame *out
         raster_postpass_rows(r, in, out, 0, 192);
         return;
     }
-    pool_run(r->pool, postpass_job, r->threads);
+    atomic_store(&r->pool->next_rows, 0u);
+    pool_run(r->pool, postpass_job);
+    frame_closed(r);
 }

@@ -25,7 +25,9 @@ typedef enum raster_lines_result {
 
 /** Draw lines 0..191 of the frame (after raster_setup_frame and raster_timing_frame_begin) in
  *  bands on the engine's threads, when that is possible and worth it; each band then calls
- *  raster_lines_done on its lines. */
+ *  raster_lines_done on its lines. Once per raster_render; with raster_postpass_split after it
+ *  when the frame has a final pass (then that closes the frame for lent threads, else this:
+ *  raster_lend_frames). */
 raster_lines_result raster_draw_lines_split(raster_engine *r);
 
 /** The final pass (raster_postpass_rows) over every line, in bands on the engine's threads

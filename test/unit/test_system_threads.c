@@ -302,13 +302,14 @@ static uint64_t rng(uint64_t *state)
 
 /* One random bus event that touches what the two engines see of each other: DISP3DCNT (the
  * underflow acknowledgement among its bits, as w32, w16, w8 or data), a trace vblank, the 3D
- * power bits, a palette upload through the LCDC window with VRAMCNT_E switched, GXSTAT. */
+ * power bits, the geometry engine's power bit (off: a VBlank swaps nothing, though a swap may
+ * be pending), a palette upload through the LCDC window with VRAMCNT_E switched, GXSTAT. */
 static void add_event(dsgx_trace *t, uint64_t *st)
 {
     uint32_t r = (uint32_t)rng(st);
     uint8_t bytes[32];
     for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)rng(st);
-    switch (rng(st) % 8) {
+    switch (rng(st) % 9) {
     case 0: assert_int_equal(dsgx_trace_add(t, TRACE_W32, REG_DISP3DCNT, r & 0x7FFFu), 0); break;
     case 1: assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_DISP3DCNT, r & 0x3001u), 0); break;
     case 2: assert_int_equal(dsgx_trace_add(t, TRACE_W8, REG_DISP3DCNT + 1, r & 0x30u), 0); break;
@@ -318,6 +319,9 @@ static void add_event(dsgx_trace *t, uint64_t *st)
         assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_POWCNT1, 0x820Bu), 0);
         assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_POWCNT1, r & 1 ? 0x820Fu : 0x820Bu), 0);
         if (!(r & 1)) assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_POWCNT1, 0x820Fu), 0);
+        break;
+    case 8: /* the geometry engine off (a VBlank swaps nothing then) or on */
+        assert_int_equal(dsgx_trace_add(t, TRACE_W16, REG_POWCNT1, r & 2 ? 0x820Fu : 0x8207u), 0);
         break;
     case 6:
         assert_int_equal(dsgx_trace_add(t, TRACE_W8, REG_VRAMCNT_A + 4, 0x80u), 0);

@@ -18,13 +18,18 @@
  *    a time the report would have landed first and the reset overwritten it;
  *  - raster_power_on (POWCNT1 bit 2 going 0 -> 1) is applied just before the next render, in
  *    both modes: nothing reads the rendering engine between the write and that render.
- * Waiting: the render thread spins a few tens of microseconds for its next frame and the
- * caller's thread as long for a render, then both sleep on condition variables.
+ * Threads: never more at work than dsgx_system_set_threads' n. The caller's thread, waiting
+ * for a render (pipe_wait), draws bands of it (raster_lend: it is one of the rendering engine's
+ * threads) while any are left to share out, then spins ~20 us and sleeps on a condition
+ * variable; the render thread spins ~100 us for its next frame (the hand-over after a frame:
+ * emit it, latch the next, copy its registers), then sleeps.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/core/system.h"
 
+#include "gx/gx_internal.h" /* (gx->build: pipe_copy_early) */
 #include "gx/regs.h"
+#include "raster/lend.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -41,11 +46,16 @@ uint64_t dsgx_now_ns(void)
 
 /* ---- the render thread ---- */
 
-/* How long the render thread spins for its next frame, or the caller's thread for a render,
- * before sleeping on a condition variable (a wake-up from sleep cost 15-20 us here). Spins of
- * 3, 20, 50 and 100 us made no difference beyond the noise (bench/README.md); 20 us is about
- * what the rendering engine's own workers spin. */
+/* How long the caller's thread spins for a render it has no part of left to draw before
+ * sleeping on a condition variable (a wake-up from sleep cost 15-20 us here). Spins of 3, 20,
+ * 50 and 100 us made no difference beyond the noise (bench/README.md); 20 us is about what the
+ * rendering engine's own workers spin. */
 #define PIPE_SPIN_NS 20000u
+/* How long the render thread spins for its next frame: longer, since the caller's thread
+ * hands it over only after emitting the last frame, latching and copying the next (~40-80 us
+ * on g_heavy_1), and the render thread's wake-up would add to every frame (bench/README.md
+ * "pipe2"). */
+#define RENDER_SPIN_NS 100000u
 
 /* The VRAM writes since the last reset (VRAMCNT, LCDC window), as trace items of one replay:
  * VRAM after the same writes from reset holds the same bytes, so the views need no new copy
@@ -82,14 +92,20 @@ struct dsgx_pipe {
     bool quit;            /* (under lock) */
     raster_engine *raster;
     /* the job: written before `posted` moves, read by the render thread until `finished` does */
-    gx_frame *in;       /* copy of the latched frame */
+    gx_frame *in;       /* copy of the latched frame: one of buf[] */
     uint8_t *tex, *pal; /* copies of the VRAM views */
     bool power_on;      /* raster_power_on first */
     dsgx_frame *out;    /* the system's frame */
     raster_result res;  /* (render thread) */
     uint64_t render_ns; /* (render thread) */
     /* the caller's thread only */
+    gx_frame *buf[2]; /* the render draws one (in); the other is free for the next frame */
+    /* the bank copied into the free buffer ahead of its latch (pipe_copy_early), with its
+     * counts then, or NULL */
+    const gx_frame *early;
+    uint32_t early_np, early_nv;
     bool in_flight;
+    unsigned lend_from;        /* raster_lend_frames before the frame in flight */
     bool drop_report;          /* a reset came after the frame in flight */
     bool vram_stale;           /* VRAM may differ from the copies */
     vram_history vram, copied; /* VRAM's history now, and when the views were copied */
@@ -105,8 +121,8 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Spin until *a != old, for at most PIPE_SPIN_NS. @return the value seen last. */
-static unsigned spin_while(atomic_uint *a, unsigned old)
+/* Spin until *a != old, for at most @p ns nanoseconds. @return the value seen last. */
+static unsigned spin_while(atomic_uint *a, unsigned old, uint64_t ns)
 {
     uint64_t t0 = dsgx_now_ns();
     for (;;) {
@@ -115,7 +131,7 @@ static unsigned spin_while(atomic_uint *a, unsigned old)
             if (v != old) return v;
             cpu_relax();
         }
-        if (dsgx_now_ns() - t0 > PIPE_SPIN_NS) return old;
+        if (dsgx_now_ns() - t0 > ns) return old;
     }
 }
 
@@ -124,7 +140,7 @@ static void *pipe_main(void *arg)
     dsgx_pipe *p = arg;
     unsigned seen = 0;
     for (;;) {
-        spin_while(&p->posted, seen);
+        spin_while(&p->posted, seen, RENDER_SPIN_NS);
         pthread_mutex_lock(&p->lock);
         while (atomic_load(&p->posted) == seen && !p->quit) pthread_cond_wait(&p->job, &p->lock);
         bool quit = atomic_load(&p->posted) == seen; /* (quit, and no frame left) */
@@ -145,7 +161,8 @@ static void *pipe_main(void *arg)
 
 static void pipe_free(dsgx_pipe *p)
 {
-    free(p->in);
+    free(p->buf[0]);
+    free(p->buf[1]);
     free(p->tex);
     free(p->pal);
     free(p);
@@ -158,10 +175,12 @@ static dsgx_pipe *pipe_create(dsgx_system *s)
     p->raster = s->raster;
     p->out = &s->frame;
     p->vram_stale = true;
-    p->in = malloc(sizeof *p->in);
+    p->buf[0] = malloc(sizeof *p->buf[0]);
+    p->buf[1] = malloc(sizeof *p->buf[1]);
+    p->in = p->buf[0];
     p->tex = malloc(GX_TEX_VRAM_SIZE);
     p->pal = malloc(GX_PAL_VRAM_SIZE);
-    if (!p->in || !p->tex || !p->pal) {
+    if (!p->buf[0] || !p->buf[1] || !p->tex || !p->pal) {
         pipe_free(p);
         return NULL;
     }
@@ -198,35 +217,82 @@ static void pipe_destroy(dsgx_pipe *p)
     pipe_free(p);
 }
 
-/* Wait until the render thread has drawn every frame posted. */
+/* Wait until the render thread has drawn every frame posted, drawing bands of it meanwhile
+ * (raster_lend: this thread is one of the rendering engine's threads) while it has any left to
+ * share out; after that, spin a little, then sleep. */
 static void pipe_wait(dsgx_pipe *p)
 {
-    unsigned want = atomic_load(&p->posted), now = atomic_load(&p->finished);
-    if (now == want || spin_while(&p->finished, now) == want) return;
+    unsigned want = atomic_load(&p->posted);
+    uint64_t idle = 0; /* when there was nothing left to draw */
+    while (atomic_load(&p->finished) != want) {
+        if (raster_lend(p->raster)) {
+            idle = 0;
+        } else if (raster_lend_frames(p->raster) != p->lend_from) {
+            /* (the frame's steps are behind it: it finishes on the render thread) */
+            uint64_t now = dsgx_now_ns();
+            if (!idle) idle = now;
+            if (now - idle > PIPE_SPIN_NS) break;
+            for (int i = 0; i < 64; i++) cpu_relax();
+        } else {
+            cpu_relax(); /* (a step of the frame may still open) */
+        }
+    }
+    if (atomic_load(&p->finished) == want) return;
     pthread_mutex_lock(&p->lock);
     while (atomic_load(&p->finished) != want) pthread_cond_wait(&p->done, &p->lock);
     pthread_mutex_unlock(&p->lock);
 }
 
-/* The latched frame as the render reads it: polygon and vertex RAM up to their counts, the
- * registers, and the VRAM views (copied again only when VRAM may have changed). */
+/* The buffer the render thread does not draw from. */
+static gx_frame *pipe_free_buffer(const dsgx_pipe *p)
+{
+    return p->in == p->buf[0] ? p->buf[1] : p->buf[0];
+}
+
+/* Polygon and vertex RAM up to their counts. */
+static void copy_ram(gx_frame *to, const gx_frame *f)
+{
+    to->npolys = f->npolys < GX_MAX_POLYGONS ? f->npolys : GX_MAX_POLYGONS;
+    to->nverts = f->nverts < GX_MAX_VERTICES ? f->nverts : GX_MAX_VERTICES;
+    memcpy(to->polys, f->polys, to->npolys * sizeof f->polys[0]);
+    memcpy(to->verts, f->verts, to->nverts * sizeof f->verts[0]);
+}
+
+/* At a `frame` directive, while the last frame may still be drawn: copy the polygon/vertex RAM
+ * that its VBlank is about to latch into the free buffer now, in the render's shadow, rather
+ * than after it with the render thread waiting. That is the bank being built (gx->build): the
+ * swap hands it to the rendering engine as it is, the next bus write comes after the latch and
+ * goes to the other bank (gx/swap.c), and nothing in between writes it (the report of the frame
+ * drawn, frame callbacks, which must not write the geometry engine). pipe_copy_frame keeps the
+ * copy when that bank is the one latched, with the same counts. */
+static void pipe_copy_early(dsgx_system *s)
+{
+    dsgx_pipe *p = s->pipe;
+    const gx_frame *f = s->gx->build;
+    copy_ram(pipe_free_buffer(p), f);
+    p->early = f;
+    p->early_np = f->npolys;
+    p->early_nv = f->nverts;
+}
+
+/* The latched frame as the render reads it, in the free buffer: polygon and vertex RAM up to
+ * their counts (unless copied early), the registers, and the VRAM views (copied again only when
+ * VRAM may have changed). */
 static void pipe_copy_frame(dsgx_pipe *p, const gx_frame *f)
 {
-    uint32_t np = f->npolys < GX_MAX_POLYGONS ? f->npolys : GX_MAX_POLYGONS;
-    uint32_t nv = f->nverts < GX_MAX_VERTICES ? f->nverts : GX_MAX_VERTICES;
-    p->in->regs = f->regs;
-    p->in->npolys = np;
-    p->in->nverts = nv;
-    memcpy(p->in->polys, f->polys, np * sizeof f->polys[0]);
-    memcpy(p->in->verts, f->verts, nv * sizeof f->verts[0]);
+    gx_frame *to = pipe_free_buffer(p);
+    if (p->early != f || p->early_np != f->npolys || p->early_nv != f->nverts) copy_ram(to, f);
+    p->early = NULL;
+    to->regs = f->regs;
     if (p->vram_stale && !same_history(&p->vram, &p->copied)) {
         memcpy(p->tex, f->tex_vram, GX_TEX_VRAM_SIZE);
         memcpy(p->pal, f->pal_vram, GX_PAL_VRAM_SIZE);
     }
     p->vram_stale = false;
     p->copied = p->vram;
-    p->in->tex_vram = p->tex;
-    p->in->pal_vram = p->pal;
+    to->tex_vram = p->tex;
+    to->pal_vram = p->pal;
+    p->in = to;
 }
 
 /* Figures of the frame just emitted (the whole-frame interval since the last one). */
@@ -269,6 +335,7 @@ static void pipe_post(dsgx_system *s, const gx_frame *f, const pipe_pending *pen
     s->power_on = false;
     p->pending = *pending;
     p->in_flight = true;
+    p->lend_from = raster_lend_frames(p->raster); /* (nothing is drawn now) */
     pthread_mutex_lock(&p->lock);
     atomic_fetch_add(&p->posted, 1u);
     pthread_cond_signal(&p->job);
@@ -318,8 +385,10 @@ unsigned dsgx_system_set_threads(dsgx_system *s, unsigned n)
         s->pipe = pipe_create(s);
     }
     if (!s->pipe) n = 1;
-    unsigned drawing = raster_set_threads(s->raster, n);
-    return s->pipe ? (drawing > 1 ? drawing : 2) : drawing;
+    /* pipelined: the render thread, n - 2 workers, and this thread lent once its writes are
+     * done (pipe_wait): never more than n threads at work */
+    unsigned drawing = raster_set_threads_lent(s->raster, n, s->pipe ? 1u : 0u);
+    return s->pipe && drawing < 2 ? 2 : drawing;
 }
 
 void dsgx_system_reset(dsgx_system *s)
@@ -426,6 +495,8 @@ static bool writes_vram(const dsgx_trace_item *it)
  * re-emit the last). */
 static void pipe_frame(dsgx_system *s, unsigned index, uint64_t *last)
 {
+    dsgx_pipe *p = s->pipe;
+    if (p->in_flight && gx_swap_pending(s->gx)) pipe_copy_early(s); /* (a frame will be posted) */
     pipe_finish(s, last);
     bool fresh = gx_vblank(s->gx);
     if (!fresh && s->log)
@@ -436,8 +507,9 @@ static void pipe_frame(dsgx_system *s, unsigned index, uint64_t *last)
         pipe_post(s, gx_render_frame(s->gx), &pending);
     } else {
         s->reemitted = true;
-        emit(s, s->pipe->cb, s->pipe->user, index, last);
+        emit(s, p->cb, p->user, index, last);
     }
+    p->early = NULL; /* (an early copy is for this latch only) */
 }
 
 /* A 32-bit write to GXFIFO or a command port. */

@@ -6,10 +6,14 @@
  * Pipelined replay (dsgx_system_set_threads with 2 or more threads). On the DS the geometry
  * engine fills one polygon/vertex RAM bank while the rendering engine draws the other, latched
  * at VBlank. A pipelined replay does the same: frame N, latched by its `frame` directive, is
- * drawn on a render thread (with the rendering engine's own threads, raster_set_threads) while
- * the caller's thread runs frame N+1's bus writes through the geometry engine. The render reads
- * the system's copy of what it consumes (the latched frame, and the texture/palette VRAM views
- * copied when VRAM may have changed), so only these events wait for it to finish:
+ * drawn on a render thread while the caller's thread runs frame N+1's bus writes through the
+ * geometry engine; once they are done (at the next `frame` directive, or an event below that
+ * waits), the caller's thread helps draw frame N: it takes bands of its scanlines as the render
+ * thread does (raster/lend.h). With n threads: the render thread, n - 2 rendering workers and
+ * the caller's thread, never more than n at work. The render reads the system's copy of what it
+ * consumes (the latched frame, copied from the bank being built at its `frame` directive while
+ * the last frame is still drawn, and the texture/palette VRAM views copied when VRAM may have
+ * changed), so only these events wait for it to finish:
  *  - the next `frame` directive, and a trace `vblank` (latching reads the DISP3DCNT underflow bit
  *    that the render's RDLINES/underflow report, gx_report_render, sets);
  *  - a DISP3DCNT write acknowledging the underflow bit (bit 12 written 1): the report must land
@@ -21,8 +25,10 @@
  * once its frame is drawn, with that frame's figures; the geometry engine may by then have run
  * some of the next frame's writes, so a callback (or a command/vertex/polygon hook) that reads
  * geometry registers wants a one-thread system (a vblank hook sees the registers it sees one
- * frame at a time). The bus writes of a pipelined replay must go through the system, not
- * gx_write* on s->gx. The copies take ~1.2 MiB (a polygon/vertex RAM bank, the views).
+ * frame at a time); callbacks and hooks must not write the geometry engine. The bus writes of
+ * a pipelined replay must go through the system, not gx_write* on s->gx. The copies take
+ * ~1.8 MiB (two polygon/vertex RAM banks of 608 KiB, the views). dsgx_system_frame on a pipelined
+ * system draws on the caller's thread (the render thread idle, n - 1 threads).
  */
 #ifndef DSGX_SYSTEM_H
 #define DSGX_SYSTEM_H
@@ -64,9 +70,10 @@ void dsgx_system_set_log(dsgx_system *s, dsgx_log_fn fn, void *user);
 /**
  * Threads for replays, @p n 1..8. 1: one frame at a time on the caller's thread, drawn on one
  * thread. 2 or more: pipelined (see above): the caller's thread runs the geometry engine while a
- * render thread draws the last frame with @p n rendering threads (raster_set_threads; the render
- * thread is the first of them). @return the number of drawing threads (at least 2 when
- * pipelined), 1 when no thread could be created (not pipelined).
+ * render thread draws the last frame, with n - 2 rendering workers and, once its bus writes are
+ * done, the caller's thread (raster_set_threads_lent(n, 1)). @return the number of threads a
+ * frame is drawn on (at least 2 when pipelined), 1 when no thread could be created (not
+ * pipelined).
  */
 unsigned dsgx_system_set_threads(dsgx_system *s, unsigned n);
 
