@@ -144,6 +144,36 @@ static void edge_runs(const raster_poly *rp, const raster_slope *a, const raster
     }
 }
 
+/* Fill rules of a line whose left edge L starts the span (not crossed): fill_start /
+ * fill_end are the slopes' own terms (edge.h); the row above a flat bottom fills its x-major
+ * runs; the line polygon rule applies only to polygons with a shared vertex (setup.c). Reads
+ * c->l_len (edge_runs first). */
+static inline void fill_rules(const raster_poly *rp, const raster_slope *L, const raster_slope *R,
+                              bool bottom, int32_t xstart, int32_t xend, span_line *c)
+{
+    if (rp->fill_all) {
+        c->l_fill = c->r_fill = true;
+        return;
+    }
+    bool flatb = bottom && L->x1 != R->x1;
+    c->l_fill = L->fill_start || (flatb && L->xmajor) ||
+                (rp->line_poly && L->inc == R->inc && xstart + c->l_len == xend + 1);
+    c->r_fill = R->fill_end || (flatb && R->xmajor);
+}
+
+/* The span's ends, its top/bottom edge flag and where it draws (both line set-ups). */
+static inline void line_ends(raster_engine *r, raster_poly *rp, int32_t y, bool bottom,
+                             int32_t xstart, int32_t xend, span_line *c)
+{
+    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->xstart = xstart;
+    c->xend = xend;
+    c->xcov = 0;
+    c->r = r;
+    c->rp = rp;
+    c->line = raster_addr(0, y);
+}
+
 /* Edges, span ends, fill rules and edge runs of a polygon on line y (the part of melonDS's
  * scanline functions before the pixel loops). */
 static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
@@ -196,25 +226,10 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
         }
     } else {
         edge_runs(rp, L, R, false, c);
-        bool flatb = bottom && L->x1 != R->x1;
-        if (fill_all) {
-            c->l_fill = c->r_fill = true;
-        } else {
-            /* (fill_start / fill_end: the slopes' own terms, edge.h) */
-            /* the line polygon rule: only for polygons with a shared vertex (setup.c) */
-            c->l_fill = L->fill_start || (flatb && L->xmajor) ||
-                        (rp->line_poly && L->inc == R->inc && xstart + c->l_len == xend + 1);
-            c->r_fill = R->fill_end || (flatb && R->xmajor);
-        }
+        fill_rules(rp, L, R, bottom, xstart, xend, c);
     }
 
-    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
-    c->xstart = xstart;
-    c->xend = xend;
-    c->xcov = 0;
-    c->r = r;
-    c->rp = rp;
-    c->line = raster_addr(0, y);
+    line_ends(r, rp, y, bottom, xstart, xend, c);
     /* (read by shadow polygons and masks only: span_pixel.h plot, mask_pixel) */
     if (rp->is_shadow || rp->is_mask) c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, r->recip);
@@ -259,21 +274,8 @@ static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_li
     c->l_len = raster_slope_edge_length(L, false);
     c->r_len = raster_slope_edge_length(R, false);
     c->l_cov = c->r_cov = 0;
-    if (rp->fill_all) {
-        c->l_fill = c->r_fill = true;
-    } else {
-        bool flatb = bottom && L->x1 != R->x1;
-        c->l_fill = L->fill_start || (flatb && L->xmajor) ||
-                    (rp->line_poly && L->inc == R->inc && xstart + c->l_len == xend + 1);
-        c->r_fill = R->fill_end || (flatb && R->xmajor);
-    }
-    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
-    c->xstart = xstart;
-    c->xend = xend;
-    c->xcov = 0;
-    c->r = r;
-    c->rp = rp;
-    c->line = raster_addr(0, y);
+    fill_rules(rp, L, R, bottom, xstart, xend, c);
+    line_ends(r, rp, y, bottom, xstart, xend, c);
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, rp->lin_w, rp->lin_w,
                             r->recip);
     span_prepare(c, false, lv, rv);
