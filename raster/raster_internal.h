@@ -217,6 +217,10 @@ struct raster_engine {
      *  wrapped coordinate of any u with the same low log2(2S) bits. Filled at creation. */
     uint16_t wrap_tab[2][4096];
     bool melonds_gaps; /**< X-major span ends as melonDS (false: hardware gaps) */
+    /** Test hook (unit.test_raster_span_diff): every polygon line is drawn by the generic span
+     *  function of its flags (span_fns.c), which shades through raster_shade, instead of the
+     *  specialised ones: the reference the fast paths are compared with. Default false. */
+    bool span_reference;
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line

@@ -147,7 +147,7 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
     setup_k(r, rp);
     uint8_t flags = rp->span_flags;
     rp->span_lin = rp->span_flat = NULL;
-    if (flags & SPAN_SHADOW) {
+    if ((flags & SPAN_SHADOW) || r->span_reference) {
         rp->span_gen = span_fns[flags];
         return;
     }
