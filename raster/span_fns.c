@@ -98,6 +98,40 @@ SPAN_FN_DDA(5, SPAN_AA | 1)
 SPAN_FN_DDA(6, SPAN_AA | 2)
 SPAN_FN_DDA(7, SPAN_AA | 3)
 
+#if SPAN_VEC
+/* Linear Z-buffered spans four pixels at a time (span_vec.h), without anti-aliasing, for
+ * polygons that are not wireframe: index = depth (0-3). */
+#define SPAN_FN_VEC(i)                                                                             \
+    static void span_fn_vvtx_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA);                                \
+    }                                                                                              \
+    static void span_fn_vmod_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA);                                \
+    }                                                                                              \
+    static void span_fn_vflat_##i(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                    \
+    }                                                                                              \
+    static void span_fn_vfmod_##i(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                    \
+    }
+SPAN_FN_VEC(0)
+SPAN_FN_VEC(1)
+SPAN_FN_VEC(2)
+SPAN_FN_VEC(3)
+#define TABLE4(p)                                                                                  \
+    {                                                                                              \
+        p##0, p##1, p##2, p##3                                                                     \
+    }
+static const raster_span_fn span_fns_vvtx[4] = TABLE4(span_fn_vvtx_);
+static const raster_span_fn span_fns_vmod[4] = TABLE4(span_fn_vmod_);
+static const raster_span_fn span_fns_vflat[4] = TABLE4(span_fn_vflat_);
+static const raster_span_fn span_fns_vfmod[4] = TABLE4(span_fn_vfmod_);
+#endif
+
 #define TABLE8(p)                                                                                  \
     {                                                                                              \
         p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7                                             \
@@ -124,6 +158,17 @@ static void setup_k(const raster_engine *r, raster_poly *rp)
     k->polyattr = rp->polyattr;
     k->valpha = (sh->poly_alpha | sh->alpha_or) << 24;
     k->texels = sh->decoded;
+    for (int i = 0; i < 4; i++) {
+        k->v_aref[i] = (int32_t)k->alpha_ref;
+        k->v_aor[i] = (int32_t)(sh->alpha_or << 24);
+        for (int a = 0; a < 2; a++) {
+            const raster_tex_axis *ax = a ? &sh->tex.ax_t : &sh->tex.ax_s;
+            k->v_wrap[a][0][i] = ax->lo;
+            k->v_wrap[a][1][i] = ax->hi;
+            k->v_wrap[a][2][i] = (int32_t)ax->mask;
+            k->v_wrap[a][3][i] = (int32_t)ax->flip;
+        }
+    }
     if (!sh->decoded) return; /* the rest is read by SPAN_SHADE_MODDEC only */
     k->wlog2 = sh->tex.width_log2;
     k->ax_s = sh->tex.ax_s;
@@ -164,6 +209,19 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
             rp->span_lin = span_fns_dgen[i];
         }
     }
+#if SPAN_VEC
+    /* (the same spans four pixels at a time: no anti-aliasing, not wireframe) */
+    if (!(flags & SPAN_WBUFFER) && !aa && !rp->wireframe) {
+        unsigned d = flags & 3u;
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) {
+            rp->span_lin = span_fns_vvtx[d];
+            rp->span_flat = span_fns_vflat[d];
+        } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
+            rp->span_lin = span_fns_vmod[d];
+            rp->span_flat = span_fns_vfmod[d];
+        }
+    }
+#endif
     unsigned i = (flags & 7u) | aa << 3;
     if (rp->shader.kind == RASTER_SHADE_VERTEX)
         rp->span_gen = span_fns_vtx[i];

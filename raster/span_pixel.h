@@ -239,6 +239,70 @@ SPAN_INLINE uint32_t dda_attr(const span_line *c, const span_dda *d, int k)
     return (uint32_t)(d->acc[k] >> 35);
 }
 
+/* The depth test of a pixel at @p addr (layer 0) with the retry against the pixel under an
+ * edge pixel: on success *addr / *dstattr are those of the layer that passed. */
+SPAN_INLINE bool plot_depth(const raster_engine *r, int dt, uint32_t *addr, uint32_t *dstattr,
+                            int32_t z)
+{
+    if (depth_pass(dt, (int32_t)r->depth[*addr], z, *dstattr)) return true;
+    if (!(*dstattr & RASTER_ATTR_EDGE_MASK) || *addr >= RASTER_BUF_SIZE) return false;
+    *addr += RASTER_BUF_SIZE;
+    *dstattr = r->attr[*addr];
+    return depth_pass(dt, (int32_t)r->depth[*addr], z, *dstattr);
+}
+
+/* What a pixel that passed the depth test at @p addr writes: alpha test, opaque write (with
+ * anti-aliasing coverage) or translucent blend (melonDS RenderPolygonScanline's pixel body
+ * after the depth test). */
+SPAN_INLINE void plot_write(span_line *c, uint32_t addr, uint32_t dstattr, int32_t z,
+                            uint32_t color, uint32_t edge, int part, int flags, const span_k *k)
+{
+    raster_engine *r = c->r;
+    const raster_poly *rp = c->rp;
+    uint32_t alpha = color >> 24;
+
+    if (alpha <= k->p->alpha_ref) return;
+
+    if (alpha == 31) {
+        uint32_t attr = k->p->polyattr | edge;
+        if ((flags & SPAN_AA) && (part != PART_INSIDE || (attr & RASTER_ATTR_EDGE_MASK))) {
+            int32_t cov = 31;
+            if (part == PART_LEFT) {
+                cov = c->l_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = c->xcov >> 5;
+                    if (cov > 31) cov = 31;
+                    c->xcov += c->l_cov & 0x3FF;
+                }
+            } else if (part == PART_RIGHT) {
+                cov = c->r_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = 31 - (c->xcov >> 5);
+                    if (cov < 0) cov = 0;
+                    c->xcov += c->r_cov & 0x3FF;
+                }
+            }
+            attr |= (uint32_t)cov << RASTER_ATTR_COV_SHIFT;
+            if (addr < RASTER_BUF_SIZE) {
+                /* push the old pixel to the lower layer */
+                r->color[addr + RASTER_BUF_SIZE] = r->color[addr];
+                r->depth[addr + RASTER_BUF_SIZE] = r->depth[addr];
+                r->attr[addr + RASTER_BUF_SIZE] = r->attr[addr];
+            }
+        }
+        r->depth[addr] = (uint32_t)z;
+        r->color[addr] = color;
+        r->attr[addr] = attr;
+        return;
+    }
+
+    bool write_z = polyattr_trans_depth(rp->poly->attr) != 0;
+    bool shadow = (flags & SPAN_SHADOW) != 0;
+    plot_translucent(r, addr, color, z, write_z, rp->polyattr, shadow);
+    if ((dstattr & RASTER_ATTR_EDGE_MASK) && addr < RASTER_BUF_SIZE)
+        plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
+}
+
 /* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). @p d: the linear
  * accumulators at x (SPAN_DDA only). */
 SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags,
@@ -271,13 +335,7 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         z = span_zz(c, xr);
     }
 
-    if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) {
-        /* retry against the pixel under an edge pixel */
-        if (!(dstattr & RASTER_ATTR_EDGE_MASK) || addr >= RASTER_BUF_SIZE) return;
-        addr += RASTER_BUF_SIZE;
-        dstattr = r->attr[addr];
-        if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) return;
-    }
+    if (!plot_depth(r, dt, &addr, &dstattr, z)) return;
 
     /* texcoords are not interpolated for untextured vertex colour (never read) */
     const bool tex = !(flags & SPAN_SHADE_VERTEX);
@@ -332,49 +390,10 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         color = (vr >> 3) | ((vg >> 3) << 8) | ((vb >> 3) << 16) | k->p->valpha;
     else
         color = raster_shade(&rp->shader, vr, vg, vb, s, t);
-    uint32_t alpha = color >> 24;
-
-    if (alpha <= k->p->alpha_ref) return;
-
-    if (alpha == 31) {
-        uint32_t attr = k->p->polyattr | edge;
-        if ((flags & SPAN_AA) && (part != PART_INSIDE || (attr & RASTER_ATTR_EDGE_MASK))) {
-            int32_t cov = 31;
-            if (part == PART_LEFT) {
-                cov = c->l_cov;
-                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
-                    cov = c->xcov >> 5;
-                    if (cov > 31) cov = 31;
-                    c->xcov += c->l_cov & 0x3FF;
-                }
-            } else if (part == PART_RIGHT) {
-                cov = c->r_cov;
-                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
-                    cov = 31 - (c->xcov >> 5);
-                    if (cov < 0) cov = 0;
-                    c->xcov += c->r_cov & 0x3FF;
-                }
-            }
-            attr |= (uint32_t)cov << RASTER_ATTR_COV_SHIFT;
-            if (addr < RASTER_BUF_SIZE) {
-                /* push the old pixel to the lower layer */
-                r->color[addr + RASTER_BUF_SIZE] = r->color[addr];
-                r->depth[addr + RASTER_BUF_SIZE] = r->depth[addr];
-                r->attr[addr + RASTER_BUF_SIZE] = r->attr[addr];
-            }
-        }
-        r->depth[addr] = (uint32_t)z;
-        r->color[addr] = color;
-        r->attr[addr] = attr;
-        return;
-    }
-
-    bool write_z = polyattr_trans_depth(rp->poly->attr) != 0;
-    bool shadow = (flags & SPAN_SHADOW) != 0;
-    plot_translucent(r, addr, color, z, write_z, rp->polyattr, shadow);
-    if ((dstattr & RASTER_ATTR_EDGE_MASK) && addr < RASTER_BUF_SIZE)
-        plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
+    plot_write(c, addr, dstattr, z, color, edge, part, flags, k);
 }
+
+#include "raster/span_vec.h"
 
 static inline int32_t min32(int32_t a, int32_t b)
 {
@@ -393,6 +412,25 @@ static inline int32_t min32(int32_t a, int32_t b)
             if (flags & SPAN_DDA) dda_step(&d, k0, nattr), dx++;                                   \
         }                                                                                          \
     } while (0)
+
+/* Pixels [xs, xe) of a SPAN_DDA line without anti-aliasing as one loop, the edge flag
+ * chosen per pixel: left run before lim1, right run from lim2 (see draw_line). */
+SPAN_INLINE void draw_short(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                            int flags, const span_k *kp)
+{
+    span_dda d;
+    d.zacc = d.zstep = 0;
+    int32_t dx = INT32_MIN;
+    const int nattr = (flags & SPAN_SHADE_VERTEX) ? ((flags & SPAN_FLAT) ? 0 : 3) : 5;
+    const int k0 = (flags & SPAN_FLAT) ? 3 : 0;
+    for (int i = k0; i < nattr; i++) d.acc[i] = d.step[i] = 0; /* (quiets -Wmaybe-uninitialized) */
+    RUN(xs, xe,
+        plot(c, xs,
+             c->yedge | (xs < lim1   ? RASTER_ATTR_EDGE_LEFT
+                         : xs < lim2 ? 0u
+                                     : RASTER_ATTR_EDGE_RIGHT),
+             PART_INSIDE, flags, &d, kp));
+}
 
 SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 {
@@ -425,12 +463,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     int32_t xs = c->l_fill ? x : after_left;
     int32_t xe = c->r_fill ? end1 : after_inside;
     if ((flags & SPAN_DDA) && !(flags & SPAN_AA) && !wire && xe - xs <= 16) {
-        RUN(xs, xe,
-            plot(c, xs,
-                 c->yedge | (xs < lim1   ? RASTER_ATTR_EDGE_LEFT
-                             : xs < lim2 ? 0u
-                                         : RASTER_ATTR_EDGE_RIGHT),
-                 PART_INSIDE, flags, &d, &k));
+        draw_short(c, xs, xe, lim1, lim2, flags, &k);
         return;
     }
 
@@ -463,6 +496,29 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
         RUN(x, end1, plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags, &d, &k));
     }
 }
+
+#if SPAN_VEC
+/* A SPAN_DDA line with fused shading, without anti-aliasing, of a polygon that is not
+ * wireframe (span_fns.c chooses these per polygon): the runs of draw_line's short loop, then
+ * draw_vec (span_vec.h) on [xs, xe), whatever the length. */
+SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
+{
+    span_k k;
+    span_k_init(c, &k, flags);
+    int32_t x = c->xstart < 0 ? 0 : c->xstart;
+    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    int32_t lim1 = min32(c->xstart + c->l_len, end1);
+    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
+    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
+    int32_t after_inside = after_left > lim2 ? after_left : lim2;
+    int32_t xs = c->l_fill ? x : after_left;
+    int32_t xe = c->r_fill ? end1 : after_inside;
+    if (xe - xs <= SPAN_VEC_MIN)
+        draw_short(c, xs, xe, lim1, lim2, flags, &k);
+    else
+        draw_vec(c, xs, xe, lim1, lim2, flags, &k);
+}
+#endif
 
 /** The span function for a polygon line, from the polygon's choice (raster_span_select_poly):
  *  the SPAN_DDA variant when the line's span is linear with small products, with one colour
