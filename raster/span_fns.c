@@ -118,6 +118,25 @@ SPAN_FN_DDA(7, SPAN_AA | 3)
     {                                                                                              \
         draw_vec_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                    \
     }
+/* Perspective or W-buffered spans four pixels at a time (same conditions): index = depth |
+ * W-buffer (0-7). */
+#define SPAN_FN_PVEC(i)                                                                            \
+    static void span_fn_pvtx_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_persp_line(c, xcut, (i) | SPAN_SHADE_VERTEX);                                         \
+    }                                                                                              \
+    static void span_fn_pmod_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_persp_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                         \
+    }
+SPAN_FN_PVEC(0)
+SPAN_FN_PVEC(1)
+SPAN_FN_PVEC(2)
+SPAN_FN_PVEC(3)
+SPAN_FN_PVEC(4)
+SPAN_FN_PVEC(5)
+SPAN_FN_PVEC(6)
+SPAN_FN_PVEC(7)
 SPAN_FN_VEC(0)
 SPAN_FN_VEC(1)
 SPAN_FN_VEC(2)
@@ -126,6 +145,12 @@ SPAN_FN_VEC(3)
     {                                                                                              \
         p##0, p##1, p##2, p##3                                                                     \
     }
+static const raster_span_fn span_fns_pvtx[8] = {span_fn_pvtx_0, span_fn_pvtx_1, span_fn_pvtx_2,
+                                                span_fn_pvtx_3, span_fn_pvtx_4, span_fn_pvtx_5,
+                                                span_fn_pvtx_6, span_fn_pvtx_7};
+static const raster_span_fn span_fns_pmod[8] = {span_fn_pmod_0, span_fn_pmod_1, span_fn_pmod_2,
+                                                span_fn_pmod_3, span_fn_pmod_4, span_fn_pmod_5,
+                                                span_fn_pmod_6, span_fn_pmod_7};
 static const raster_span_fn span_fns_vvtx[4] = TABLE4(span_fn_vvtx_);
 static const raster_span_fn span_fns_vmod[4] = TABLE4(span_fn_vmod_);
 static const raster_span_fn span_fns_vflat[4] = TABLE4(span_fn_vflat_);
@@ -229,4 +254,12 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
         rp->span_gen = span_fns_mod[i];
     else
         rp->span_gen = span_fns[flags];
+#if SPAN_VEC
+    if (!aa && !rp->wireframe) {
+        if (rp->shader.kind == RASTER_SHADE_VERTEX)
+            rp->span_gen = span_fns_pvtx[flags & 7u];
+        else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+            rp->span_gen = span_fns_pmod[flags & 7u];
+    }
+#endif
 }

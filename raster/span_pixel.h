@@ -520,6 +520,55 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
 }
 #endif
 
+#if SPAN_VEC
+/* x * m + b for the span's factor terms, as 64-bit integers. */
+static inline int64_t persp_term(int32_t x, int64_t m, int64_t b)
+{
+    return (int64_t)x * m + b;
+}
+
+/* A perspective (or W-buffered) line with fused shading, without anti-aliasing, of a polygon
+ * that is not wireframe: draw_vec when the span's factor and attributes stay in the ranges
+ * where its arithmetic is exact, else draw_line. Checked at the first and last pixel (every
+ * term is linear in x, or a ratio of two linear terms with a positive denominator, so
+ * monotone): numerator (xr * w0n) << 8 in [0, 2^32), denominator xr * den_step + den_base in
+ * [1, 2^31) (no wrap: span_factor's unsigned division), factor <= 256; each attribute's
+ * difference d <= 2^16 (d * factor <= 2^24: exact in float); W-buffer 0 <= zk < 2^32. */
+SPAN_INLINE void draw_persp_line(span_line *c, int32_t xcut, int flags)
+{
+    const raster_interp *ix = &c->ix;
+    int32_t x = c->xstart < 0 ? 0 : c->xstart;
+    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    int32_t lim1 = min32(c->xstart + c->l_len, end1);
+    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
+    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
+    int32_t after_inside = after_left > lim2 ? after_left : lim2;
+    int32_t xs = c->l_fill ? x : after_left;
+    int32_t xe = c->r_fill ? end1 : after_inside;
+    if (xe - xs <= SPAN_VEC_MIN || ix->linear) {
+        draw_line(c, xcut, flags);
+        return;
+    }
+    bool ok = true;
+    for (int e = 0; e < 2; e++) {
+        int32_t xr = (e ? xe - 1 : xs) - ix->x0;
+        int64_t num = persp_term(xr, (int64_t)ix->w0n * 256, 0);
+        int64_t den = persp_term(xr, c->den_step, c->den_base);
+        ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
+             num / den <= 256;
+    }
+    for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->ap[a].d <= 65536u;
+    if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
+    if (!ok) {
+        draw_line(c, xcut, flags);
+        return;
+    }
+    span_k k;
+    span_k_init(c, &k, flags);
+    draw_vec(c, xs, xe, lim1, lim2, flags, &k);
+}
+#endif
+
 /** The span function for a polygon line, from the polygon's choice (raster_span_select_poly):
  *  the SPAN_DDA variant when the line's span is linear with small products, with one colour
  *  (SPAN_FLAT, sets c->flat_color) when an untextured span's colour does not change. Inline:

@@ -122,16 +122,41 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
     const bool tex = (flags & SPAN_SHADE_MODDEC) != 0;
     const bool flat = (flags & SPAN_FLAT) != 0;
 
-    /* the accumulators at xs, as dda_init */
+    /* linear (SPAN_DDA): the accumulators at xs, as dda_init; perspective: the factor's
+     * numerator and denominator per lane (draw_persp_line checked their ranges), the
+     * attributes' differences and bases; the Z-buffer depth is linear in either case */
+    const bool persp = !(flags & SPAN_DDA);
+    const int a0 = flat ? 3 : 0, a1 = tex ? 5 : 3;
     uint64_t xr = (uint32_t)(xs - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (xs - c->ix.x0));
     vec_acc va[5], vz;
-    for (int a = flat ? 3 : 0; a < (tex ? 5 : 3); a++) {
-        uint64_t dr = c->lin_dr[a];
-        vec_acc_init(&va[a], dr * (c->ap[a].sel ? xl : xr) + ((uint64_t)c->ap[a].base << 35),
-                     c->ap[a].sel ? 0u - dr : dr);
+    __m128 vd[5];
+    __m128i vb[5];
+    bool vsel[5];
+    __m128d xd0 = _mm_setzero_pd(), xd1 = _mm_setzero_pd(), wn = _mm_setzero_pd(),
+            dstep = _mm_setzero_pd(), dbase = _mm_setzero_pd();
+    for (int a = a0; a < a1; a++) {
+        if (persp) {
+            vd[a] = _mm_set1_ps((float)c->ap[a].d);
+            vb[a] = _mm_set1_epi32((int32_t)c->ap[a].base);
+            vsel[a] = c->ap[a].sel != 0;
+        } else {
+            uint64_t dr = c->lin_dr[a];
+            vec_acc_init(&va[a], dr * (c->ap[a].sel ? xl : xr) + ((uint64_t)c->ap[a].base << 35),
+                         c->ap[a].sel ? 0u - dr : dr);
+        }
     }
-    vec_acc_init(&vz, (uint64_t)(c->zk * (int64_t)(c->zsel ? xl : xr)),
-                 (uint64_t)(c->zsel ? -c->zk : c->zk));
+    if (persp) {
+        xd0 = _mm_set_pd((double)xr + 1, (double)xr);
+        xd1 = _mm_set_pd((double)xr + 3, (double)xr + 2);
+        wn = _mm_set1_pd((double)c->ix.w0n * 256.0);
+        dstep = _mm_set1_pd((double)c->den_step);
+        dbase = _mm_set1_pd((double)c->den_base);
+    }
+    const bool wbuf = (flags & SPAN_WBUFFER) != 0;
+    if (!wbuf)
+        vec_acc_init(&vz, (uint64_t)(c->zk * (int64_t)(c->zsel ? xl : xr)),
+                     (uint64_t)(c->zsel ? -c->zk : c->zk));
+    const __m128i wzk = _mm_set1_epi32((int32_t)(uint32_t)c->zk); /* W-buffer: 0 <= zk < 2^32 */
     const __m128i zbase = _mm_set1_epi32((int32_t)(uint32_t)(uint64_t)c->zbase);
 
     /* colour constants: modulate factors of a flat span (16-bit channels r, g, b, alpha of two
@@ -160,7 +185,40 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
     for (int32_t x = xs; x < xe; x += 4) {
         uint32_t addr = (uint32_t)(line + x);
         __m128i valid = _mm_cmpgt_epi32(vxe, xv);
-        __m128i z = _mm_add_epi32(VEC_ACC_BITS(vz, 13), zbase);
+        /* perspective: the factor f0 = floor(num / den) per lane, f1 = 256 - f0 (exact: see
+         * draw_persp_line), and each attribute base + ((d * f) >> 8) with d * f <= 2^24, exact
+         * in single precision */
+        __m128i f0 = _mm_setzero_si128(), f1 = _mm_setzero_si128();
+        __m128 ff0 = _mm_setzero_ps(), ff1 = _mm_setzero_ps();
+        __m128i av[5];
+        if (persp) {
+            __m128i q0 = _mm_cvttpd_epi32(
+                _mm_div_pd(_mm_mul_pd(xd0, wn), _mm_add_pd(_mm_mul_pd(xd0, dstep), dbase)));
+            __m128i q1 = _mm_cvttpd_epi32(
+                _mm_div_pd(_mm_mul_pd(xd1, wn), _mm_add_pd(_mm_mul_pd(xd1, dstep), dbase)));
+            f0 = _mm_unpacklo_epi64(q0, q1);
+            f1 = _mm_sub_epi32(_mm_set1_epi32(256), f0);
+            ff0 = _mm_cvtepi32_ps(f0);
+            ff1 = _mm_cvtepi32_ps(f1);
+            for (int a = a0; a < a1; a++)
+                av[a] = _mm_add_epi32(
+                    vb[a],
+                    _mm_srli_epi32(_mm_cvttps_epi32(_mm_mul_ps(vd[a], vsel[a] ? ff1 : ff0)), 8));
+        } else {
+            for (int a = a0; a < a1; a++) av[a] = VEC_ACC_BITS(va[a], 35);
+        }
+        __m128i z;
+        if (wbuf) {
+            /* zbase + (zk * f[zsel]) >> 8, the products as 64-bit lanes (even, then odd) */
+            __m128i f = c->zsel ? f1 : f0;
+            __m128i pe = _mm_srli_epi64(_mm_mul_epu32(f, wzk), 8);
+            __m128i po = _mm_srli_epi64(_mm_mul_epu32(_mm_srli_epi64(f, 32), wzk), 8);
+            z = _mm_add_epi32(_mm_unpacklo_epi32(_mm_shuffle_epi32(pe, _MM_SHUFFLE(3, 1, 2, 0)),
+                                                 _mm_shuffle_epi32(po, _MM_SHUFFLE(3, 1, 2, 0))),
+                              zbase);
+        } else {
+            z = _mm_add_epi32(VEC_ACC_BITS(vz, 13), zbase);
+        }
         __m128i dstz, dsta;
         if (x <= 252) {
             dstz = _mm_loadu_si128((const __m128i *)&r->depth[addr]);
@@ -183,8 +241,8 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
 
         __m128i color;
         if (tex) {
-            __m128i ws = vec_wrap(p->v_wrap[0], VEC_ACC_BITS(va[3], 35), repeat);
-            __m128i wt = vec_wrap(p->v_wrap[1], VEC_ACC_BITS(va[4], 35), repeat);
+            __m128i ws = vec_wrap(p->v_wrap[0], av[3], repeat);
+            __m128i wt = vec_wrap(p->v_wrap[1], av[4], repeat);
             __m128i idx = _mm_add_epi32(_mm_sll_epi32(wt, wlog2), ws);
             color = _mm_set_epi32((int)tx[(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, 3))],
                                   (int)tx[(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, 2))],
@@ -195,9 +253,9 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
                 if (!flat) {
                     /* (v >> 3) + 1 per channel, 2 * pa1 for alpha, as bytes, then 16 bits */
                     __m128i v6 =
-                        _mm_or_si128(_mm_or_si128(VEC_ACC_BITS(va[0], 38),
-                                                  _mm_slli_epi32(VEC_ACC_BITS(va[1], 38), 8)),
-                                     _mm_or_si128(_mm_slli_epi32(VEC_ACC_BITS(va[2], 38), 16),
+                        _mm_or_si128(_mm_or_si128(_mm_srli_epi32(av[0], 3),
+                                                  _mm_slli_epi32(_mm_srli_epi32(av[1], 3), 8)),
+                                     _mm_or_si128(_mm_slli_epi32(_mm_srli_epi32(av[2], 3), 16),
                                                   _mm_set1_epi32((int32_t)(am << 24))));
                     v6 = _mm_add_epi32(v6, _mm_set1_epi32(0x01010101));
                     mlo = _mm_unpacklo_epi8(v6, _mm_setzero_si128());
@@ -213,8 +271,8 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             color = _mm_set1_epi32((int32_t)k->flat);
         } else {
             color = _mm_or_si128(
-                _mm_or_si128(VEC_ACC_BITS(va[0], 38), _mm_slli_epi32(VEC_ACC_BITS(va[1], 38), 8)),
-                _mm_or_si128(_mm_slli_epi32(VEC_ACC_BITS(va[2], 38), 16),
+                _mm_or_si128(_mm_srli_epi32(av[0], 3), _mm_slli_epi32(_mm_srli_epi32(av[1], 3), 8)),
+                _mm_or_si128(_mm_slli_epi32(_mm_srli_epi32(av[2], 3), 16),
                              _mm_set1_epi32((int32_t)p->valpha)));
         }
         __m128i alpha = _mm_srli_epi32(color, 24);
@@ -268,8 +326,13 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
         }
 
         xv = _mm_add_epi32(xv, _mm_set1_epi32(4));
-        vec_acc_step(&vz);
-        for (int a = flat ? 3 : 0; a < (tex ? 5 : 3); a++) vec_acc_step(&va[a]);
+        if (persp) {
+            xd0 = _mm_add_pd(xd0, _mm_set1_pd(4.0));
+            xd1 = _mm_add_pd(xd1, _mm_set1_pd(4.0));
+        } else {
+            for (int a = a0; a < a1; a++) vec_acc_step(&va[a]);
+        }
+        if (!wbuf) vec_acc_step(&vz);
     }
 }
 #else
