@@ -413,6 +413,37 @@ static inline int32_t min32(int32_t a, int32_t b)
         }                                                                                          \
     } while (0)
 
+#if SPAN_VEC
+/* x * m + b for the span's factor terms, as 64-bit integers. */
+static inline int64_t persp_term(int32_t x, int64_t m, int64_t b)
+{
+    return (int64_t)x * m + b;
+}
+
+/* Whether draw_vec's perspective arithmetic is exact on pixels [xs, xe) of a perspective (or
+ * W-buffered) line, checked at the first and last pixel (every term is linear in x, or a ratio
+ * of two linear terms with a positive denominator, so monotone): numerator (xr * w0n) << 8 in
+ * [0, 2^32), denominator xr * den_step + den_base in [1, 2^31) (no wrap: span_factor's
+ * unsigned division), factor <= 256; each attribute's difference d <= 2^16 (d * factor <=
+ * 2^24: exact in float); W-buffer 0 <= zk < 2^32. */
+static inline bool persp_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+{
+    const raster_interp *ix = &c->ix;
+    if (ix->linear || xs >= xe) return false;
+    bool ok = true;
+    for (int e = 0; e < 2; e++) {
+        int32_t xr = (e ? xe - 1 : xs) - ix->x0;
+        int64_t num = persp_term(xr, (int64_t)ix->w0n * 256, 0);
+        int64_t den = persp_term(xr, c->den_step, c->den_base);
+        ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
+             num / den <= 256;
+    }
+    for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->ap[a].d <= 65536u;
+    if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
+    return ok;
+}
+#endif
+
 /* Pixels [xs, xe) of a SPAN_DDA line without anti-aliasing as one loop, the edge flag
  * chosen per pixel: left run before lim1, right run from lim2 (see draw_line). */
 SPAN_INLINE void draw_short(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
@@ -484,6 +515,16 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     if (wire && !c->yedge) {
         if (x < xlimit) x = xlimit;
     } else {
+#if SPAN_VEC
+        /* anti-aliasing (or a span the vector loop's callers passed on): the inside of a line
+         * that is not the first or last has no edge flag, so its pixels take no coverage and
+         * are drawn as without anti-aliasing, four at a time where the arithmetic allows */
+        if ((flags & (SPAN_SHADE_MODDEC | SPAN_SHADE_VERTEX)) && !c->yedge &&
+            xlimit - x > SPAN_VEC_MIN && ((flags & SPAN_DDA) || persp_ok(c, x, xlimit, flags))) {
+            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags, &k);
+            x = xlimit;
+        }
+#endif
         RUN(x, xlimit, plot(c, x, c->yedge, PART_INSIDE, flags, &d, &k));
     }
 
@@ -521,12 +562,6 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
 #endif
 
 #if SPAN_VEC
-/* x * m + b for the span's factor terms, as 64-bit integers. */
-static inline int64_t persp_term(int32_t x, int64_t m, int64_t b)
-{
-    return (int64_t)x * m + b;
-}
-
 /* A perspective (or W-buffered) line with fused shading, without anti-aliasing, of a polygon
  * that is not wireframe: draw_vec when the span's factor and attributes stay in the ranges
  * where its arithmetic is exact, else draw_line. Checked at the first and last pixel (every
@@ -536,7 +571,6 @@ static inline int64_t persp_term(int32_t x, int64_t m, int64_t b)
  * difference d <= 2^16 (d * factor <= 2^24: exact in float); W-buffer 0 <= zk < 2^32. */
 SPAN_INLINE void draw_persp_line(span_line *c, int32_t xcut, int flags)
 {
-    const raster_interp *ix = &c->ix;
     int32_t x = c->xstart < 0 ? 0 : c->xstart;
     int32_t end1 = min32(c->xend + 1, min32(256, xcut));
     int32_t lim1 = min32(c->xstart + c->l_len, end1);
@@ -545,21 +579,7 @@ SPAN_INLINE void draw_persp_line(span_line *c, int32_t xcut, int flags)
     int32_t after_inside = after_left > lim2 ? after_left : lim2;
     int32_t xs = c->l_fill ? x : after_left;
     int32_t xe = c->r_fill ? end1 : after_inside;
-    if (xe - xs <= SPAN_VEC_MIN || ix->linear) {
-        draw_line(c, xcut, flags);
-        return;
-    }
-    bool ok = true;
-    for (int e = 0; e < 2; e++) {
-        int32_t xr = (e ? xe - 1 : xs) - ix->x0;
-        int64_t num = persp_term(xr, (int64_t)ix->w0n * 256, 0);
-        int64_t den = persp_term(xr, c->den_step, c->den_base);
-        ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
-             num / den <= 256;
-    }
-    for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->ap[a].d <= 65536u;
-    if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
-    if (!ok) {
+    if (xe - xs <= SPAN_VEC_MIN || !persp_ok(c, xs, xe, flags)) {
         draw_line(c, xcut, flags);
         return;
     }
