@@ -186,15 +186,17 @@ static void setup_k(const raster_engine *r, raster_poly *rp)
     for (int i = 0; i < 4; i++) {
         k->v_aref[i] = (int32_t)k->alpha_ref;
         k->v_aor[i] = (int32_t)(sh->alpha_or << 24);
-        for (int a = 0; a < 2; a++) {
-            const raster_tex_axis *ax = a ? &sh->tex.ax_t : &sh->tex.ax_s;
+    }
+    if (!sh->decoded) return; /* the rest is read by SPAN_SHADE_MODDEC only */
+    for (int a = 0; a < 2; a++) {
+        const raster_tex_axis *ax = a ? &sh->tex.ax_t : &sh->tex.ax_s;
+        for (int i = 0; i < 4; i++) {
             k->v_wrap[a][0][i] = ax->lo;
             k->v_wrap[a][1][i] = ax->hi;
             k->v_wrap[a][2][i] = (int32_t)ax->mask;
             k->v_wrap[a][3][i] = (int32_t)ax->flip;
         }
     }
-    if (!sh->decoded) return; /* the rest is read by SPAN_SHADE_MODDEC only */
     k->wlog2 = sh->tex.width_log2;
     k->ax_s = sh->tex.ax_s;
     k->ax_t = sh->tex.ax_t;
@@ -235,8 +237,11 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
         }
     }
 #if SPAN_VEC
-    /* (the same spans four pixels at a time: no anti-aliasing, not wireframe) */
-    if (!(flags & SPAN_WBUFFER) && !aa && !rp->wireframe) {
+    /* (the same spans four pixels at a time: no anti-aliasing, not wireframe, polygon alpha
+     * 31; a translucent polygon's pixels are all translucent, which the vector loop hands to
+     * plot_write one by one: slower than the scalar loop) */
+    const bool vec = !aa && !rp->wireframe && rp->shader.poly_alpha == 31;
+    if (!(flags & SPAN_WBUFFER) && vec) {
         unsigned d = flags & 3u;
         if (rp->shader.kind == RASTER_SHADE_VERTEX) {
             rp->span_lin = span_fns_vvtx[d];
@@ -255,7 +260,7 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
     else
         rp->span_gen = span_fns[flags];
 #if SPAN_VEC
-    if (!aa && !rp->wireframe) {
+    if (vec) {
         if (rp->shader.kind == RASTER_SHADE_VERTEX)
             rp->span_gen = span_fns_pvtx[flags & 7u];
         else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
