@@ -36,7 +36,7 @@
 #if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
 #define SPAN_VEC 1
 #ifndef SPAN_VEC_MIN
-#define SPAN_VEC_MIN 4
+#define SPAN_VEC_MIN 3
 #endif
 #include <emmintrin.h>
 
