@@ -8,7 +8,10 @@
  * shading inlined (vertex colour, flat colour, modulate from a decoded texture, and on spans
  * of one vertex colour that modulate with the colour's factors fixed, or none at all for
  * white) and, on linear Z-buffered spans, the attributes stepped per pixel (span_pixel.h
- * SPAN_DDA). The pixel loop's polygon constants are set up here once per polygon (setup_k).
+ * SPAN_DDA). Opaque polygons without anti-aliasing with that shading take the vector variants
+ * (span_vec.h, four pixels at a time; SSE2 machines only): span_fn_v* for linear Z-buffered
+ * spans, span_fn_p* for perspective and W-buffered ones. The pixel loop's polygon constants are
+ * set up here once per polygon (setup_k).
  */
 #include "raster/span_pixel.h"
 

@@ -1,15 +1,23 @@
 /*
- * span_vec.h - the linear Z-buffered pixel loop four pixels at a time (SSE2, the x86-64
- * baseline). Internal to raster/, included by span_pixel.h; without SSE2 (other machines)
- * SPAN_VEC is 0 and the scalar loop of span_pixel.h draws every span.
+ * span_vec.h - the pixel loop four pixels at a time (SSE2, the x86-64 baseline). Internal to
+ * raster/, included by span_pixel.h; without SSE2 (other machines), or built with
+ * -DDSGX_NO_SIMD, SPAN_VEC is 0 and the scalar loops of span_pixel.h draw every span.
  *
  * Hardware notes: none of its own; it draws exactly what span_pixel.h plot() draws, pixel for
  * pixel (unit.test_raster_span_diff compares both with the reference path on random frames).
  *
- * What it covers: SPAN_DDA spans (linear, Z-buffer, lin_fast) of polygons with the fused
- * shading (vertex colour, modulate from a decoded texture; flat or not), without
- * anti-aliasing and not wireframe. Each step takes pixels x .. x + 3 of [xs, xe):
- *  - the accumulators of span_pixel.h's span_dda (attribute k = acc >> 35, depth = zbase +
+ * What it covers: spans of more than SPAN_VEC_MIN pixels of opaque (alpha 31), not wireframe
+ * polygons with the fused shading (vertex colour, modulate from a decoded texture; flat or
+ * not): linear Z-buffered (SPAN_DDA) spans, and perspective or W-buffered spans where
+ * span_pixel.h persp_ok finds the arithmetic below exact; without anti-aliasing, or with it the
+ * inside run of a line that is not the polygon's first or last (no edge flag: no coverage).
+ * Each step takes pixels x .. x + 3 of [xs, xe):
+ *  - perspective: the factor floor(num / den) per lane by a double division (num < 2^32,
+ *    0 < den < 2^31: a quotient that is not an integer is at least 1/den from the next one,
+ *    more than the rounding error, so the floor is exact), f1 = 256 - f0, each attribute
+ *    base + ((d * f) >> 8) by a float product (d <= 2^16, f <= 256: d * f <= 2^24 is exact);
+ *    W-buffer depth zbase + ((zk * f) >> 8) by 32x32->64 products;
+ *  - linear: the accumulators of span_pixel.h's span_dda (attribute k = acc >> 35, depth = zbase +
  *    (zacc >> 13), the same 64-bit integers) are kept per lane, two 64-bit lanes per register,
  *    and step by 4 * step; only the low 32 bits of each result are used, where a logical shift
  *    of the 64-bit accumulator gives the same bits as the arithmetic one (dsgx_asr64);
