@@ -132,6 +132,12 @@ typedef struct raster_span_k {
     const uint16_t *tab_s, *tab_t; /**< raster_engine.wrap_tab of each axis' size and flip */
     uint32_t pm_s, pm_t;           /**< 2 * size - 1 of each axis */
     uint32_t pa1, alpha_or;        /**< polygon alpha + 1; 31 for wireframe, else 0 */
+    /** The vector loop's copies (span_vec.h), four equal 32-bit lanes each, read from here
+     *  as they are needed instead of being set up per line: the wrap of s and t (lo, hi,
+     *  mask, flip), the alpha-test reference, alpha_or << 24 */
+    _Alignas(16) int32_t v_wrap[2][4][4];
+    _Alignas(16) int32_t v_aref[4];
+    _Alignas(16) int32_t v_aor[4];
 } raster_span_k;
 
 /** Rendering state of one polygon (set up once per frame, stepped per scanline). Field order:
@@ -255,6 +261,10 @@ struct raster_engine {
     /** every polygon line through the general line set-up (span.c line_setup), none through
      *  its specialised form (line_setup_lin): the reference in tests; false by default */
     bool ref_lines;
+    /** Test hook (unit.test_raster_span_diff): every polygon line is drawn by the generic span
+     *  function of its flags (span_fns.c), which shades through raster_shade, instead of the
+     *  specialised ones: the reference the fast paths are compared with. Default false. */
+    bool span_reference;
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line

@@ -8,7 +8,10 @@
  * shading inlined (vertex colour, flat colour, modulate from a decoded texture, and on spans
  * of one vertex colour that modulate with the colour's factors fixed, or none at all for
  * white) and, on linear Z-buffered spans, the attributes stepped per pixel (span_pixel.h
- * SPAN_DDA). The pixel loop's polygon constants are set up here once per polygon (setup_k).
+ * SPAN_DDA). Opaque polygons without anti-aliasing with that shading take the vector variants
+ * (span_vec.h, four pixels at a time; SSE2 machines only): span_fn_v* for linear Z-buffered
+ * spans, span_fn_p* for perspective and W-buffered ones. The pixel loop's polygon constants are
+ * set up here once per polygon (setup_k).
  */
 #include "raster/span_pixel.h"
 
@@ -98,6 +101,65 @@ SPAN_FN_DDA(5, SPAN_AA | 1)
 SPAN_FN_DDA(6, SPAN_AA | 2)
 SPAN_FN_DDA(7, SPAN_AA | 3)
 
+#if SPAN_VEC
+/* Linear Z-buffered spans four pixels at a time (span_vec.h), without anti-aliasing, for
+ * polygons that are not wireframe: index = depth (0-3). */
+#define SPAN_FN_VEC(i)                                                                             \
+    static void span_fn_vvtx_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA);                                \
+    }                                                                                              \
+    static void span_fn_vmod_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA);                                \
+    }                                                                                              \
+    static void span_fn_vflat_##i(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                    \
+    }                                                                                              \
+    static void span_fn_vfmod_##i(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_vec_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                    \
+    }
+/* Perspective or W-buffered spans four pixels at a time (same conditions): index = depth |
+ * W-buffer (0-7). */
+#define SPAN_FN_PVEC(i)                                                                            \
+    static void span_fn_pvtx_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_persp_line(c, xcut, (i) | SPAN_SHADE_VERTEX);                                         \
+    }                                                                                              \
+    static void span_fn_pmod_##i(span_line *c, int32_t xcut)                                       \
+    {                                                                                              \
+        draw_persp_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                         \
+    }
+SPAN_FN_PVEC(0)
+SPAN_FN_PVEC(1)
+SPAN_FN_PVEC(2)
+SPAN_FN_PVEC(3)
+SPAN_FN_PVEC(4)
+SPAN_FN_PVEC(5)
+SPAN_FN_PVEC(6)
+SPAN_FN_PVEC(7)
+SPAN_FN_VEC(0)
+SPAN_FN_VEC(1)
+SPAN_FN_VEC(2)
+SPAN_FN_VEC(3)
+#define TABLE4(p)                                                                                  \
+    {                                                                                              \
+        p##0, p##1, p##2, p##3                                                                     \
+    }
+static const raster_span_fn span_fns_pvtx[8] = {span_fn_pvtx_0, span_fn_pvtx_1, span_fn_pvtx_2,
+                                                span_fn_pvtx_3, span_fn_pvtx_4, span_fn_pvtx_5,
+                                                span_fn_pvtx_6, span_fn_pvtx_7};
+static const raster_span_fn span_fns_pmod[8] = {span_fn_pmod_0, span_fn_pmod_1, span_fn_pmod_2,
+                                                span_fn_pmod_3, span_fn_pmod_4, span_fn_pmod_5,
+                                                span_fn_pmod_6, span_fn_pmod_7};
+static const raster_span_fn span_fns_vvtx[4] = TABLE4(span_fn_vvtx_);
+static const raster_span_fn span_fns_vmod[4] = TABLE4(span_fn_vmod_);
+static const raster_span_fn span_fns_vflat[4] = TABLE4(span_fn_vflat_);
+static const raster_span_fn span_fns_vfmod[4] = TABLE4(span_fn_vfmod_);
+#endif
+
 #define TABLE8(p)                                                                                  \
     {                                                                                              \
         p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7                                             \
@@ -124,7 +186,20 @@ static void setup_k(const raster_engine *r, raster_poly *rp)
     k->polyattr = rp->polyattr;
     k->valpha = (sh->poly_alpha | sh->alpha_or) << 24;
     k->texels = sh->decoded;
+    for (int i = 0; i < 4; i++) {
+        k->v_aref[i] = (int32_t)k->alpha_ref;
+        k->v_aor[i] = (int32_t)(sh->alpha_or << 24);
+    }
     if (!sh->decoded) return; /* the rest is read by SPAN_SHADE_MODDEC only */
+    for (int a = 0; a < 2; a++) {
+        const raster_tex_axis *ax = a ? &sh->tex.ax_t : &sh->tex.ax_s;
+        for (int i = 0; i < 4; i++) {
+            k->v_wrap[a][0][i] = ax->lo;
+            k->v_wrap[a][1][i] = ax->hi;
+            k->v_wrap[a][2][i] = (int32_t)ax->mask;
+            k->v_wrap[a][3][i] = (int32_t)ax->flip;
+        }
+    }
     k->wlog2 = sh->tex.width_log2;
     k->ax_s = sh->tex.ax_s;
     k->ax_t = sh->tex.ax_t;
@@ -148,7 +223,7 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
     uint8_t flags = rp->span_flags;
     rp->span_lin = rp->span_flat = NULL;
     if (raster_curse_select_poly(r, rp)) return; /* the overlapping-edge rule (curse.c) */
-    if (flags & SPAN_SHADOW) {
+    if ((flags & SPAN_SHADOW) || r->span_reference) {
         rp->span_gen = span_fns[flags];
         return;
     }
@@ -165,6 +240,22 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
             rp->span_lin = span_fns_dgen[i];
         }
     }
+#if SPAN_VEC
+    /* (the same spans four pixels at a time: no anti-aliasing, not wireframe, polygon alpha
+     * 31; a translucent polygon's pixels are all translucent, which the vector loop hands to
+     * plot_write one by one: slower than the scalar loop) */
+    const bool vec = !aa && !rp->wireframe && rp->shader.poly_alpha == 31;
+    if (!(flags & SPAN_WBUFFER) && vec) {
+        unsigned d = flags & 3u;
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) {
+            rp->span_lin = span_fns_vvtx[d];
+            rp->span_flat = span_fns_vflat[d];
+        } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
+            rp->span_lin = span_fns_vmod[d];
+            rp->span_flat = span_fns_vfmod[d];
+        }
+    }
+#endif
     unsigned i = (flags & 7u) | aa << 3;
     if (rp->shader.kind == RASTER_SHADE_VERTEX)
         rp->span_gen = span_fns_vtx[i];
@@ -172,4 +263,12 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
         rp->span_gen = span_fns_mod[i];
     else
         rp->span_gen = span_fns[flags];
+#if SPAN_VEC
+    if (vec) {
+        if (rp->shader.kind == RASTER_SHADE_VERTEX)
+            rp->span_gen = span_fns_pvtx[flags & 7u];
+        else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+            rp->span_gen = span_fns_pmod[flags & 7u];
+    }
+#endif
 }

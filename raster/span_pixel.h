@@ -94,7 +94,10 @@ SPAN_INLINE void span_k_init(const span_line *c, span_k *k, int flags)
     k->fb1 = ((v6 >> 16) & 0x3Fu) + 1;
     /* ((t + 1) * 64 - 1) >> 6 = t for t <= 63 and ((a + 1) * 32 - 1) >> 5 = a for a <= 31:
      * modulating by white with polygon alpha 31 (alpha_or 0) returns the texel as it is */
-    k->ident = k->fr1 == 64 && k->fg1 == 64 && k->fb1 == 64 && k->p->a31;
+    /* (tested on v6 itself, not on the fields just stored: gcc read fr1 / fg1 back as one
+     * 64-bit load of two 32-bit stores, a store-forwarding stall, ~20% of span_fn_dfmod_1's
+     * time under perf) */
+    k->ident = (v6 & 0x3F3F3Fu) == 0x3F3F3Fu && k->p->a31;
 }
 
 /* raster_tex_wrap for the span loop. Repeat axes: the clamp does not limit (lo/hi are the
@@ -242,6 +245,70 @@ SPAN_INLINE uint32_t dda_attr(const span_line *c, const span_dda *d, int k)
     return (uint32_t)(d->acc[k] >> 35);
 }
 
+/* The depth test of a pixel at @p addr (layer 0) with the retry against the pixel under an
+ * edge pixel: on success *addr / *dstattr are those of the layer that passed. */
+SPAN_INLINE bool plot_depth(const raster_engine *r, int dt, uint32_t *addr, uint32_t *dstattr,
+                            int32_t z)
+{
+    if (depth_pass(dt, (int32_t)r->depth[*addr], z, *dstattr)) return true;
+    if (!(*dstattr & RASTER_ATTR_EDGE_MASK) || *addr >= RASTER_BUF_SIZE) return false;
+    *addr += RASTER_BUF_SIZE;
+    *dstattr = r->attr[*addr];
+    return depth_pass(dt, (int32_t)r->depth[*addr], z, *dstattr);
+}
+
+/* What a pixel that passed the depth test at @p addr writes: alpha test, opaque write (with
+ * anti-aliasing coverage) or translucent blend (melonDS RenderPolygonScanline's pixel body
+ * after the depth test). */
+SPAN_INLINE void plot_write(span_line *c, uint32_t addr, uint32_t dstattr, int32_t z,
+                            uint32_t color, uint32_t edge, int part, int flags, const span_k *k)
+{
+    raster_engine *r = c->r;
+    const raster_poly *rp = c->rp;
+    uint32_t alpha = color >> 24;
+
+    if (alpha <= k->p->alpha_ref) return;
+
+    if (alpha == 31) {
+        uint32_t attr = k->p->polyattr | edge;
+        if ((flags & SPAN_AA) && (part != PART_INSIDE || (attr & RASTER_ATTR_EDGE_MASK))) {
+            int32_t cov = 31;
+            if (part == PART_LEFT) {
+                cov = c->l_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = c->xcov >> 5;
+                    if (cov > 31) cov = 31;
+                    c->xcov += c->l_cov & 0x3FF;
+                }
+            } else if (part == PART_RIGHT) {
+                cov = c->r_cov;
+                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
+                    cov = 31 - (c->xcov >> 5);
+                    if (cov < 0) cov = 0;
+                    c->xcov += c->r_cov & 0x3FF;
+                }
+            }
+            attr |= (uint32_t)cov << RASTER_ATTR_COV_SHIFT;
+            if (addr < RASTER_BUF_SIZE) {
+                /* push the old pixel to the lower layer */
+                r->color[addr + RASTER_BUF_SIZE] = r->color[addr];
+                r->depth[addr + RASTER_BUF_SIZE] = r->depth[addr];
+                r->attr[addr + RASTER_BUF_SIZE] = r->attr[addr];
+            }
+        }
+        r->depth[addr] = (uint32_t)z;
+        r->color[addr] = color;
+        r->attr[addr] = attr;
+        return;
+    }
+
+    bool write_z = polyattr_trans_depth(rp->poly->attr) != 0;
+    bool shadow = (flags & SPAN_SHADOW) != 0;
+    plot_translucent(r, addr, color, z, write_z, rp->polyattr, shadow);
+    if ((dstattr & RASTER_ATTR_EDGE_MASK) && addr < RASTER_BUF_SIZE)
+        plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
+}
+
 /* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). @p d: the linear
  * accumulators at x (SPAN_DDA only). */
 SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags,
@@ -287,13 +354,7 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         forced = verdict > 0;
         edge |= role;
     }
-    if (!forced && !depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) {
-        /* retry against the pixel under an edge pixel */
-        if (!(dstattr & RASTER_ATTR_EDGE_MASK) || addr >= RASTER_BUF_SIZE) return;
-        addr += RASTER_BUF_SIZE;
-        dstattr = r->attr[addr];
-        if (!depth_pass(dt, (int32_t)r->depth[addr], z, dstattr)) return;
-    }
+    if (!forced && !plot_depth(r, dt, &addr, &dstattr, z)) return;
 
     /* texcoords are not interpolated for untextured vertex colour (never read) */
     const bool tex = !(flags & SPAN_SHADE_VERTEX);
@@ -348,49 +409,10 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         color = (vr >> 3) | ((vg >> 3) << 8) | ((vb >> 3) << 16) | k->p->valpha;
     else
         color = raster_shade(&rp->shader, vr, vg, vb, s, t);
-    uint32_t alpha = color >> 24;
-
-    if (alpha <= k->p->alpha_ref) return;
-
-    if (alpha == 31) {
-        uint32_t attr = k->p->polyattr | edge;
-        if ((flags & SPAN_AA) && (part != PART_INSIDE || (attr & RASTER_ATTR_EDGE_MASK))) {
-            int32_t cov = 31;
-            if (part == PART_LEFT) {
-                cov = c->l_cov;
-                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
-                    cov = c->xcov >> 5;
-                    if (cov > 31) cov = 31;
-                    c->xcov += c->l_cov & 0x3FF;
-                }
-            } else if (part == PART_RIGHT) {
-                cov = c->r_cov;
-                if ((uint32_t)cov & RASTER_COV_XMAJOR) {
-                    cov = 31 - (c->xcov >> 5);
-                    if (cov < 0) cov = 0;
-                    c->xcov += c->r_cov & 0x3FF;
-                }
-            }
-            attr |= (uint32_t)cov << RASTER_ATTR_COV_SHIFT;
-            if (addr < RASTER_BUF_SIZE) {
-                /* push the old pixel to the lower layer */
-                r->color[addr + RASTER_BUF_SIZE] = r->color[addr];
-                r->depth[addr + RASTER_BUF_SIZE] = r->depth[addr];
-                r->attr[addr + RASTER_BUF_SIZE] = r->attr[addr];
-            }
-        }
-        r->depth[addr] = (uint32_t)z;
-        r->color[addr] = color;
-        r->attr[addr] = attr;
-        return;
-    }
-
-    bool write_z = polyattr_trans_depth(rp->poly->attr) != 0;
-    bool shadow = (flags & SPAN_SHADOW) != 0;
-    plot_translucent(r, addr, color, z, write_z, rp->polyattr, shadow);
-    if ((dstattr & RASTER_ATTR_EDGE_MASK) && addr < RASTER_BUF_SIZE)
-        plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
+    plot_write(c, addr, dstattr, z, color, edge, part, flags, k);
 }
+
+#include "raster/span_vec.h"
 
 static inline int32_t min32(int32_t a, int32_t b)
 {
@@ -409,6 +431,56 @@ static inline int32_t min32(int32_t a, int32_t b)
             if (flags & SPAN_DDA) dda_step(&d, k0, nattr), dx++;                                   \
         }                                                                                          \
     } while (0)
+
+#if SPAN_VEC
+/* x * m + b for the span's factor terms, as 64-bit integers. */
+static inline int64_t persp_term(int32_t x, int64_t m, int64_t b)
+{
+    return (int64_t)x * m + b;
+}
+
+/* Whether draw_vec's perspective arithmetic is exact on pixels [xs, xe) of a perspective (or
+ * W-buffered) line, checked at the first and last pixel (every term is linear in x, or a ratio
+ * of two linear terms with a positive denominator, so monotone): numerator (xr * w0n) << 8 in
+ * [0, 2^32), denominator xr * den_step + den_base in [1, 2^31) (no wrap: span_factor's
+ * unsigned division), factor <= 256; each attribute's difference d <= 2^16 (d * factor <=
+ * 2^24: exact in float); W-buffer 0 <= zk < 2^32. */
+static inline bool persp_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+{
+    const raster_interp *ix = &c->ix;
+    if (ix->linear || xs >= xe) return false;
+    bool ok = true;
+    for (int e = 0; e < 2; e++) {
+        int32_t xr = (e ? xe - 1 : xs) - ix->x0;
+        int64_t num = persp_term(xr, (int64_t)ix->w0n * 256, 0);
+        int64_t den = persp_term(xr, c->den_step, c->den_base);
+        ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
+             num / den <= 256;
+    }
+    for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->ap[a].d <= 65536u;
+    if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
+    return ok;
+}
+#endif
+
+/* Pixels [xs, xe) of a SPAN_DDA line without anti-aliasing as one loop, the edge flag
+ * chosen per pixel: left run before lim1, right run from lim2 (see draw_line). */
+SPAN_INLINE void draw_short(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                            int flags, const span_k *kp)
+{
+    span_dda d;
+    d.zacc = d.zstep = 0;
+    int32_t dx = INT32_MIN;
+    const int nattr = (flags & SPAN_SHADE_VERTEX) ? ((flags & SPAN_FLAT) ? 0 : 3) : 5;
+    const int k0 = (flags & SPAN_FLAT) ? 3 : 0;
+    for (int i = k0; i < nattr; i++) d.acc[i] = d.step[i] = 0; /* (quiets -Wmaybe-uninitialized) */
+    RUN(xs, xe,
+        plot(c, xs,
+             c->yedge | (xs < lim1   ? RASTER_ATTR_EDGE_LEFT
+                         : xs < lim2 ? 0u
+                                     : RASTER_ATTR_EDGE_RIGHT),
+             PART_INSIDE, flags, &d, kp));
+}
 
 SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 {
@@ -441,12 +513,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     int32_t xs = c->l_fill ? x : after_left;
     int32_t xe = c->r_fill ? end1 : after_inside;
     if ((flags & SPAN_DDA) && !(flags & SPAN_AA) && !wire && xe - xs <= 16) {
-        RUN(xs, xe,
-            plot(c, xs,
-                 c->yedge | (xs < lim1   ? RASTER_ATTR_EDGE_LEFT
-                             : xs < lim2 ? 0u
-                                         : RASTER_ATTR_EDGE_RIGHT),
-                 PART_INSIDE, flags, &d, &k));
+        draw_short(c, xs, xe, lim1, lim2, flags, &k);
         return;
     }
 
@@ -467,6 +534,17 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     if (wire && !c->yedge) {
         if (x < xlimit) x = xlimit;
     } else {
+#if SPAN_VEC
+        /* anti-aliasing: the inside of a line that is not the first or last has no edge flag,
+         * so its pixels take no coverage and are drawn as without anti-aliasing, four at a
+         * time where the arithmetic allows (opaque polygons: see raster_span_select_poly) */
+        if ((flags & SPAN_AA) && (flags & (SPAN_SHADE_MODDEC | SPAN_SHADE_VERTEX)) && !c->yedge &&
+            k.p->valpha == 31u << 24 && xlimit - x > SPAN_VEC_MIN &&
+            ((flags & SPAN_DDA) || persp_ok(c, x, xlimit, flags))) {
+            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags, &k);
+            x = xlimit;
+        }
+#endif
         RUN(x, xlimit, plot(c, x, c->yedge, PART_INSIDE, flags, &d, &k));
     }
 
@@ -479,6 +557,57 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
         RUN(x, end1, plot(c, x, c->yedge | RASTER_ATTR_EDGE_RIGHT, PART_RIGHT, flags, &d, &k));
     }
 }
+
+#if SPAN_VEC
+/* A SPAN_DDA line with fused shading, without anti-aliasing, of a polygon that is not
+ * wireframe (span_fns.c chooses these per polygon): the runs of draw_line's short loop, then
+ * draw_vec (span_vec.h) on [xs, xe), whatever the length. */
+SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
+{
+    span_k k;
+    span_k_init(c, &k, flags);
+    int32_t x = c->xstart < 0 ? 0 : c->xstart;
+    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    int32_t lim1 = min32(c->xstart + c->l_len, end1);
+    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
+    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
+    int32_t after_inside = after_left > lim2 ? after_left : lim2;
+    int32_t xs = c->l_fill ? x : after_left;
+    int32_t xe = c->r_fill ? end1 : after_inside;
+    if (xe - xs <= SPAN_VEC_MIN)
+        draw_short(c, xs, xe, lim1, lim2, flags, &k);
+    else
+        draw_vec(c, xs, xe, lim1, lim2, flags, &k);
+}
+#endif
+
+#if SPAN_VEC
+/* A perspective (or W-buffered) line with fused shading, without anti-aliasing, of a polygon
+ * that is not wireframe: draw_vec when the span's factor and attributes stay in the ranges
+ * where its arithmetic is exact, else draw_line. Checked at the first and last pixel (every
+ * term is linear in x, or a ratio of two linear terms with a positive denominator, so
+ * monotone): numerator (xr * w0n) << 8 in [0, 2^32), denominator xr * den_step + den_base in
+ * [1, 2^31) (no wrap: span_factor's unsigned division), factor <= 256; each attribute's
+ * difference d <= 2^16 (d * factor <= 2^24: exact in float); W-buffer 0 <= zk < 2^32. */
+SPAN_INLINE void draw_persp_line(span_line *c, int32_t xcut, int flags)
+{
+    int32_t x = c->xstart < 0 ? 0 : c->xstart;
+    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    int32_t lim1 = min32(c->xstart + c->l_len, end1);
+    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
+    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
+    int32_t after_inside = after_left > lim2 ? after_left : lim2;
+    int32_t xs = c->l_fill ? x : after_left;
+    int32_t xe = c->r_fill ? end1 : after_inside;
+    if (xe - xs <= SPAN_VEC_MIN || !persp_ok(c, xs, xe, flags)) {
+        draw_line(c, xcut, flags);
+        return;
+    }
+    span_k k;
+    span_k_init(c, &k, flags);
+    draw_vec(c, xs, xe, lim1, lim2, flags, &k);
+}
+#endif
 
 /** The span function for a polygon line, from the polygon's choice (raster_span_select_poly):
  *  the SPAN_DDA variant when the line's span is linear with small products, with one colour

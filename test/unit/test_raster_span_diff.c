@@ -1,0 +1,270 @@
+/*
+ * test_raster_span_diff.c - the fast pixel loops (raster/span_fns.c, span_pixel.h: fused
+ * shading, per-pixel accumulators, the texture cache, vector steps) against the reference path
+ * on random frames, frame for frame.
+ *
+ * The reference engine draws every polygon line with the generic span function of its flags
+ * (raster_engine.span_reference), which shades through raster_shade and the per-format texel
+ * samplers of texture.h, with the texture cache off (no decoded textures). The fast engine is
+ * a default engine. Both render the same random frames (random polygons of every size, shape,
+ * colour, depth, W, texture format, size, wrap mode, polygon mode, alpha, ID, depth test and
+ * the frame's DISP3DCNT modes); the output frames, the timing results and both layers of the
+ * colour, depth and attribute buffers must be identical.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "raster_scene.h"
+
+/* xorshift32: the frames are random but the same on every run */
+static uint32_t rnd(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static int32_t rnd_in(uint32_t *s, int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(rnd(s) % (uint32_t)(hi - lo + 1));
+}
+
+static bool one_in(uint32_t *s, uint32_t n)
+{
+    return rnd(s) % n == 0;
+}
+
+/* A 9-bit vertex colour channel: often white or black (the modulate shortcuts), else any. */
+static uint16_t rnd_color(uint32_t *s)
+{
+    switch (rnd(s) % 4) {
+    case 0: return 0x1FF;
+    case 1: return 0;
+    default: return (uint16_t)rnd_in(s, 0, 511);
+    }
+}
+
+/* TEXIMAGE_PARAM: any format (untextured a quarter of the time), mostly small sizes (which
+ * the texture cache decodes), any wrap mode, offset and colour-0 transparency. */
+static uint32_t rnd_teximage(uint32_t *s)
+{
+    if (one_in(s, 4)) return 0;
+    uint32_t fmt = (uint32_t)rnd_in(s, 1, 7);
+    uint32_t ss = one_in(s, 4) ? (uint32_t)rnd_in(s, 0, 7) : (uint32_t)rnd_in(s, 0, 3);
+    uint32_t st = one_in(s, 4) ? (uint32_t)rnd_in(s, 0, 7) : (uint32_t)rnd_in(s, 0, 3);
+    return (rnd(s) & 0xFFFFu) | (rnd(s) & 0xFu) << 16 | ss << 20 | st << 23 | fmt << 26 |
+           (rnd(s) & 1u) << 29;
+}
+
+/* One random polygon (3..6 vertices, convex or not, on or a little off the screen). */
+static void random_poly(scene *s, uint32_t *seed)
+{
+    int nv = one_in(seed, 3) ? 4 : rnd_in(seed, 3, 6);
+    int size;
+    switch (rnd(seed) % 4) {
+    case 0: size = 3; break;  /* a few pixels (g_heavy_1's polygons) */
+    case 1: size = 12; break; /* short spans */
+    case 2: size = 40; break; /* longer spans */
+    default: size = 140; break;
+    }
+    int xy[12];
+    int cx = rnd_in(seed, -20, 275), cy = rnd_in(seed, -10, 200);
+    for (int i = 0; i < nv; i++) {
+        xy[2 * i] = dsgx_clamp(cx + rnd_in(seed, -size, size), 0, 256);
+        xy[2 * i + 1] = dsgx_clamp(cy + rnd_in(seed, -size, size), 0, 192);
+    }
+    uint32_t alpha = one_in(seed, 3) ? (uint32_t)rnd_in(seed, 0, 30) : 31u;
+    uint32_t mode = one_in(seed, 12) ? POLYMODE_SHADOW : (uint32_t)rnd_in(seed, 0, 2);
+    uint32_t id = one_in(seed, 4) ? 0u : (uint32_t)rnd_in(seed, 0, 63);
+    uint32_t attr = attr_make(alpha, id, mode) | (rnd(seed) & 1u) << 11 |
+                    (one_in(seed, 8) ? 1u << 14 : 0u) | (rnd(seed) & 1u) << 15;
+    gx_polygon *p = scene_poly(s, nv, xy, attr, 0, rnd(seed) % 2 != 0, 31, 31, 31);
+    p->teximage = rnd_teximage(seed);
+    p->pltt_base = rnd(seed) & 0x1FFFu;
+    p->wbuffer = one_in(seed, 4);
+    uint32_t fmt = teximage_format(p->teximage);
+    p->translucent =
+        ((fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3) && !(mode & 1u)) || (alpha > 0 && alpha < 31);
+    p->sort_key = (uint32_t)(p->ybottom << 8 | p->ytop) | (p->translucent ? 0x10000u : 0);
+
+    /* one colour (flat spans), or one per vertex; one W (linear spans) or several; one
+     * depth (equal tests), close depths or any */
+    bool flat = one_in(seed, 2), linear = !one_in(seed, 3);
+    uint16_t col[3] = {rnd_color(seed), rnd_color(seed), rnd_color(seed)};
+    int32_t w0 = rnd_in(seed, 0x100, 0xFFFF), z0 = rnd_in(seed, 0, 0xFFFFFF);
+    int zmode = (int)(rnd(seed) % 3);
+    int32_t t0 = rnd_in(seed, -4096, 4096), tr = one_in(seed, 2) ? 64 : 8192;
+    for (int i = 0; i < nv; i++) {
+        gx_vertex *v = &s->f->verts[p->vtx[i]];
+        for (int c = 0; c < 3; c++) v->color[c] = flat ? col[c] : rnd_color(seed);
+        for (int c = 0; c < 2; c++)
+            v->texcoord[c] = (int16_t)dsgx_clamp(t0 + rnd_in(seed, -tr, tr), -32768, 32767);
+        p->w[i] = linear ? w0 : rnd_in(seed, 0x100, 0xFFFF);
+        p->z[i] = zmode == 0   ? z0
+                  : zmode == 1 ? dsgx_clamp(z0 + rnd_in(seed, -0x400, 0x400), 0, 0xFFFFFF)
+                               : rnd_in(seed, 0, 0xFFFFFF);
+    }
+    uint32_t pmode = polyattr_mode(attr);
+    p->shadow_mask = pmode == POLYMODE_SHADOW && id == 0;
+    p->shadow = pmode == POLYMODE_SHADOW && id != 0;
+}
+
+/* A random frame of @p n polygons with random rendering registers (no rear-plane bitmap). */
+static void random_frame(gx_frame *f, uint32_t *seed, unsigned n)
+{
+    scene s = {.f = f, .r = NULL};
+    const uint8_t *tex = f->tex_vram, *pal = f->pal_vram;
+    memset(f, 0, sizeof *f);
+    f->tex_vram = tex;
+    f->pal_vram = pal;
+    gx_render_regs *g = &f->regs;
+    /* texturing mostly on; highlight, alpha test, blending, anti-aliasing, edge marking, fog */
+    g->disp3dcnt =
+        (uint16_t)((one_in(seed, 8) ? 0u : 1u) | (rnd(seed) & 0xEu) |
+                   (one_in(seed, 3) ? 0x10u : 0u) | (one_in(seed, 3) ? 0x20u : 0u) |
+                   (one_in(seed, 3) ? 0x80u : 0u) | (rnd(seed) & 0x40u) | (rnd(seed) & 0xF00u));
+    g->alpha_ref = (uint8_t)(rnd(seed) & 0x1Fu);
+    g->clear_color = rnd(seed) & 0x3F1FFFFFu;
+    g->clear_depth = (uint16_t)(one_in(seed, 2) ? 0x7FFF : rnd(seed) & 0x7FFF);
+    g->fog_color = rnd(seed);
+    g->fog_offset = (uint16_t)(rnd(seed) & 0x7FFF);
+    for (int i = 0; i < 8; i++) g->edge_color[i] = (uint16_t)rnd(seed);
+    for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(rnd(seed) & 0x7Fu);
+    for (int i = 0; i < 32; i++) g->toon_table[i] = (uint16_t)rnd(seed);
+    g->swap_param = rnd(seed) & 1u;
+    for (unsigned k = 0; k < n; k++) random_poly(&s, seed);
+}
+
+typedef struct pair {
+    gx_frame *f;
+    uint8_t *tex, *pal;
+    raster_engine *fast, *ref;
+    uint32_t *ref_texels; /* the reference engine's texture cache, off during its renders */
+    dsgx_frame out_fast, out_ref;
+} pair;
+
+static void pair_init(pair *p, uint32_t seed)
+{
+    p->f = calloc(1, sizeof *p->f);
+    p->tex = malloc(GX_TEX_VRAM_SIZE);
+    p->pal = malloc(GX_PAL_VRAM_SIZE);
+    assert_non_null(p->f);
+    assert_non_null(p->tex);
+    assert_non_null(p->pal);
+    for (uint32_t i = 0; i < GX_TEX_VRAM_SIZE; i++) p->tex[i] = (uint8_t)rnd(&seed);
+    for (uint32_t i = 0; i < GX_PAL_VRAM_SIZE; i++) p->pal[i] = (uint8_t)rnd(&seed);
+    p->f->tex_vram = p->tex;
+    p->f->pal_vram = p->pal;
+    p->fast = raster_create();
+    p->ref = raster_create();
+    assert_non_null(p->fast);
+    assert_non_null(p->ref);
+    p->ref->span_reference = true;
+    p->ref_texels = p->ref->texcache.texels;
+    p->ref->texcache.texels = NULL; /* no decoded textures: the per-format samplers */
+}
+
+static void pair_free(pair *p)
+{
+    p->ref->texcache.texels = p->ref_texels;
+    raster_destroy(p->fast);
+    raster_destroy(p->ref);
+    free(p->f);
+    free(p->tex);
+    free(p->pal);
+}
+
+/* Render the pair's frame on both engines and compare everything they produced. */
+static void render_compare(pair *p, unsigned frame)
+{
+    raster_result rf, rr;
+    raster_render(p->fast, p->f, &p->out_fast, &rf);
+    raster_render(p->ref, p->f, &p->out_ref, &rr);
+    if (memcmp(&p->out_fast, &p->out_ref, sizeof p->out_fast) != 0 ||
+        memcmp(p->fast->color, p->ref->color, sizeof p->fast->color) != 0 ||
+        memcmp(p->fast->depth, p->ref->depth, sizeof p->fast->depth) != 0 ||
+        memcmp(p->fast->attr, p->ref->attr, sizeof p->fast->attr) != 0) {
+        for (size_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            if (p->fast->color[i] != p->ref->color[i] || p->fast->depth[i] != p->ref->depth[i] ||
+                p->fast->attr[i] != p->ref->attr[i]) {
+                print_error("frame %u: first difference at buffer word %zu (layer %zu, x %d, "
+                            "y %d): colour %08x/%08x depth %08x/%08x attr %08x/%08x "
+                            "(fast/reference)\n",
+                            frame, i, i / RASTER_BUF_SIZE,
+                            (int)(i % RASTER_BUF_SIZE % RASTER_SCANLINE_W) - 1,
+                            (int)(i % RASTER_BUF_SIZE / RASTER_SCANLINE_W) - 1, p->fast->color[i],
+                            p->ref->color[i], p->fast->depth[i], p->ref->depth[i], p->fast->attr[i],
+                            p->ref->attr[i]);
+                break;
+            }
+        }
+        fail_msg("frame %u: the fast path differs from the reference path", frame);
+    }
+    assert_int_equal(rf.rdlines, rr.rdlines);
+    assert_int_equal(rf.underflow, rr.underflow);
+    assert_int_equal(rf.lines_cut, rr.lines_cut);
+}
+
+/* Many random frames: few to many polygons per frame, every mode. */
+static void test_random_frames(void **state)
+{
+    (void)state;
+    uint32_t seed = 0x5EED1234u;
+    pair p;
+    pair_init(&p, 0xC0FFEEu);
+    for (unsigned frame = 0; frame < 160; frame++) {
+        unsigned n = (unsigned)(frame % 4 == 0 ? rnd_in(&seed, 200, 900) : rnd_in(&seed, 1, 80));
+        random_frame(p.f, &seed, n);
+        render_compare(&p, frame);
+    }
+    pair_free(&p);
+}
+
+/* The common case of heavy scenes on its own: opaque, Z-buffered, linear (one W) textured
+ * and untextured triangles of a few pixels, white or flat or per-vertex colours, no
+ * anti-aliasing, over each other (depth test both ways, edge pixels underneath). */
+static void test_small_linear_polygons(void **state)
+{
+    (void)state;
+    uint32_t seed = 0xABCDEF01u;
+    pair p;
+    pair_init(&p, 0x1234567u);
+    for (unsigned frame = 0; frame < 60; frame++) {
+        random_frame(p.f, &seed, 0);
+        p.f->regs.disp3dcnt &= (uint16_t)~0x10u; /* no anti-aliasing */
+        scene s = {.f = p.f, .r = NULL};
+        unsigned n = (unsigned)rnd_in(&seed, 100, 1200);
+        for (unsigned k = 0; k < n; k++) {
+            random_poly(&s, &seed);
+            gx_polygon *q = &p.f->polys[p.f->npolys - 1];
+            if (!one_in(&seed, 8)) {
+                q->attr = (q->attr & ~(0x1Fu << 16) & ~(3u << 4)) | 31u << 16;
+                q->wbuffer = false;
+                for (int i = 1; i < q->nverts; i++) q->w[i] = q->w[0];
+                uint32_t fmt = teximage_format(q->teximage);
+                q->translucent = fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3;
+                q->shadow = q->shadow_mask = false;
+                q->sort_key =
+                    (uint32_t)(q->ybottom << 8 | q->ytop) | (q->translucent ? 0x10000u : 0);
+            }
+        }
+        render_compare(&p, frame);
+    }
+    pair_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_frames),
+        cmocka_unit_test(test_small_linear_polygons),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
