@@ -74,7 +74,7 @@ typedef struct compiler {
     uint32_t last_color, poly_attr, teximage, pltt;
     bool have_attr, have_tex, have_pltt;
     t3dm_axis_map ax[2];
-    uint16_t nrm5[32], nrm6[64];
+    uint32_t nrmx[32], nrmy[64], nrmz[32]; /**< NORMAL's three fields, in place */
     unsigned tris;
 } compiler;
 
@@ -244,8 +244,7 @@ T3DM_HOT void convert_v(compiler *c, uint32_t voff, vwords *o, bool lit, int tm)
     o->nrm = o->tex = 0; /* unused without light / texture */
     if (lit) {
         uint32_t n = t3dm_be16(pos + 6);
-        o->nrm = c->nrm5[n >> 11] | ((uint32_t)c->nrm6[(n >> 5) & 63u] << 10) |
-                 ((uint32_t)c->nrm5[n & 31u] << 20);
+        o->nrm = c->nrmx[n >> 11] | c->nrmy[(n >> 5) & 63u] | c->nrmz[n & 31u];
     }
     if (tm == TEX_FAST) {
         /* shift 0 and |low| <= 2^14: (st >> 1) - low stays inside s16, t3dm_texc's clamp
@@ -443,9 +442,10 @@ T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, i
     int cur_mtx = c->cur_mtx;
     uint32_t last_color = c->last_color;
     size_t patches = c->dl->num_patches;
-    unsigned tris = 0, seg = 0;
+    unsigned segs = 1;
     int cur = cur_mtx;
     uint32_t color = last_color, epoch = c->epoch;
+    pk1(&k, T3OP_BEGIN_VTXS, T3PRIM_STRIP);
     for (unsigned i = 0; i < n; i++) {
         uint32_t v = t3dm_be16(p + 2 * i);
         cslot *sl = &c->cache[v & 0x7FFFu];
@@ -457,9 +457,11 @@ T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, i
             c->dl->num_patches = patches;
             return false;
         }
-        if (i == 0 || (v & 0x8000u)) { /* the reader keeps restarts out of first triangles */
+        /* a restart: the reader keeps them off the first index and out of first triangles,
+         * so each segment has at least 3 indices and makes its count less 2 triangles */
+        if ((v & 0x8000u) && i) {
             pk1(&k, T3OP_BEGIN_VTXS, T3PRIM_STRIP);
-            seg = 0;
+            segs++;
         }
         if (cur != (int)sl->mtx) {
             switch_mtx(c, &k, sl->mtx);
@@ -471,11 +473,10 @@ T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, i
         else /* strips use a slot about once: convert without caching */
             convert_v(c, sl->voff, &w, lit, tm);
         pack_v(&color, &k, &w, lit, tm != TEX_NONE);
-        tris += ++seg >= 3;
     }
     c->pk = k;
     c->last_color = color;
-    c->tris += tris;
+    c->tris += n - 2 * segs;
     return true;
 }
 
@@ -607,8 +608,11 @@ static bool compile(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts
     c->verts = m->data + m->vert_chunk;
     c->pk.sh = 32;
     c->slot_of = slot_of;
-    for (unsigned i = 0; i < 32; i++) c->nrm5[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 5), 31);
-    for (unsigned i = 0; i < 64; i++) c->nrm6[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 6), 63);
+    for (unsigned i = 0; i < 32; i++) {
+        c->nrmx[i] = t3dm_nrm_comp(dsgx_sext(i, 5), 31);
+        c->nrmz[i] = c->nrmx[i] << 20;
+    }
+    for (unsigned i = 0; i < 64; i++) c->nrmy[i] = t3dm_nrm_comp(dsgx_sext(i, 6), 63) << 10;
     if (room(c, STEP_WORDS)) put1(c, T3OP_SPE_EMI, 0);
     bool skinned = build_matrices(c);
     for (uint32_t oi = 0; oi < m->num_objects && !c->full; oi++) {
