@@ -230,10 +230,12 @@ enum { TEX_NONE, TEX_FAST, TEX_CLAMP };
  * `tm` are the material's (constants where the strip loop is specialised). */
 T3DM_HOT void convert_v(compiler *c, uint32_t voff, vwords *o, bool lit, int tm)
 {
-    uint32_t b = (voff >> 4) & 1u;
-    const uint8_t *p = c->verts + (voff & ~31u);
-    const uint8_t *pos = p + b * 8, *rgba = p + 16 + b * 4, *st = p + 24 + b * 4;
-    uint32_t rgb = t3dm_be32(rgba) >> 8;
+    /* a pair of vertices is 32 bytes: position + normal of each (8 bytes), then RGBA of each,
+     * then S T of each; q is the pair's start plus 4 for the second one */
+    uint32_t b4 = (voff >> 2) & 4u;
+    const uint8_t *q = c->verts + (voff & ~31u) + b4;
+    const uint8_t *pos = q + b4;
+    uint32_t rgb = t3dm_be32(q + 16) >> 8;
     if (rgb != c->rgb_raw) { /* runs of one colour are the rule */
         uint32_t col =
             ((rgb >> 19) & 31u) | (((rgb >> 11) & 31u) << 5) | (((rgb >> 3) & 31u) << 10);
@@ -242,24 +244,22 @@ T3DM_HOT void convert_v(compiler *c, uint32_t voff, vwords *o, bool lit, int tm)
     }
     o->color = c->rgb_col;
     o->nrm = o->tex = 0; /* unused without light / texture */
-    if (lit) {
-        uint32_t n = t3dm_be16(pos + 6);
-        o->nrm = c->nrmx[n >> 11] | c->nrmy[(n >> 5) & 63u] | c->nrmz[n & 31u];
-    }
+    uint32_t xy = t3dm_be32(pos), zn = t3dm_be32(pos + 4);
+    if (lit) o->nrm = c->nrmx[(zn >> 11) & 31u] | c->nrmy[(zn >> 5) & 63u] | c->nrmz[zn & 31u];
     if (tm == TEX_FAST) {
         /* shift 0 and |low| <= 2^14: (st >> 1) - low stays inside s16, t3dm_texc's clamp
-         * never acts */
-        uint32_t w = t3dm_be32(st);
-        int32_t s0 = dsgx_asr32(dsgx_sext(w >> 16, 16), 1) - c->ax[0].low16;
-        int32_t t0 = dsgx_asr32(dsgx_sext(w & 0xFFFFu, 16), 1) - c->ax[1].low16;
+         * never acts; an arithmetic shift by 17 of the half in the top bits is its sign
+         * extension shifted by 1 */
+        uint32_t w = t3dm_be32(q + 24);
+        int32_t s0 = dsgx_asr32((int32_t)w, 17) - c->ax[0].low16;
+        int32_t t0 = dsgx_asr32((int32_t)(w << 16), 17) - c->ax[1].low16;
         o->tex = ((uint32_t)s0 & 0xFFFFu) | ((uint32_t)t0 << 16);
     } else if (tm == TEX_CLAMP) {
-        o->tex = ((uint32_t)t3dm_texc(&c->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
-                 ((uint32_t)t3dm_texc(&c->ax[1], (int16_t)t3dm_be16(st + 2)) << 16);
+        o->tex = ((uint32_t)t3dm_texc(&c->ax[0], (int16_t)t3dm_be16(q + 24)) & 0xFFFFu) |
+                 ((uint32_t)t3dm_texc(&c->ax[1], (int16_t)t3dm_be16(q + 26)) << 16);
     }
-    uint32_t xy = t3dm_be32(pos);
     o->v0 = (xy >> 16) | (xy << 16);
-    o->v1 = t3dm_be16(pos + 4);
+    o->v1 = zn >> 16;
 }
 
 static int tex_mode(const compiler *c)
