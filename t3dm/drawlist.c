@@ -280,12 +280,14 @@ T3DM_HOT void convert(compiler *c, cslot *sl)
     sl->epoch = c->epoch;
 }
 
-/* A matrix switch in front of a vertex goes through c->pk (select_mtx is not inlined). */
-static void switch_mtx(compiler *c, packer *k, unsigned id)
+/* A matrix switch in front of a vertex goes through c->pk (select_mtx is not inlined). The
+ * packer goes in and out by value: a loop whose packer's address is never taken keeps it in
+ * registers. */
+T3DM_HOT packer switch_mtx(compiler *c, packer k, unsigned id)
 {
-    c->pk = *k;
+    c->pk = k;
     select_mtx(c, id);
-    *k = c->pk;
+    return c->pk;
 }
 
 /* NORMAL, TEXCOORD, VTX_16 (a lit, textured vertex of the last colour: most strip vertices)
@@ -360,7 +362,7 @@ T3DM_HOT void pack_v(uint32_t *last_color, packer *k, const vwords *w, bool lit,
 
 T3DM_HOT void emit_k(compiler *c, packer *k, cslot *sl)
 {
-    if (c->cur_mtx != (int)sl->mtx) switch_mtx(c, k, sl->mtx);
+    if (c->cur_mtx != (int)sl->mtx) *k = switch_mtx(c, *k, sl->mtx);
     if (sl->epoch != c->epoch) convert(c, sl);
     vwords w = {sl->color, sl->nrm, sl->tex, sl->v0, sl->v1};
     pack_v(&c->last_color, k, &w, c->lit, c->textured);
@@ -464,7 +466,7 @@ T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, i
             segs++;
         }
         if (cur != (int)sl->mtx) {
-            switch_mtx(c, &k, sl->mtx);
+            k = switch_mtx(c, k, sl->mtx);
             cur = c->cur_mtx;
         }
         vwords w;
