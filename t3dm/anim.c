@@ -32,7 +32,7 @@ t3dm_status t3dm_anim_load_sdata(t3dm_model *m, unsigned ai, const uint8_t *sdat
     t3dm_status st = {.ok = true};
     char label[48];
     snprintf(label, sizeof label, ".sdata of animation %u", ai);
-    t3dm_cursor c = {sdata, 0, size, 0, label, &st};
+    t3dm_cursor c = {sdata, 0, size, 0, label, &st, 0, 0};
     if (ai >= m->num_anims) {
         t3dm_fail(&c, 0, "no animation %u (%u in the model)", ai, m->num_anims);
         return st;

@@ -89,6 +89,24 @@ bool t3dm_read_material(t3dm_model *m, t3dm_cursor *c, t3dm_material *o)
 static long strip_triangles(t3dm_cursor *c, size_t p, unsigned n)
 {
     if (n < 3) return t3dm_fail(c, p, "strip of %u indices (at least 3)", n), -1;
+    /* The rule (a strip with no restart after its first index, every index inside the cache:
+     * n - 2 triangles) in a pass with no branch per index, two indices a word: adding
+     * 0x8000 - T3DM_VERTEX_CACHE to an index's low 15 bits sets its bit 15 iff the index is
+     * beyond the cache, and cannot carry into the other half. Anything else takes the
+     * checking pass below, which names the first faulty index. */
+    const uint8_t *q = c->data + p;
+    const uint32_t beyond = (0x8000u - T3DM_VERTEX_CACHE) * 0x10001u;
+    uint32_t bad = (t3dm_be16(q) & 0x7FFFu) + (beyond & 0xFFFFu); /* the first: no restart */
+    unsigned j = 1;
+    for (; j + 1 < n; j += 2) {
+        uint32_t w = t3dm_be32(q + 2 * j);
+        bad |= ((w & 0x7FFF7FFFu) + beyond) | w;
+    }
+    if (j < n) {
+        uint32_t v = t3dm_be16(q + 2 * j);
+        bad |= ((v & 0x7FFFu) + (beyond & 0xFFFFu)) | v;
+    }
+    if (!(bad & 0x80008000u)) return (long)n - 2;
     /* one pass: seg counts the indices of the current segment; a restart (bit 15 on an index
      * after the first) needs two more indices and may not fall on a segment's 2nd or 3rd */
     long tris = 0;

@@ -74,7 +74,7 @@ typedef struct compiler {
     uint32_t last_color, poly_attr, teximage, pltt;
     bool have_attr, have_tex, have_pltt;
     t3dm_axis_map ax[2];
-    uint16_t nrm5[32], nrm6[64];
+    uint32_t nrmx[32], nrmy[64], nrmz[32]; /**< NORMAL's three fields, in place */
     unsigned tris;
 } compiler;
 
@@ -230,10 +230,12 @@ enum { TEX_NONE, TEX_FAST, TEX_CLAMP };
  * `tm` are the material's (constants where the strip loop is specialised). */
 T3DM_HOT void convert_v(compiler *c, uint32_t voff, vwords *o, bool lit, int tm)
 {
-    uint32_t b = (voff >> 4) & 1u;
-    const uint8_t *p = c->verts + (voff & ~31u);
-    const uint8_t *pos = p + b * 8, *rgba = p + 16 + b * 4, *st = p + 24 + b * 4;
-    uint32_t rgb = t3dm_be32(rgba) >> 8;
+    /* a pair of vertices is 32 bytes: position + normal of each (8 bytes), then RGBA of each,
+     * then S T of each; q is the pair's start plus 4 for the second one */
+    uint32_t b4 = (voff >> 2) & 4u;
+    const uint8_t *q = c->verts + (voff & ~31u) + b4;
+    const uint8_t *pos = q + b4;
+    uint32_t rgb = t3dm_be32(q + 16) >> 8;
     if (rgb != c->rgb_raw) { /* runs of one colour are the rule */
         uint32_t col =
             ((rgb >> 19) & 31u) | (((rgb >> 11) & 31u) << 5) | (((rgb >> 3) & 31u) << 10);
@@ -242,25 +244,22 @@ T3DM_HOT void convert_v(compiler *c, uint32_t voff, vwords *o, bool lit, int tm)
     }
     o->color = c->rgb_col;
     o->nrm = o->tex = 0; /* unused without light / texture */
-    if (lit) {
-        uint32_t n = t3dm_be16(pos + 6);
-        o->nrm = c->nrm5[n >> 11] | ((uint32_t)c->nrm6[(n >> 5) & 63u] << 10) |
-                 ((uint32_t)c->nrm5[n & 31u] << 20);
-    }
+    uint32_t xy = t3dm_be32(pos), zn = t3dm_be32(pos + 4);
+    if (lit) o->nrm = c->nrmx[(zn >> 11) & 31u] | c->nrmy[(zn >> 5) & 63u] | c->nrmz[zn & 31u];
     if (tm == TEX_FAST) {
         /* shift 0 and |low| <= 2^14: (st >> 1) - low stays inside s16, t3dm_texc's clamp
-         * never acts */
-        uint32_t w = t3dm_be32(st);
-        int32_t s0 = dsgx_asr32(dsgx_sext(w >> 16, 16), 1) - c->ax[0].low16;
-        int32_t t0 = dsgx_asr32(dsgx_sext(w & 0xFFFFu, 16), 1) - c->ax[1].low16;
+         * never acts; an arithmetic shift by 17 of the half in the top bits is its sign
+         * extension shifted by 1 */
+        uint32_t w = t3dm_be32(q + 24);
+        int32_t s0 = dsgx_asr32((int32_t)w, 17) - c->ax[0].low16;
+        int32_t t0 = dsgx_asr32((int32_t)(w << 16), 17) - c->ax[1].low16;
         o->tex = ((uint32_t)s0 & 0xFFFFu) | ((uint32_t)t0 << 16);
     } else if (tm == TEX_CLAMP) {
-        o->tex = ((uint32_t)t3dm_texc(&c->ax[0], (int16_t)t3dm_be16(st)) & 0xFFFFu) |
-                 ((uint32_t)t3dm_texc(&c->ax[1], (int16_t)t3dm_be16(st + 2)) << 16);
+        o->tex = ((uint32_t)t3dm_texc(&c->ax[0], (int16_t)t3dm_be16(q + 24)) & 0xFFFFu) |
+                 ((uint32_t)t3dm_texc(&c->ax[1], (int16_t)t3dm_be16(q + 26)) << 16);
     }
-    uint32_t xy = t3dm_be32(pos);
     o->v0 = (xy >> 16) | (xy << 16);
-    o->v1 = t3dm_be16(pos + 4);
+    o->v1 = zn >> 16;
 }
 
 static int tex_mode(const compiler *c)
@@ -281,12 +280,14 @@ T3DM_HOT void convert(compiler *c, cslot *sl)
     sl->epoch = c->epoch;
 }
 
-/* A matrix switch in front of a vertex goes through c->pk (select_mtx is not inlined). */
-static void switch_mtx(compiler *c, packer *k, unsigned id)
+/* A matrix switch in front of a vertex goes through c->pk (select_mtx is not inlined). The
+ * packer goes in and out by value: a loop whose packer's address is never taken keeps it in
+ * registers. */
+T3DM_HOT packer switch_mtx(compiler *c, packer k, unsigned id)
 {
-    c->pk = *k;
+    c->pk = k;
     select_mtx(c, id);
-    *k = c->pk;
+    return c->pk;
 }
 
 /* NORMAL, TEXCOORD, VTX_16 (a lit, textured vertex of the last colour: most strip vertices)
@@ -361,7 +362,7 @@ T3DM_HOT void pack_v(uint32_t *last_color, packer *k, const vwords *w, bool lit,
 
 T3DM_HOT void emit_k(compiler *c, packer *k, cslot *sl)
 {
-    if (c->cur_mtx != (int)sl->mtx) switch_mtx(c, k, sl->mtx);
+    if (c->cur_mtx != (int)sl->mtx) *k = switch_mtx(c, *k, sl->mtx);
     if (sl->epoch != c->epoch) convert(c, sl);
     vwords w = {sl->color, sl->nrm, sl->tex, sl->v0, sl->v1};
     pack_v(&c->last_color, k, &w, c->lit, c->textured);
@@ -443,9 +444,10 @@ T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, i
     int cur_mtx = c->cur_mtx;
     uint32_t last_color = c->last_color;
     size_t patches = c->dl->num_patches;
-    unsigned tris = 0, seg = 0;
+    unsigned segs = 1;
     int cur = cur_mtx;
     uint32_t color = last_color, epoch = c->epoch;
+    pk1(&k, T3OP_BEGIN_VTXS, T3PRIM_STRIP);
     for (unsigned i = 0; i < n; i++) {
         uint32_t v = t3dm_be16(p + 2 * i);
         cslot *sl = &c->cache[v & 0x7FFFu];
@@ -457,12 +459,14 @@ T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, i
             c->dl->num_patches = patches;
             return false;
         }
-        if (i == 0 || (v & 0x8000u)) { /* the reader keeps restarts out of first triangles */
+        /* a restart: the reader keeps them off the first index and out of first triangles,
+         * so each segment has at least 3 indices and makes its count less 2 triangles */
+        if ((v & 0x8000u) && i) {
             pk1(&k, T3OP_BEGIN_VTXS, T3PRIM_STRIP);
-            seg = 0;
+            segs++;
         }
         if (cur != (int)sl->mtx) {
-            switch_mtx(c, &k, sl->mtx);
+            k = switch_mtx(c, k, sl->mtx);
             cur = c->cur_mtx;
         }
         vwords w;
@@ -471,11 +475,10 @@ T3DM_HOT bool strip_all_k(compiler *c, const uint8_t *p, unsigned n, bool lit, i
         else /* strips use a slot about once: convert without caching */
             convert_v(c, sl->voff, &w, lit, tm);
         pack_v(&color, &k, &w, lit, tm != TEX_NONE);
-        tris += ++seg >= 3;
     }
     c->pk = k;
     c->last_color = color;
-    c->tris += tris;
+    c->tris += n - 2 * segs;
     return true;
 }
 
@@ -607,8 +610,11 @@ static bool compile(t3dm_drawlist *dl, const t3dm_model *m, const t3dm_draw_opts
     c->verts = m->data + m->vert_chunk;
     c->pk.sh = 32;
     c->slot_of = slot_of;
-    for (unsigned i = 0; i < 32; i++) c->nrm5[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 5), 31);
-    for (unsigned i = 0; i < 64; i++) c->nrm6[i] = (uint16_t)t3dm_nrm_comp(dsgx_sext(i, 6), 63);
+    for (unsigned i = 0; i < 32; i++) {
+        c->nrmx[i] = t3dm_nrm_comp(dsgx_sext(i, 5), 31);
+        c->nrmz[i] = c->nrmx[i] << 20;
+    }
+    for (unsigned i = 0; i < 64; i++) c->nrmy[i] = t3dm_nrm_comp(dsgx_sext(i, 6), 63) << 10;
     if (room(c, STEP_WORDS)) put1(c, T3OP_SPE_EMI, 0);
     bool skinned = build_matrices(c);
     for (uint32_t oi = 0; oi < m->num_objects && !c->full; oi++) {

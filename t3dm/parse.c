@@ -32,7 +32,7 @@ void t3dm_status_format(const t3dm_status *st, const char *file, char *buf, size
                  st->reason);
 }
 
-static const char *chunk_kind(char type)
+const char *t3dm_chunk_kind(char type)
 {
     switch (type) {
     case T3DM_CHUNK_VERTICES: return "vertices";
@@ -114,7 +114,7 @@ static bool check_index(t3dm_model *m, t3dm_cursor *c, size_t at, uint32_t idx, 
 {
     if (idx >= m->num_chunks || m->chunks[idx].type != type)
         return t3dm_fail(c, at, "%s chunk index %u is not a '%c' chunk (%u chunks)",
-                         chunk_kind(type), idx, type, m->num_chunks);
+                         t3dm_chunk_kind(type), idx, type, m->num_chunks);
     return true;
 }
 
@@ -150,22 +150,16 @@ static bool count_types(t3dm_model *m, t3dm_cursor *c)
     return true;
 }
 
-static void label(t3dm_cursor *c, char *buf, size_t n, uint32_t i, char type)
-{
-    snprintf(buf, n, "chunk %u '%c' (%s)", i, type, chunk_kind(type));
-    c->chunk = buf;
-}
-
 /* Read every chunk: materials and the skeleton first (objects refer to both). */
 static bool read_chunks(t3dm_model *m, t3dm_status *st)
 {
-    char name[48];
     uint32_t nm = 0, no = 0, na = 0, index_end = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < m->num_chunks && st->ok; i++) {
             const t3dm_chunk *ch = &m->chunks[i];
-            t3dm_cursor c = {m->data, ch->offset, ch->offset + ch->size, ch->offset, NULL, st};
-            label(&c, name, sizeof name, i, ch->type);
+            /* the chunk's label ("chunk 3 'O' (object)") is formatted only on a failure */
+            t3dm_cursor c = {m->data, ch->offset, ch->offset + ch->size, ch->offset, NULL, st,
+                             i,       ch->type};
             bool first = ch->type == T3DM_CHUNK_MATERIAL || ch->type == T3DM_CHUNK_SKELETON;
             if (first != (pass == 0)) continue;
             switch (ch->type) {
@@ -199,7 +193,7 @@ t3dm_status t3dm_parse(const uint8_t *data, size_t size, t3dm_model *out)
     t3dm_model *m = out;
     m->data = data;
     m->size = size;
-    t3dm_cursor c = {data, 0, size, 0, "header", &st};
+    t3dm_cursor c = {data, 0, size, 0, "header", &st, 0, 0};
     if (size < 4 || memcmp(data, "T3M", 3)) {
         t3dm_fail(&c, 0, "not a T3DM file (magic \"T3M\" expected)");
         return st;

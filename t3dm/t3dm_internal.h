@@ -20,14 +20,24 @@ typedef struct t3dm_cursor {
     size_t lo, hi, pos;
     const char *chunk; /**< label copied into the status on failure */
     t3dm_status *st;
+    /** without a label, the chunk table entry read (type 0: none), formatted on failure only */
+    uint32_t chunk_no;
+    char chunk_type;
 } t3dm_cursor;
+
+/** What a chunk type holds ("vertices", "object"...; parse.c). */
+const char *t3dm_chunk_kind(char type);
 
 static inline bool t3dm_fail(t3dm_cursor *c, size_t at, const char *fmt, ...)
 {
     if (!c->st->ok) return false;
     c->st->ok = false;
     c->st->offset = at;
-    snprintf(c->st->chunk, sizeof c->st->chunk, "%s", c->chunk ? c->chunk : "data");
+    if (!c->chunk && c->chunk_type)
+        snprintf(c->st->chunk, sizeof c->st->chunk, "chunk %u '%c' (%s)", (unsigned)c->chunk_no,
+                 c->chunk_type, t3dm_chunk_kind(c->chunk_type));
+    else
+        snprintf(c->st->chunk, sizeof c->st->chunk, "%s", c->chunk ? c->chunk : "data");
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->st->reason, sizeof c->st->reason, fmt, ap);

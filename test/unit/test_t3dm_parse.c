@@ -277,6 +277,8 @@ static void test_bad_parts(void **state)
     assert_true(t3dm_parse(f.data, f.size, &m).ok);
     uint32_t obj0 = m.objects[0].offset, obj1 = m.objects[1].offset;
     uint32_t idx = m.index_chunk, s0 = m.objects[0].parts[0].strip_offset[0];
+    unsigned n0 = m.objects[0].parts[0].strip_count[0], t0 = m.objects[0].parts[0].strip_triangles;
+    assert_int_equal(m.objects[0].parts[0].strip_count[1], 0); /* one strip: t0 is its own */
     t3dm_free(&m);
     uint8_t *d = malloc(f.size);
     memcpy(d, f.data, f.size);
@@ -296,6 +298,25 @@ static void test_bad_parts(void **state)
     /* a triangle index beyond the cache */
     d[idx + 5] = 70;
     expect_fail(d, f.size, "beyond the vertex cache", idx + 5);
+    memcpy(d, f.data, f.size);
+    /* a strip index beyond the cache at each place the reader's two-indices-a-word pass
+     * looks (the first index, either half of a word, the last and odd one of the 12), in the
+     * strip as it is (with its restart: the checking pass) and without restarts (the pass for
+     * the rule); 69 is the last slot inside */
+    assert_int_equal(n0, 12);
+    static const unsigned at[] = {0, 1, 2, 11};
+    for (unsigned r = 0; r < 2; r++)
+        for (unsigned k = 0; k < 4; k++) {
+            memcpy(d, f.data, f.size);
+            for (unsigned i = 0; r && i < n0; i++) d[s0 + 2 * i] &= 0x7F;
+            d[s0 + 2 * at[k]] = 0;
+            d[s0 + 2 * at[k] + 1] = 70;
+            expect_fail(d, f.size, "strip index 70 beyond the vertex cache", s0 + 2 * at[k]);
+            d[s0 + 2 * at[k] + 1] = 69;
+            assert_true(t3dm_parse(d, f.size, &m).ok);
+            assert_int_equal(m.objects[0].parts[0].strip_triangles, r ? n0 - 2 : t0);
+            t3dm_free(&m);
+        }
     memcpy(d, f.data, f.size);
     /* a restart at the strip's last index */
     d[s0 + 2 * 11] = 0x80;
