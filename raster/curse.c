@@ -131,7 +131,9 @@ bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
     unsigned i = rp->span_flags & (SPAN_DEPTH_MASK | SPAN_WBUFFER);
     rp->span_lin = rp->span_flat = NULL;
     rp->span_gen = curse_gen[i];
-    if (i & RASTER_DEPTH_EQUAL_Z) return true; /* (the equal tests, 2 and 3: generic) */
+    /* (the equal tests, 2 and 3: generic; so is the reference of unit.test_raster_span_diff,
+     * which compares these variants' four-pixel inside runs with it) */
+    if ((i & RASTER_DEPTH_EQUAL_Z) || r->span_reference) return true;
     /* the choice of span_fns.c raster_span_select_poly, with these variants */
     bool vtx = rp->shader.kind == RASTER_SHADE_VERTEX;
     bool mod = rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded;

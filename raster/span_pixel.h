@@ -537,9 +537,11 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 #if SPAN_VEC
         /* anti-aliasing: the inside of a line that is not the first or last has no edge flag,
          * so its pixels take no coverage and are drawn as without anti-aliasing, four at a
-         * time where the arithmetic allows (opaque polygons: see raster_span_select_poly) */
-        if ((flags & SPAN_AA) && (flags & (SPAN_SHADE_MODDEC | SPAN_SHADE_VERTEX)) && !c->yedge &&
-            k.p->valpha == 31u << 24 && xlimit - x > SPAN_VEC_MIN &&
+         * time where the arithmetic allows (opaque polygons: see raster_span_select_poly);
+         * the same for the overlapping-edge rule (SPAN_CURSE, curse.c): such pixels have no
+         * role, so the rule leaves them to the depth test */
+        if ((flags & (SPAN_AA | SPAN_CURSE)) && (flags & (SPAN_SHADE_MODDEC | SPAN_SHADE_VERTEX)) &&
+            !c->yedge && k.p->valpha == 31u << 24 && xlimit - x > SPAN_VEC_MIN &&
             ((flags & SPAN_DDA) || persp_ok(c, x, xlimit, flags))) {
             draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags, &k);
             x = xlimit;
