@@ -482,6 +482,28 @@ SPAN_INLINE void draw_short(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
              PART_INSIDE, flags, &d, kp));
 }
 
+/* A line's pixel runs (draw_line, draw_vec_line, draw_persp_line): the first pixel x and the
+ * end end1 (clipped to the screen and the timing model's cut xcut); left run [x, lim1) if
+ * filled, inside [max(x, lim1), lim2), right run from there to end1 if filled; [xs, xe) the
+ * pixels drawn, as one range. */
+typedef struct span_runs {
+    int32_t x, end1, lim1, lim2, xs, xe;
+} span_runs;
+
+static inline span_runs span_line_runs(const span_line *c, int32_t xcut)
+{
+    span_runs u;
+    u.x = c->xstart < 0 ? 0 : c->xstart;
+    u.end1 = min32(c->xend + 1, min32(256, xcut));
+    u.lim1 = min32(c->xstart + c->l_len, u.end1);
+    u.lim2 = min32(c->xend - c->r_len + 1, u.end1);
+    int32_t after_left = c->l_fill ? (u.x > u.lim1 ? u.x : u.lim1) : (u.lim1 < 0 ? 0 : u.lim1);
+    int32_t after_inside = after_left > u.lim2 ? after_left : u.lim2;
+    u.xs = c->l_fill ? u.x : after_left;
+    u.xe = c->r_fill ? u.end1 : after_inside;
+    return u;
+}
+
 SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
 {
     span_dda d;
@@ -494,8 +516,8 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     span_k_init(c, &k, flags);
     for (int i = k0; i < nattr; i++) d.acc[i] = d.step[i] = 0; /* (quiets -Wmaybe-uninitialized) */
     const bool wire = c->rp->wireframe;
-    int32_t x = c->xstart < 0 ? 0 : c->xstart;
-    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
+    const span_runs u = span_line_runs(c, xcut);
+    int32_t x = u.x, end1 = u.end1;
     int32_t xlimit;
 
     /* Short lines without anti-aliasing: a pixel's run only decides its edge flag (plot reads
@@ -506,12 +528,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
      * exit per line instead of three pays on heavy scenes' few-pixel lines; on long lines, and
      * on perspective spans (their pixels cost more), the per-pixel choice costs more than it
      * saves (callgrind: c_textured_quad, scene_terrain), so they keep the three loops. */
-    int32_t lim1 = min32(c->xstart + c->l_len, end1);
-    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
-    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
-    int32_t after_inside = after_left > lim2 ? after_left : lim2;
-    int32_t xs = c->l_fill ? x : after_left;
-    int32_t xe = c->r_fill ? end1 : after_inside;
+    const int32_t lim1 = u.lim1, lim2 = u.lim2, xs = u.xs, xe = u.xe;
     if ((flags & SPAN_DDA) && !(flags & SPAN_AA) && !wire && xe - xs <= 16) {
         draw_short(c, xs, xe, lim1, lim2, flags, &k);
         return;
@@ -568,14 +585,8 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
 {
     span_k k;
     span_k_init(c, &k, flags);
-    int32_t x = c->xstart < 0 ? 0 : c->xstart;
-    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
-    int32_t lim1 = min32(c->xstart + c->l_len, end1);
-    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
-    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
-    int32_t after_inside = after_left > lim2 ? after_left : lim2;
-    int32_t xs = c->l_fill ? x : after_left;
-    int32_t xe = c->r_fill ? end1 : after_inside;
+    const span_runs u = span_line_runs(c, xcut);
+    const int32_t lim1 = u.lim1, lim2 = u.lim2, xs = u.xs, xe = u.xe;
     if (xe - xs <= SPAN_VEC_MIN)
         draw_short(c, xs, xe, lim1, lim2, flags, &k);
     else
@@ -593,14 +604,8 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
  * difference d <= 2^16 (d * factor <= 2^24: exact in float); W-buffer 0 <= zk < 2^32. */
 SPAN_INLINE void draw_persp_line(span_line *c, int32_t xcut, int flags)
 {
-    int32_t x = c->xstart < 0 ? 0 : c->xstart;
-    int32_t end1 = min32(c->xend + 1, min32(256, xcut));
-    int32_t lim1 = min32(c->xstart + c->l_len, end1);
-    int32_t lim2 = min32(c->xend - c->r_len + 1, end1);
-    int32_t after_left = c->l_fill ? (x > lim1 ? x : lim1) : (lim1 < 0 ? 0 : lim1);
-    int32_t after_inside = after_left > lim2 ? after_left : lim2;
-    int32_t xs = c->l_fill ? x : after_left;
-    int32_t xe = c->r_fill ? end1 : after_inside;
+    const span_runs u = span_line_runs(c, xcut);
+    const int32_t lim1 = u.lim1, lim2 = u.lim2, xs = u.xs, xe = u.xe;
     if (xe - xs <= SPAN_VEC_MIN || !persp_ok(c, xs, xe, flags)) {
         draw_line(c, xcut, flags);
         return;
