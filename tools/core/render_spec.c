@@ -10,11 +10,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tools/core/render_spec.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/core/line_error.h"
 #include "tools/core/trace.h"
 
 enum arg_kind {
@@ -88,19 +88,6 @@ static int set_word(render_spec *s, int i, tok t)
     return 0;
 }
 
-static int fail(char *err, size_t errlen, const char *name, unsigned line, const char *fmt, ...)
-{
-    if (err && errlen) {
-        char msg[256];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        snprintf(err, errlen, "%s:%u: %s", name, line, msg);
-    }
-    return -1;
-}
-
 static int push(render_spec *s, size_t *cap, const char *a, size_t n, const char *dir)
 {
     if ((size_t)s->argc + 2 > *cap) {
@@ -157,8 +144,8 @@ int render_spec_parse(render_spec *s, const char *name, const char *dir, const c
     tok anim_tok[8];
     int anim_arg[8];
     if (len > RENDER_SPEC_MAX_BYTES)
-        return fail(err, errlen, name, 1, "%zu bytes: a spec is at most %u", len,
-                    RENDER_SPEC_MAX_BYTES);
+        return dsgx_line_error(err, errlen, name, 1, "%zu bytes: a spec is at most %u", len,
+                               RENDER_SPEC_MAX_BYTES);
     if (push(s, &cap, "render", 6, NULL)) goto oom;
     while (pos < len) {
         size_t end = pos;
@@ -183,42 +170,45 @@ int render_spec_parse(render_spec *s, const char *name, const char *dir, const c
         if (ntok == 0) continue;
         for (unsigned k = 0; k < ntok; k++)
             if (memchr(tk[k].s, 0, tk[k].n))
-                return fail(err, errlen, name, line, "NUL byte in the text");
+                return dsgx_line_error(err, errlen, name, line, "NUL byte in the text");
         if (!have_version) {
             if (!tok_is(tk[0], "dsgx-render") || ntok != 2 || !tok_is(tk[1], "1"))
-                return fail(err, errlen, name, line, "missing version line 'dsgx-render 1'");
+                return dsgx_line_error(err, errlen, name, line,
+                                       "missing version line 'dsgx-render 1'");
             have_version = true;
             continue;
         }
         if (++keys > RENDER_SPEC_MAX_KEYS)
-            return fail(err, errlen, name, line, "more than %u keys", RENDER_SPEC_MAX_KEYS);
+            return dsgx_line_error(err, errlen, name, line, "more than %u keys",
+                                   RENDER_SPEC_MAX_KEYS);
         if (tok_is(tk[0], "frame-is")) {
             if (ntok != 2 || !(tok_is(tk[1], "anim") || tok_is(tk[1], "model")))
-                return fail(err, errlen, name, line, "'frame-is' takes 'anim' or 'model'");
+                return dsgx_line_error(err, errlen, name, line,
+                                       "'frame-is' takes 'anim' or 'model'");
             s->frame_is = tok_is(tk[1], "model") ? RENDER_SPEC_FRAME_MODEL : RENDER_SPEC_FRAME_ANIM;
             continue;
         }
         for (size_t r = 0; r < sizeof REFUSED / sizeof REFUSED[0]; r++)
             if (tok_is(tk[0], REFUSED[r].key))
-                return fail(err, errlen, name, line, "'%s' is not a spec key: %s", REFUSED[r].key,
-                            REFUSED[r].why);
+                return dsgx_line_error(err, errlen, name, line, "'%s' is not a spec key: %s",
+                                       REFUSED[r].key, REFUSED[r].why);
         const spec_key *k = NULL;
         for (size_t i = 0; i < NKEYS && !k; i++)
             if (tok_is(tk[0], KEYS[i].key)) k = &KEYS[i];
         if (!k)
-            return fail(err, errlen, name, line, "unknown key '%.*s'",
-                        (int)(tk[0].n > 40 ? 40 : tk[0].n), tk[0].s);
+            return dsgx_line_error(err, errlen, name, line, "unknown key '%.*s'",
+                                   (int)(tk[0].n > 40 ? 40 : tk[0].n), tk[0].s);
         if (ntok != k->nargs + 1 || too_many)
-            return fail(err, errlen, name, line, "'%s' takes %u value%s", k->key, k->nargs,
-                        k->nargs == 1 ? "" : "s");
+            return dsgx_line_error(err, errlen, name, line, "'%s' takes %u value%s", k->key,
+                                   k->nargs, k->nargs == 1 ? "" : "s");
         if (++used[k - KEYS] > k->max)
-            return fail(err, errlen, name, line, "'%s' given more than %u time%s", k->key, k->max,
-                        k->max == 1 ? "" : "s");
+            return dsgx_line_error(err, errlen, name, line, "'%s' given more than %u time%s",
+                                   k->key, k->max, k->max == 1 ? "" : "s");
         for (unsigned a = 1; a < ntok; a++) {
             const char *why = check_arg(k->kind, tk[a]);
             if (why)
-                return fail(err, errlen, name, line, "'%s' value '%.*s': %s", k->key,
-                            (int)(tk[a].n > 40 ? 40 : tk[a].n), tk[a].s, why);
+                return dsgx_line_error(err, errlen, name, line, "'%s' value '%.*s': %s", k->key,
+                                       (int)(tk[a].n > 40 ? 40 : tk[a].n), tk[a].s, why);
         }
         if (k->option && push(s, &cap, k->option, strlen(k->option), NULL)) goto oom;
         if (!strcmp(k->key, "file")) t3dm = tok_ends(tk[1], ".t3dm");
@@ -230,15 +220,18 @@ int render_spec_parse(render_spec *s, const char *name, const char *dir, const c
             if (push(s, &cap, tk[a].s, tk[a].n, k->kind == A_PATH ? dir : NULL)) goto oom;
     }
     if (!have_version)
-        return fail(err, errlen, name, line ? line : 1, "missing version line 'dsgx-render 1'");
-    if (!used[0]) return fail(err, errlen, name, line, "no 'file' (the model file to draw)");
+        return dsgx_line_error(err, errlen, name, line ? line : 1,
+                               "missing version line 'dsgx-render 1'");
+    if (!used[0])
+        return dsgx_line_error(err, errlen, name, line, "no 'file' (the model file to draw)");
     if (s->frame_is == RENDER_SPEC_FRAME_MODEL && used[1])
-        return fail(err, errlen, name, line, "'model' and 'frame-is model' exclude each other");
+        return dsgx_line_error(err, errlen, name, line,
+                               "'model' and 'frame-is model' exclude each other");
     for (unsigned i = 0; t3dm && i < nanim; i++)
         if (set_word(s, anim_arg[i], anim_tok[i])) goto oom;
     return 0;
 oom:
-    return fail(err, errlen, name, line, "out of memory");
+    return dsgx_line_error(err, errlen, name, line, "out of memory");
 }
 
 int render_spec_load(render_spec *s, const char *path, char *err, size_t errlen)

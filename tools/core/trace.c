@@ -2,6 +2,7 @@
  * trace.c - the GX trace reader and writer (specs/trace.md).
  */
 #include "tools/core/trace.h"
+#include "tools/core/line_error.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -84,7 +85,7 @@ typedef struct tok {
     size_t n;
 } tok;
 
-static int fail(char *err, size_t errlen, const char *name, unsigned line, const char *fmt, ...)
+int dsgx_line_error(char *err, size_t errlen, const char *name, unsigned line, const char *fmt, ...)
 {
     if (err && errlen) {
         char msg[256];
@@ -140,16 +141,17 @@ int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t l
         if (ntok == 0) continue;
         if (!have_version) {
             if (!tok_is(tk[0], "dsgx-trace"))
-                return fail(err, errlen, name, line, "missing version line 'dsgx-trace 1'");
+                return dsgx_line_error(err, errlen, name, line,
+                                       "missing version line 'dsgx-trace 1'");
             if (ntok != 2 || too_many || !tok_is(tk[1], "1"))
-                return fail(err, errlen, name, line, "unknown trace version '%.*s'",
-                            ntok >= 2 ? (int)tk[1].n : 0, ntok >= 2 ? tk[1].s : "");
+                return dsgx_line_error(err, errlen, name, line, "unknown trace version '%.*s'",
+                                       ntok >= 2 ? (int)tk[1].n : 0, ntok >= 2 ? tk[1].s : "");
             have_version = true;
             continue;
         }
         if (tok_is(tk[0], "frame")) {
             if (ntok != 1 || too_many)
-                return fail(err, errlen, name, line, "'frame' takes no arguments");
+                return dsgx_line_error(err, errlen, name, line, "'frame' takes no arguments");
             if (dsgx_trace_add(t, TRACE_FRAME, 0, 0)) goto oom;
             t->items[t->n - 1].line = line;
             continue;
@@ -160,29 +162,33 @@ int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t l
                                            : 0;
         bool is_data = tok_is(tk[0], "data");
         if (!width && !is_data)
-            return fail(err, errlen, name, line, "unknown directive '%.*s'", (int)tk[0].n, tk[0].s);
+            return dsgx_line_error(err, errlen, name, line, "unknown directive '%.*s'",
+                                   (int)tk[0].n, tk[0].s);
         if (ntok != 3 || too_many)
-            return fail(err, errlen, name, line, "'%.*s' takes an address and a value",
-                        (int)tk[0].n, tk[0].s);
+            return dsgx_line_error(err, errlen, name, line, "'%.*s' takes an address and a value",
+                                   (int)tk[0].n, tk[0].s);
         uint32_t addr;
         if (!parse_hex32(tk[1].s, tk[1].n, &addr))
-            return fail(err, errlen, name, line, "malformed address '%.*s'", (int)tk[1].n, tk[1].s);
+            return dsgx_line_error(err, errlen, name, line, "malformed address '%.*s'",
+                                   (int)tk[1].n, tk[1].s);
         unsigned align = is_data ? 4 : (unsigned)width / 8;
         if (addr % align)
-            return fail(err, errlen, name, line, "address %08X is not %u-aligned", addr, align);
+            return dsgx_line_error(err, errlen, name, line, "address %08X is not %u-aligned", addr,
+                                   align);
         if (is_data) {
             size_t nd = tk[2].n;
-            if (nd % 2) return fail(err, errlen, name, line, "odd number of hex digits in data");
+            if (nd % 2)
+                return dsgx_line_error(err, errlen, name, line, "odd number of hex digits in data");
             if ((nd / 2) % 4)
-                return fail(err, errlen, name, line, "data byte count %zu is not a multiple of 4",
-                            nd / 2);
-            if (nd == 0) return fail(err, errlen, name, line, "empty data");
+                return dsgx_line_error(err, errlen, name, line,
+                                       "data byte count %zu is not a multiple of 4", nd / 2);
+            if (nd == 0) return dsgx_line_error(err, errlen, name, line, "empty data");
             if (grow((void **)&t->data, &t->data_cap, t->data_len + nd / 2, 1)) goto oom;
             for (size_t k = 0; k < nd / 2; k++) {
                 int hi = hexval((unsigned char)tk[2].s[2 * k]);
                 int lo = hexval((unsigned char)tk[2].s[2 * k + 1]);
                 if (hi < 0 || lo < 0)
-                    return fail(err, errlen, name, line, "malformed hex byte in data");
+                    return dsgx_line_error(err, errlen, name, line, "malformed hex byte in data");
                 t->data[t->data_len + k] = (uint8_t)(hi << 4 | lo);
             }
             if (dsgx_trace_add(t, TRACE_DATA, addr, 0)) goto oom;
@@ -195,10 +201,11 @@ int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t l
         }
         uint32_t val;
         if (!parse_hex32(tk[2].s, tk[2].n, &val))
-            return fail(err, errlen, name, line, "malformed value '%.*s'", (int)tk[2].n, tk[2].s);
+            return dsgx_line_error(err, errlen, name, line, "malformed value '%.*s'", (int)tk[2].n,
+                                   tk[2].s);
         if (width < 32 && (val >> width))
-            return fail(err, errlen, name, line, "value %X too wide for a %d-bit write", val,
-                        width);
+            return dsgx_line_error(err, errlen, name, line, "value %X too wide for a %d-bit write",
+                                   val, width);
         if (dsgx_trace_add(t,
                            (uint8_t)(width == 32   ? TRACE_W32
                                      : width == 16 ? TRACE_W16
@@ -208,10 +215,11 @@ int dsgx_trace_parse(dsgx_trace *t, const char *name, const char *text, size_t l
         t->items[t->n - 1].line = line;
     }
     if (!have_version)
-        return fail(err, errlen, name, line ? line : 1, "missing version line 'dsgx-trace 1'");
+        return dsgx_line_error(err, errlen, name, line ? line : 1,
+                               "missing version line 'dsgx-trace 1'");
     return 0;
 oom:
-    return fail(err, errlen, name, line, "out of memory");
+    return dsgx_line_error(err, errlen, name, line, "out of memory");
 }
 
 int dsgx_read_file(const char *path, uint8_t **data, size_t *size, char *err, size_t errlen)
