@@ -10,6 +10,7 @@
  * fog blend (f*d + c*(128-d)) >> 7; AA blend (t*(c+1) + b*(31-c)) >> 5.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,6 +66,66 @@ static void put16(uint8_t *m, uint32_t addr, uint32_t val)
 }
 
 /* ---- clear plane ---- */
+
+/* A small deterministic generator (xorshift32) for the random clear-plane comparison. */
+static uint32_t next_rand(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+/* raster_clear_plane against the per-pixel reference (raster_clear_bitmap_pixel,
+ * raster_clear_plain_pixel): random bitmaps, offsets and clear registers, plain and bitmap, with
+ * and without VRAM; every screen pixel of the top layer, the border, and the lower layer (the
+ * same words with lower, untouched without). */
+static void test_clear_plane_matches_reference(void **state)
+{
+    fixture *f = *state;
+    gx_render_regs *g = &f->in->regs;
+    uint32_t seed = 0x2468ACE1u;
+    const uint32_t sentinel = 0xDEADBEEFu;
+    for (int round = 0; round < 24; round++) {
+        for (uint32_t a = 0x40000u; a < GX_TEX_VRAM_SIZE; a += 2)
+            put16(f->tex, a, next_rand(&seed) & 0xFFFFu);
+        g->clear_color = next_rand(&seed);
+        g->clear_depth = next_rand(&seed) & 0xFFFFu;
+        g->clear_offset = next_rand(&seed) & 0xFFFFu;
+        g->disp3dcnt = (round & 1) ? 1u << 14 : 0u; /* bitmap every other round */
+        f->in->tex_vram = round % 6 == 5 ? NULL : f->tex;
+        bool lower = (round & 2) != 0;
+        for (size_t i = 0; i < 2 * RASTER_BUF_SIZE; i++)
+            f->r->color[i] = f->r->depth[i] = f->r->attr[i] = sentinel;
+        raster_clear_plane(f->r, f->in, lower);
+
+        uint32_t bd = raster_clear_depth(cleardepth_depth(g->clear_depth));
+        uint32_t ba = clearcolor_id(g->clear_color) << RASTER_ATTR_OPAQUE_ID_SHIFT;
+        for (int y = -1; y <= DSGX_FRAME_H; y++) {
+            for (int x = -1; x <= DSGX_FRAME_W; x++) {
+                uint32_t i = raster_addr(x, y), c = 0, d = bd, a = ba;
+                bool screen = x >= 0 && y >= 0 && x < DSGX_FRAME_W && y < DSGX_FRAME_H;
+                if (screen && (g->disp3dcnt & (1u << 14)))
+                    raster_clear_bitmap_pixel(g, f->in->tex_vram, x, y, &c, &d, &a);
+                else if (screen)
+                    raster_clear_plain_pixel(g, &c, &d, &a);
+                if (f->r->color[i] != c || f->r->depth[i] != d || f->r->attr[i] != a)
+                    fail_msg("round %d: pixel (%d, %d) is %08x %08x %08x, reference %08x %08x "
+                             "%08x",
+                             round, x, y, f->r->color[i], f->r->depth[i], f->r->attr[i], c, d, a);
+                uint32_t j = i + RASTER_BUF_SIZE;
+                uint32_t lc = lower ? c : sentinel, ld = lower ? d : sentinel,
+                         la = lower ? a : sentinel;
+                if (f->r->color[j] != lc || f->r->depth[j] != ld || f->r->attr[j] != la)
+                    fail_msg("round %d: lower layer at (%d, %d) is %08x %08x %08x, expected "
+                             "%08x %08x %08x",
+                             round, x, y, f->r->color[j], f->r->depth[j], f->r->attr[j], lc, ld,
+                             la);
+            }
+        }
+    }
+    f->in->tex_vram = f->tex;
+}
 
 static void test_clear_depth_expansion(void **state)
 {
@@ -418,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_clear_depth_expansion),
         cmocka_unit_test_setup_teardown(test_clear_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clear_plane_matches_reference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
