@@ -91,11 +91,20 @@ void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
 /** @p v (1.3.12) times the clip matrix with w = 1.0: 64-bit sums >> 12. */
 void gx_geom_transform(gx_engine *gx, const int16_t v[3], int32_t out[4]);
 
+/** gx_geom_transform for @p n positions at once, with the clip matrix @p m given (batch.c;
+ *  SSE2 where the build has it, the same integers). */
+void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n);
+
 /** Texgen mode 2: NORMAL recomputes the texture coordinates from the normal @p n (1.0.9). */
 void gx_texgen_normal(gx_engine *gx, const int16_t n[3]);
 
 /** Turn the current vertex (g->cur_vtx) into the next polygon vertex. */
 void gx_geom_submit_vertex(gx_engine *gx);
+
+/** The vertex in g->buf[g->vtx_in_poly] is ready (transformed, colour and texture coordinates
+ *  set, the rest zero): report it to the vertex hook and assemble it into polygons, submitting
+ *  a completed one (gx_geom_submit_vertex's second half; batch.c fills the vertex itself). */
+void gx_geom_assemble_vertex(gx_engine *gx);
 
 /** The polygon in g->buf is complete: cull, clip, store. */
 void gx_geom_submit_polygon(gx_engine *gx);

@@ -1,0 +1,213 @@
+/*
+ * batch.c - runs of vertex commands written to the command ports, executed a batch at a time
+ * (run to completion only: gx_write32_run hands them over).
+ *
+ * A lit, textured model is mostly COLOR (20h), NORMAL (21h), TEXCOORD (22h) and VTX_16 (23h,
+ * two parameter words), repeated: the ports 04000480..0400048F. gx_batch_ports takes the longest
+ * run of such writes (whole VTX_16 pairs, at most BATCH_VERTS vertices) and executes it in three
+ * passes instead of entry by entry:
+ *   1. attributes, in write order: COLOR, NORMAL (lighting) and TEXCOORD run their handlers;
+ *      each vertex records its position and its colour and texture coordinates as they are
+ *      when it is written (texgen mode 3 computed there, as gx_geom_submit_vertex does);
+ *   2. transform: every position of the batch through the clip matrix at once
+ *      (gx_transform_batch, SSE2 where available);
+ *   3. assembly and cycles, in write order: each entry's cycle charge (the same inline charges
+ *      as the executor's, cycles_internal.h), each vertex stored in the polygon buffer and
+ *      assembled into polygons (gx_geom_assemble_vertex).
+ * Why the split is exact: the attribute handlers read and write only the vertex attributes,
+ * the lights and the matrices (none of which passes 2-3 write), the vertices read only the
+ * attributes and the clip matrix (which no command of the run changes), and polygon assembly
+ * and the cycle model read neither. The cycle model runs per entry in pass 3 in write order, so
+ * every charge is the one the executor computes (waits on the vertex tail, the normal tail and
+ * the polygon pipeline's vertex slots included); what is summed over the batch is only the
+ * bookkeeping nothing reads in between: the frame's cycles and commands, the last entry's
+ * charge, the last vertex's parameters and cycles (exec_*). Nothing outside the engine observes
+ * an entry in between either: the batch is not taken while a hook is set (the command, vertex
+ * and polygon hooks see engine state per entry), a swap holds entries, entries are held, a
+ * command is collecting parameters, or the engine runs in the cycle-driven mode (where time
+ * passes between entries; gx_write32_run never calls it there).
+ * test_gx_write_run compares gx_write32_run (with this batch) against gx_write32 word by word
+ * (the executor, entry by entry) on random vertex-heavy streams, the saved state byte for byte.
+ */
+#include <string.h>
+
+#include "gx/cycles_internal.h"
+#include "gx/exec_internal.h"
+#include "gx/gx_internal.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+enum {
+    BATCH_VERTS = 32,         /* vertices per batch (the transform's arrays) */
+    PORT_COLOR = 0x04000480u, /* COLOR; NORMAL, TEXCOORD, VTX_16 follow, 4 bytes apart */
+    PORT_VERTEX_END = 0x04000490u,
+};
+
+/* The entry kinds of a batch: the port's index from COLOR on. */
+enum { K_COLOR = 0, K_NORMAL = 1, K_TEXCOORD = 2, K_VTX16 = 3 };
+
+void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
+{
+#if defined(__SSE2__)
+    /* Each product v * m (v 16-bit, m 32-bit signed) through pmuludq (unsigned 32 x 32 -> 64,
+     * SSE2; the signed pmuldq is SSE4.1): with v' = v + 2^15 and m' = m + 2^31 (both unsigned),
+     *   sum_k = v0 m0k + v1 m1k + v2 m2k + 2^12 m3k
+     *         = sum_i v'_i m'_ik - 2^31 sum_i v'_i - 2^15 sum_i m'_ik + 3 * 2^46 + 2^12 m3k,
+     * every term exact modulo 2^64, and out_k = bits 12..43 of sum_k (the arithmetic shift by 12
+     * then wrapping to 32 bits keeps exactly those bits, whatever the shift fills in above), so
+     * the 3 * 2^46 drops out. */
+    __m128i mcol[3][2];
+    uint64_t kc[4];
+    for (int k = 0; k < 4; k++) {
+        uint64_t msum = 0;
+        for (int i = 0; i < 3; i++) msum += (uint64_t)((uint32_t)m[i * 4 + k] ^ 0x80000000u);
+        kc[k] = ((uint64_t)(int64_t)m[12 + k] << 12) - (msum << 15);
+    }
+    for (int i = 0; i < 3; i++) {
+        const uint32_t *r = (const uint32_t *)&m[i * 4];
+        mcol[i][0] = _mm_set_epi32(0, (int)(r[1] ^ 0x80000000u), 0, (int)(r[0] ^ 0x80000000u));
+        mcol[i][1] = _mm_set_epi32(0, (int)(r[3] ^ 0x80000000u), 0, (int)(r[2] ^ 0x80000000u));
+    }
+    __m128i k01 = _mm_set_epi64x((long long)kc[1], (long long)kc[0]);
+    __m128i k23 = _mm_set_epi64x((long long)kc[3], (long long)kc[2]);
+    for (size_t j = 0; j < n; j++) {
+        uint32_t v0 = (uint32_t)(pos[j][0] + 32768), v1 = (uint32_t)(pos[j][1] + 32768),
+                 v2 = (uint32_t)(pos[j][2] + 32768);
+        __m128i s = _mm_set1_epi64x((long long)((uint64_t)(v0 + v1 + v2) << 31));
+        __m128i a0 = _mm_set1_epi32((int)v0), a1 = _mm_set1_epi32((int)v1),
+                a2 = _mm_set1_epi32((int)v2);
+        __m128i lo = _mm_sub_epi64(k01, s), hi = _mm_sub_epi64(k23, s);
+        lo = _mm_add_epi64(lo, _mm_mul_epu32(a0, mcol[0][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epu32(a0, mcol[0][1]));
+        lo = _mm_add_epi64(lo, _mm_mul_epu32(a1, mcol[1][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epu32(a1, mcol[1][1]));
+        lo = _mm_add_epi64(lo, _mm_mul_epu32(a2, mcol[2][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epu32(a2, mcol[2][1]));
+        lo = _mm_shuffle_epi32(_mm_srli_epi64(lo, 12), _MM_SHUFFLE(3, 1, 2, 0));
+        hi = _mm_shuffle_epi32(_mm_srli_epi64(hi, 12), _MM_SHUFFLE(3, 1, 2, 0));
+        _mm_storeu_si128((__m128i *)out[j], _mm_unpacklo_epi64(lo, hi));
+    }
+#else
+    for (size_t j = 0; j < n; j++) {
+        for (int k = 0; k < 4; k++) {
+            int64_t sum = dsgx_mul64(pos[j][0], m[k]) + dsgx_mul64(pos[j][1], m[4 + k]) +
+                          dsgx_mul64(pos[j][2], m[8 + k]) + dsgx_mul64(FX32_ONE, m[12 + k]);
+            out[j][k] = dsgx_wrap32(dsgx_asr64(sum, 12));
+        }
+    }
+#endif
+}
+
+static inline int16_t lo16(uint32_t v)
+{
+    return (int16_t)(uint16_t)(v & 0xFFFFu);
+}
+
+size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n)
+{
+    gx_cmd_state *s = &gx->cmd;
+    gx_geom_state *g = &gx->geom;
+    if (s->exec_count != 0 || s->swap_pending || s->deferred_head < s->ndeferred ||
+        gx->hooks.command != NULL || gx->hooks.vertex != NULL || gx->hooks.polygon != NULL)
+        return 0;
+
+    int16_t pos[BATCH_VERTS][3];
+    int32_t clip[BATCH_VERTS][4];
+    uint8_t color[BATCH_VERTS][3];
+    int16_t tex[BATCH_VERTS][2];
+    size_t nv = 0, i = 0, last_vtx = 0;
+    bool texgen3 = teximage_texgen(g->teximage) == 3;
+
+    /* pass 1: attributes in write order; the run ends at any other write, at a VTX_16 whose
+     * second word is not next, or when the vertex arrays are full */
+    for (; i < n; i++) {
+        uint32_t off = (w[i].addr & ~3u) - PORT_COLOR;
+        if (off >= PORT_VERTEX_END - PORT_COLOR) break;
+        const uint32_t params[1] = {w[i].value};
+        switch (off >> 2) {
+        case K_COLOR: gx_cmd_color(gx, params); break;
+        case K_NORMAL: gx_cmd_normal(gx, params); break;
+        case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
+        default: /* K_VTX16 */
+            if (nv == BATCH_VERTS || i + 1 == n || (w[i + 1].addr & ~3u) != (w[i].addr & ~3u))
+                goto attributes_done;
+            g->cur_vtx[0] = lo16(w[i].value);
+            g->cur_vtx[1] = (int16_t)(uint16_t)(w[i].value >> 16);
+            g->cur_vtx[2] = lo16(w[i + 1].value);
+            memcpy(pos[nv], g->cur_vtx, sizeof(pos[nv]));
+            memcpy(color[nv], g->vtx_color, sizeof(color[nv]));
+            if (texgen3)
+                gx_texgen_vertex(gx, g->cur_vtx, tex[nv]);
+            else
+                memcpy(tex[nv], g->tex_cur, sizeof(tex[nv]));
+            nv++;
+            last_vtx = i;
+            i++;
+            break;
+        }
+    }
+attributes_done:;
+    size_t nwords = i;
+    if (nwords == 0) return 0;
+
+    /* pass 2: the positions through the clip matrix */
+    if (nv) gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])pos, clip, nv);
+
+    /* pass 3: the cycle charges and polygon assembly in write order */
+    gx_cycle_state *c = &s->cyc;
+    uint32_t lights = g->lights_enabled_count;
+    int64_t normal_work = lights < 1 ? 1 : lights;
+    int64_t charged = 0, vertex_cycles = 0;
+    uint64_t total = 0;
+    uint32_t commands = 0;
+    size_t j = 0;
+    for (i = 0; i < nwords; i++) {
+        switch ((w[i].addr & 0x1FCu) >> 2 & 3u) {
+        case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
+        case K_NORMAL: /* the issue wait and the work in one count-down (exec_internal.h) */
+            charged = (int64_t)c->np + 1 + normal_work;
+            gx_cyc_run(c, charged);
+            c->np = GX_NP_NORMAL;
+            break;
+        case K_TEXCOORD:
+            charged = c->np + 1;
+            gx_cyc_run(c, charged);
+            c->np = 0;
+            break;
+        default: { /* K_VTX16: both entries */
+            charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
+            total += (uint64_t)charged;
+            vertex_cycles = charged;
+            gx_vertex *v = &g->buf[g->vtx_in_poly];
+            memset(v, 0, sizeof(*v));
+            memcpy(v->clip, clip[j], sizeof(v->clip));
+            for (int k = 0; k < 3; k++)
+                v->color5[k] = (int32_t)(((uint32_t)color[j][k] << 12) | 0xFFFu);
+            v->texcoord[0] = tex[j][0];
+            v->texcoord[1] = tex[j][1];
+            j++;
+            gx_geom_assemble_vertex(gx);
+            i++;
+            charged = 1 + gx_cyc_vertex_work_after1(c, g);
+            vertex_cycles += charged;
+            break;
+        }
+        }
+        total += (uint64_t)charged;
+        commands++;
+    }
+
+    /* the bookkeeping, as the executor leaves it after the last entry */
+    c->charged = charged;
+    s->frame_cycles += total;
+    s->frame_commands += commands;
+    if (nv) {
+        s->exec_op = GX_OP_VTX_16;
+        s->exec_cycles = (uint64_t)vertex_cycles;
+        s->exec_params[0] = w[last_vtx].value; /* the last vertex's two words */
+        s->exec_params[1] = w[last_vtx + 1].value;
+    }
+    return nwords;
+}

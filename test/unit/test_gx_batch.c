@@ -1,0 +1,238 @@
+/*
+ * test_gx_batch.c - the vertex batch (gx/batch.c: runs of COLOR, NORMAL, TEXCOORD and VTX_16
+ * port writes executed three passes at a time by gx_write32_run) against the reference, the
+ * executor entry by entry (gx_write32 word by word).
+ * - The batch transform (gx_transform_batch: SSE2 unsigned products with biased operands)
+ *   against gx_geom_transform (64-bit signed products) on random and extreme matrices and
+ *   positions.
+ * - Two engines get the same random vertex-heavy bus writes, one in random-sized runs through
+ *   gx_write32_run, one word by word through gx_write32, and must end every run in the same
+ *   saved state byte for byte (dsgx_state_save: the cycle model, the frame's cycles and
+ *   commands, the executor's last command, matrices, lights, the polygon buffer, polygon/vertex
+ *   RAM...). The stream: vertex groups (any subset and order of COLOR, NORMAL, TEXCOORD, then
+ *   the two VTX_16 words), lone VTX_16 words (a pair split by other writes), every primitive
+ *   type, culling and far-plane clipping, lights and materials, texgen modes 0-3 with texture
+ *   matrices, projections and translations that put vertices outside the view volume, viewports,
+ *   packed GXFIFO words, swaps (held entries), polygon RAM overflow, and now and then a
+ *   polygon hook (the batch is then not taken). The ends of the runs (every observable point
+ *   without a hook) fall anywhere, also inside a vertex group.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gx/gx_internal.h"
+#include "raster/raster.h"
+#include "tools/core/savestate.h"
+
+static uint32_t rnd(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return (uint32_t)((*s * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+/* A matrix entry: small, extreme or any 32-bit value. */
+static int32_t random_entry(uint64_t *s)
+{
+    uint32_t r = rnd(s) % 8u, v = rnd(s);
+    if (r == 0) return (int32_t)(v & 1u ? 0x7FFFFFFFu : 0x80000000u);
+    if (r < 3) return (int32_t)v;
+    return (int32_t)(v % 0x4001u) - 0x2000;
+}
+
+static void test_transform_batch_exact(void **state)
+{
+    (void)state;
+    gx_engine *gx = gx_create();
+    assert_non_null(gx);
+    uint64_t seed = 0x7A5F0E1Dull;
+    for (int round = 0; round < 2000; round++) {
+        int32_t m[16];
+        for (int k = 0; k < 16; k++) m[k] = random_entry(&seed);
+        memcpy(gx->mtx.clip, m, sizeof(m));
+        gx->mtx.clip_dirty = false;
+        int16_t pos[32][3];
+        int32_t out[32][4];
+        size_t n = 1 + rnd(&seed) % 32u;
+        for (size_t j = 0; j < n; j++) {
+            for (int k = 0; k < 3; k++) {
+                uint32_t r = rnd(&seed);
+                pos[j][k] =
+                    (int16_t)(uint16_t)((r & 7u) == 0 ? ((r & 8u) ? 0x8000u : 0x7FFFu) : (r >> 16));
+            }
+        }
+        gx_transform_batch(m, (const int16_t(*)[3])pos, out, n);
+        for (size_t j = 0; j < n; j++) {
+            int32_t ref[4];
+            gx_geom_transform(gx, pos[j], ref);
+            assert_memory_equal(out[j], ref, sizeof(ref));
+        }
+    }
+    gx_destroy(gx);
+}
+
+enum { PORT = 0x04000400u };
+
+static void put(gx_bus_word *w, size_t *n, size_t cap, uint8_t op, uint32_t v)
+{
+    if (*n < cap) w[(*n)++] = (gx_bus_word){PORT + op * 4u, v};
+}
+
+/* A vertex position: mostly inside the view volume of the matrices below, now and then not. */
+static uint32_t random_xy(uint64_t *s)
+{
+    uint32_t r = rnd(s);
+    if ((r & 15u) == 0) return rnd(s);
+    return ((r & 0x1FFFu) - 0x1000u) & 0xFFFFu;
+}
+
+/* Random vertex-heavy bus writes, up to cap. */
+static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap)
+{
+    size_t n = 0;
+    while (n < cap) {
+        uint32_t r = rnd(s) % 100u, v = rnd(s);
+        if (r < 70) { /* a vertex group */
+            uint8_t attrs[3] = {0x20, 0x21, 0x22};
+            for (int k = 2; k > 0; k--) { /* shuffle, then take a prefix */
+                int j = (int)(rnd(s) % (uint32_t)(k + 1));
+                uint8_t t = attrs[k];
+                attrs[k] = attrs[j];
+                attrs[j] = t;
+            }
+            uint32_t take = rnd(s) % 4u;
+            for (uint32_t k = 0; k < take; k++) put(w, &n, cap, attrs[k], rnd(s));
+            put(w, &n, cap, 0x23, random_xy(s) | random_xy(s) << 16);
+            if ((v & 63u) == 0) continue; /* a lone first word: the pair is split */
+            put(w, &n, cap, 0x23, random_xy(s) | (rnd(s) & 0xFFFF0000u));
+        } else if (r < 74) { /* BEGIN_VTXS, any primitive */
+            put(w, &n, cap, 0x40, v & 3u);
+        } else if (r < 77) { /* POLYGON_ATTR: lights, culling, far-plane clipping, 1-dot */
+            put(w, &n, cap, 0x29, (v & 0x000030CFu) | 0x001F0000u | ((v >> 8) & 0xC0u));
+        } else if (r < 80) { /* lights and materials */
+            static const uint8_t ops[] = {0x30, 0x31, 0x32, 0x33};
+            put(w, &n, cap, ops[v % 4u], rnd(s));
+        } else if (r < 82) { /* TEXIMAGE_PARAM: texgen modes 0-3 */
+            put(w, &n, cap, 0x2A, rnd(s));
+        } else if (r < 88) { /* matrices: mode, identity, scale, translation, 4x4 */
+            put(w, &n, cap, 0x10, v & 3u);
+            uint32_t kind = rnd(s) % 4u;
+            if (kind == 0) {
+                put(w, &n, cap, 0x15, 0);
+            } else if (kind == 1) {
+                for (int k = 0; k < 3; k++) put(w, &n, cap, 0x1B, 0x800u + (rnd(s) & 0x1FFFu));
+            } else if (kind == 2) {
+                for (int k = 0; k < 3; k++) put(w, &n, cap, 0x1C, (rnd(s) & 0x1FFFu) - 0x1000u);
+            } else {
+                for (int k = 0; k < 16; k++) put(w, &n, cap, 0x16, (uint32_t)random_entry(s));
+            }
+        } else if (r < 90) { /* VIEWPORT */
+            put(w, &n, cap, 0x60, v);
+        } else if (r < 95) { /* a packed GXFIFO word: COLOR NORMAL TEXCOORD VTX_16 */
+            if (n < cap) w[n++] = (gx_bus_word){PORT, 0x23222120u};
+            for (int k = 0; k < 3; k++)
+                if (n < cap) w[n++] = (gx_bus_word){PORT, rnd(s)};
+            if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s) | random_xy(s) << 16};
+            if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s)};
+        } else if (r < 96) { /* now and then SWAP_BUFFERS: later entries held until the VBlank */
+            put(w, &n, cap, (v & 0x70u) == 0 ? 0x50 : 0x41, v & 3u);
+        } else if (r < 98) { /* a vertex-port write at an unaligned address */
+            if (n < cap) w[n++] = (gx_bus_word){PORT + 0x80u + (v & 0xFu), rnd(s)};
+        } else { /* END_VTXS, a NOP-like unknown opcode */
+            put(w, &n, cap, (v & 1u) ? 0x41 : 0x05, 0);
+        }
+    }
+    return n;
+}
+
+static uint8_t *state_of(gx_engine *gx, raster_engine *r, size_t *n)
+{
+    *n = dsgx_state_size(gx, r);
+    uint8_t *b = malloc(*n);
+    assert_non_null(b);
+    assert_int_equal(dsgx_state_save(gx, r, b, *n, 0), *n);
+    return b;
+}
+
+static void same_state(gx_engine *a, gx_engine *b, raster_engine *r)
+{
+    size_t na, nb;
+    uint8_t *sa = state_of(a, r, &na), *sb = state_of(b, r, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(sa, sb, na);
+    free(sa);
+    free(sb);
+}
+
+static void count_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, const gx_polygon *p,
+                          const gx_vertex *v)
+{
+    (void)gx;
+    (void)p;
+    (void)v;
+    ((unsigned *)user)[fate == GX_POLY_STORED]++;
+}
+
+static void test_batch_matches_entries(void **state)
+{
+    (void)state;
+    gx_engine *a = gx_create(), *b = gx_create();
+    raster_engine *r = raster_create();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(r);
+    uint64_t seed = 0xBA7C4ED1FFull;
+    enum { CAP = 400 };
+    gx_bus_word w[CAP];
+    unsigned words = 0, polys = 0, hooked[2] = {0, 0}, hooked_b[2] = {0, 0};
+    for (int round = 0; round < 2000; round++) {
+        bool hook = round % 10 == 9; /* hooks set: the batch must step aside */
+        gx_hooks ha = {0}, hb = {0};
+        if (hook) {
+            ha = (gx_hooks){.user = hooked, .polygon = count_polygon};
+            hb = (gx_hooks){.user = hooked_b, .polygon = count_polygon};
+        }
+        gx_set_hooks(a, &ha);
+        gx_set_hooks(b, &hb);
+        size_t n = random_stream(&seed, w, 1 + rnd(&seed) % CAP);
+        for (size_t i = 0; i < n;) { /* runs of random length: their ends fall anywhere */
+            size_t len = 1 + rnd(&seed) % 160u;
+            if (len > n - i) len = n - i;
+            gx_write32_run(a, w + i, len);
+            for (size_t k = i; k < i + len; k++) gx_write32(b, w[k].addr, w[k].value);
+            i += len;
+            same_state(a, b, r);
+        }
+        words += (unsigned)n;
+        if (round % 3 == 2) {
+            polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
+            gx_write32(a, PORT + 0x50u * 4u, 0);
+            gx_write32(b, PORT + 0x50u * 4u, 0);
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+            same_state(a, b, r);
+        }
+    }
+    print_message("%u words, %u polygons stored at VBlank\n", words, polys);
+    assert_true(polys > 8000);
+    assert_memory_equal(hooked, hooked_b, sizeof(hooked));
+    assert_true(hooked[1] > 100);
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_transform_batch_exact),
+        cmocka_unit_test(test_batch_matches_entries),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
