@@ -40,9 +40,15 @@
 #endif
 
 enum {
-    BATCH_VERTS = 32,         /* vertices per batch (the transform's arrays) */
-    PORT_COLOR = 0x04000480u, /* COLOR; NORMAL, TEXCOORD, VTX_16 follow, 4 bytes apart */
-    PORT_VERTEX_END = 0x04000490u,
+    BATCH_VERTS = 32,  /* vertices per batch (the transform's arrays) */
+    BATCH_WORDS = 256, /* bus writes per batch */
+    /* the cycle-driven mode: the shortest slice (cycles between two writes) every entry of a
+     * batch ends within. The longest charge is a VTX_16's wait for a vertex slot: at most the
+     * polygon pipeline's 35 cycles plus a 10-cycle grid step (cycles.c); NORMAL 8 + 4 lights;
+     * COLOR and TEXCOORD 8 */
+    BATCH_MIN_SLICE = 64,
+    IDLE_MAX = 1u << 16, /* as sched.c: idle cycles that drain every pipeline */
+    POWCNT1_GEOMETRY = 1u << 3,
 };
 
 /* The entry kinds of a batch: the port's index from COLOR on. */
@@ -105,28 +111,53 @@ static inline int16_t lo16(uint32_t v)
     return (int16_t)(uint16_t)(v & 0xFFFFu);
 }
 
-size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n)
+/* Idle cycles after an entry in the cycle-driven mode (sched.c idle_for: the pipelines drain).
+ * @return whether the engine stays busy */
+static inline bool idle_after(gx_engine *gx, int64_t n)
+{
+    uint32_t idle = n > IDLE_MAX ? IDLE_MAX : (uint32_t)n;
+    if (gx_cycles_idle_runs_out(&gx->cmd.cyc, idle)) return false;
+    return gx_cycles_idle(gx, idle);
+}
+
+/* Whether the cycle-driven scheduler is in its common state between two bus writes: the clock
+ * caught up with the host, nothing in progress or queued, not halted, not in a line callback
+ * (then each entry of the batch starts at once: sched.c push_now, and ends within its slice:
+ * run_inline's common case). */
+static bool sched_fresh(const gx_engine *gx)
+{
+    const gx_sched_state *s = &gx->sched;
+    return s->cycle_mode && s->now == s->host && s->rem == 0 &&
+           (s->pipe_ring.count | s->fifo_ring.count | s->stall_ring.count | s->in_callback) == 0 &&
+           (gx->powcnt1 & POWCNT1_GEOMETRY) != 0;
+}
+
+size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
 {
     gx_cmd_state *s = &gx->cmd;
     gx_geom_state *g = &gx->geom;
     if (s->exec_count != 0 || s->swap_pending || s->deferred_head < s->ndeferred ||
         gx->hooks.command != NULL || gx->hooks.vertex != NULL || gx->hooks.polygon != NULL)
         return 0;
+    if (slice != 0 && (slice < BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
 
     int16_t pos[BATCH_VERTS][3];
     int32_t clip[BATCH_VERTS][4];
     uint8_t color[BATCH_VERTS][3];
     int16_t tex[BATCH_VERTS][2];
-    size_t nv = 0, i = 0, last_vtx = 0;
+    uint8_t kind[BATCH_WORDS]; /* per command: K_* */
+    size_t nv = 0, i = 0, ncmd = 0, last_vtx = 0;
     bool texgen3 = teximage_texgen(g->teximage) == 3;
+    if (n > BATCH_WORDS) n = BATCH_WORDS;
 
     /* pass 1: attributes in write order; the run ends at any other write, at a VTX_16 whose
-     * second word is not next, or when the vertex arrays are full */
+     * second word is not next, or when the arrays are full */
     for (; i < n; i++) {
-        uint32_t off = (w[i].addr & ~3u) - PORT_COLOR;
-        if (off >= PORT_VERTEX_END - PORT_COLOR) break;
+        uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
+        if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
         const uint32_t params[1] = {w[i].value};
-        switch (off >> 2) {
+        uint8_t k = (uint8_t)(off >> 2);
+        switch (k) {
         case K_COLOR: gx_cmd_color(gx, params); break;
         case K_NORMAL: gx_cmd_normal(gx, params); break;
         case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
@@ -147,6 +178,7 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n)
             i++;
             break;
         }
+        kind[ncmd++] = k;
     }
 attributes_done:;
     size_t nwords = i;
@@ -155,16 +187,17 @@ attributes_done:;
     /* pass 2: the positions through the clip matrix */
     if (nv) gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])pos, clip, nv);
 
-    /* pass 3: the cycle charges and polygon assembly in write order */
+    /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
+     * and polygon assembly, in write order */
     gx_cycle_state *c = &s->cyc;
     uint32_t lights = g->lights_enabled_count;
     int64_t normal_work = lights < 1 ? 1 : lights;
     int64_t charged = 0, vertex_cycles = 0;
     uint64_t total = 0;
-    uint32_t commands = 0;
+    bool busy = true;
     size_t j = 0;
-    for (i = 0; i < nwords; i++) {
-        switch ((w[i].addr & 0x1FCu) >> 2 & 3u) {
+    for (size_t e = 0; e < ncmd; e++) {
+        switch (kind[e]) {
         case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
         case K_NORMAL: /* the issue wait and the work in one count-down (exec_internal.h) */
             charged = (int64_t)c->np + 1 + normal_work;
@@ -180,6 +213,7 @@ attributes_done:;
             charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
             total += (uint64_t)charged;
             vertex_cycles = charged;
+            if (slice) idle_after(gx, (int64_t)slice - charged);
             gx_vertex *v = &g->buf[g->vtx_in_poly];
             memset(v, 0, sizeof(*v));
             memcpy(v->clip, clip[j], sizeof(v->clip));
@@ -189,25 +223,31 @@ attributes_done:;
             v->texcoord[1] = tex[j][1];
             j++;
             gx_geom_assemble_vertex(gx);
-            i++;
             charged = 1 + gx_cyc_vertex_work_after1(c, g);
             vertex_cycles += charged;
             break;
         }
         }
         total += (uint64_t)charged;
-        commands++;
+        if (slice) busy = idle_after(gx, (int64_t)slice - charged);
     }
 
     /* the bookkeeping, as the executor leaves it after the last entry */
     c->charged = charged;
     s->frame_cycles += total;
-    s->frame_commands += commands;
+    s->frame_commands += (uint32_t)ncmd;
     if (nv) {
         s->exec_op = GX_OP_VTX_16;
         s->exec_cycles = (uint64_t)vertex_cycles;
         s->exec_params[0] = w[last_vtx].value; /* the last vertex's two words */
         s->exec_params[1] = w[last_vtx + 1].value;
+    }
+    if (slice) { /* ... and the scheduler after the last write's gx_run */
+        gx_sched_state *t = &gx->sched;
+        t->host += (uint64_t)slice * nwords;
+        t->now = t->host;
+        t->busy = busy;
+        t->stalled_write = false;
     }
     return nwords;
 }

@@ -130,12 +130,14 @@ void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val);
 void gx_port_run(gx_engine *gx, uint8_t op, uint32_t val);
 /** The same in cycle mode: the entry goes to the scheduler (sched.c gx_sched_push). */
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val);
-/** Run to completion (batch.c): the longest run from @p w of COLOR, NORMAL, TEXCOORD and
- *  VTX_16 port writes (whole VTX_16 pairs, a bounded number of vertices) executed as a batch,
- *  the same as entry by entry. The caller has checked the power and the mode. @return the
- *  words taken, 0 when the batch does not apply (hooks set, a swap or held entries, a command
- *  collecting parameters, or no vertex-command write first). */
-size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n);
+/** The vertex batch (batch.c): the longest run from @p w of COLOR, NORMAL, TEXCOORD and VTX_16
+ *  port writes (whole VTX_16 pairs, a bounded number of words) executed as a batch, the same
+ *  as entry by entry. @p slice 0: run to completion (gx_write32_run; the caller has checked the
+ *  power and the mode); else the cycle-driven mode with gx_run(slice) after each write
+ *  (gx_bus_write32_run). @return the words taken, 0 when the batch does not apply (hooks set, a
+ *  swap or held entries, a command collecting parameters, no vertex-command write first; in the
+ *  cycle-driven mode also a slice under 64 cycles, or an engine not idle between writes). */
+size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice);
 /** Execute one FIFO entry now (collect a parameter or run the command). @return the cycles
  *  it costs (the cycle model's charge), which the scheduler lets elapse (cycle mode). */
 uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param);

@@ -53,7 +53,6 @@ enum {
 
 enum { OP_NOP = 0x00, OP_PUSH = 0x11, OP_POP = 0x12, OP_BOX = 0x70, OP_VEC = 0x72 };
 enum { POWCNT1_GEOMETRY = 1u << 3 };
-enum { REG_PORT_COLOR = 0x04000480u, REG_PORT_VERTEX_END = 0x04000490u }; /* COLOR..VTX_16 */
 
 void gx_cmd_reset(gx_engine *gx)
 {
@@ -198,7 +197,7 @@ void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n)
             uint32_t addr = w[i].addr & ~3u;
             if (addr - REG_PORT_COLOR < REG_PORT_VERTEX_END - REG_PORT_COLOR) {
                 /* COLOR, NORMAL, TEXCOORD, VTX_16: a batch when it applies (batch.c) */
-                size_t taken = gx_batch_ports(gx, w + i, n - i);
+                size_t taken = gx_batch_ports(gx, w + i, n - i, 0);
                 if (taken) {
                     i += taken - 1;
                     continue;

@@ -437,6 +437,14 @@ size_t gx_bus_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_
                           uint32_t *stall)
 {
     for (size_t i = 0; i < n; i++) {
+        if ((w[i].addr & ~3u) - REG_PORT_COLOR < REG_PORT_VERTEX_END - REG_PORT_COLOR) {
+            /* COLOR, NORMAL, TEXCOORD, VTX_16: a batch when it applies (batch.c) */
+            size_t taken = gx_batch_ports(gx, w + i, n - i, cycles);
+            if (taken) {
+                i += taken - 1;
+                continue;
+            }
+        }
         uint32_t st = bus_write32_inline(gx, w[i].addr, w[i].value);
         if (st) {
             *stall = st;
