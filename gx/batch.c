@@ -49,6 +49,8 @@ enum {
     BATCH_MIN_SLICE = 64,
     IDLE_MAX = 1u << 16, /* as sched.c: idle cycles that drain every pipeline */
     POWCNT1_GEOMETRY = 1u << 3,
+    NORMAL_BITS = 0x3FFFFFFF, /* NORMAL's three 10-bit fields */
+    SEEN_LOG2 = 5,            /* normals remembered per batch: 32, by hash */
 };
 
 /* The entry kinds of a batch: the port's index from COLOR on. */
@@ -147,8 +149,17 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t sl
     int16_t tex[BATCH_VERTS][2];
     uint8_t kind[BATCH_WORDS]; /* per command: K_* */
     size_t nv = 0, i = 0, ncmd = 0, last_vtx = 0;
-    bool texgen3 = teximage_texgen(g->teximage) == 3;
+    bool texgen3 = teximage_texgen(g->teximage) == 3, texgen2 = teximage_texgen(g->teximage) == 2;
     if (n > BATCH_WORDS) n = BATCH_WORDS;
+    /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
+     * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
+     * normals lit in this batch, by hash (NORMAL_BITS + 1: no entry; texgen mode 2 is not
+     * remembered, since its NORMAL also sets the texture coordinates) */
+    struct {
+        uint32_t key[1u << SEEN_LOG2];
+        uint8_t color[1u << SEEN_LOG2][3];
+    } seen;
+    memset(seen.key, 0xFF, sizeof(seen.key));
 
     /* pass 1: attributes in write order; the run ends at any other write, at a VTX_16 whose
      * second word is not next, or when the arrays are full */
@@ -156,10 +167,27 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t sl
         uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
         if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
         const uint32_t params[1] = {w[i].value};
-        uint8_t k = (uint8_t)(off >> 2);
-        switch (k) {
+        uint8_t kd = (uint8_t)(off >> 2);
+        switch (kd) {
         case K_COLOR: gx_cmd_color(gx, params); break;
-        case K_NORMAL: gx_cmd_normal(gx, params); break;
+        case K_NORMAL: {
+            /* a normal seen earlier in the batch: its colour again (see normal_seen) */
+            uint32_t key = w[i].value & NORMAL_BITS;
+            uint32_t *slot = &seen.key[(key * 0x9E3779B1u) >> (32 - SEEN_LOG2)];
+            uint8_t *rgb = seen.color[slot - seen.key];
+            if (*slot == key) {
+                for (int k = 0; k < 3; k++)
+                    g->normal[k] = (int16_t)dsgx_sext(w[i].value >> (10 * k), 10);
+                memcpy(g->vtx_color, rgb, sizeof(g->vtx_color));
+                break;
+            }
+            gx_cmd_normal(gx, params);
+            if (!texgen2) {
+                *slot = key;
+                memcpy(rgb, g->vtx_color, sizeof(g->vtx_color));
+            }
+            break;
+        }
         case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
         default: /* K_VTX16 */
             if (nv == BATCH_VERTS || i + 1 == n || (w[i + 1].addr & ~3u) != (w[i].addr & ~3u))
@@ -178,7 +206,7 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t sl
             i++;
             break;
         }
-        kind[ncmd++] = k;
+        kind[ncmd++] = kd;
     }
 attributes_done:;
     size_t nwords = i;

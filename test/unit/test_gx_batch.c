@@ -108,7 +108,12 @@ static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap)
                 attrs[j] = t;
             }
             uint32_t take = rnd(s) % 4u;
-            for (uint32_t k = 0; k < take; k++) put(w, &n, cap, attrs[k], rnd(s));
+            for (uint32_t k = 0; k < take; k++) {
+                uint32_t a = rnd(s);
+                if (attrs[k] == 0x21 && (a & 1u)) /* a normal from a few: seen again */
+                    a = (0x1E1D6035u + (a & 0x60000006u) * 0x2111u) ^ (a & 0xC0000000u);
+                put(w, &n, cap, attrs[k], a);
+            }
             put(w, &n, cap, 0x23, random_xy(s) | random_xy(s) << 16);
             if ((v & 63u) == 0) continue; /* a lone first word: the pair is split */
             put(w, &n, cap, 0x23, random_xy(s) | (rnd(s) & 0xFFFF0000u));
