@@ -17,17 +17,23 @@
  * Why the split is exact: the attribute handlers read and write only the vertex attributes,
  * the lights and the matrices (none of which passes 2-3 write), the vertices read only the
  * attributes and the clip matrix (which no command of the run changes), and polygon assembly
- * and the cycle model read neither. The cycle model runs per entry in pass 3 in write order, so
- * every charge is the one the executor computes (waits on the vertex tail, the normal tail and
- * the polygon pipeline's vertex slots included); what is summed over the batch is only the
- * bookkeeping nothing reads in between: the frame's cycles and commands, the last entry's
- * charge, the last vertex's parameters and cycles (exec_*). Nothing outside the engine observes
+ * and the cycle model read neither. The cycle model runs in pass 3 in write order, so every
+ * charge is the one the executor computes (waits on the vertex tail, the normal tail and the
+ * polygon pipeline's vertex slots included). Summed: the attribute commands between two
+ * vertices, run to completion (their charges depend only on the normal tail each of them sets
+ * and, for COLOR, on the vertex tail, which only counts down; the polygon pipeline is read
+ * only by the next vertex, and draining a then b cycles is draining a + b, cycles.c, so the
+ * cycles of the run pass at once), and the bookkeeping nothing reads in between: the frame's
+ * cycles and commands, the last entry's charge, the last vertex's parameters and cycles
+ * (exec_*). In the cycle-driven mode idle time passes after every entry (the per-entry charges
+ * and idle drains of sched.c, which the batch runs only while every entry ends within its
+ * slice: see BATCH_MIN_SLICE), and the scheduler's clock moves once. Nothing outside observes
  * an entry in between either: the batch is not taken while a hook is set (the command, vertex
- * and polygon hooks see engine state per entry), a swap holds entries, entries are held, a
- * command is collecting parameters, or the engine runs in the cycle-driven mode (where time
- * passes between entries; gx_write32_run never calls it there).
- * test_gx_write_run compares gx_write32_run (with this batch) against gx_write32 word by word
- * (the executor, entry by entry) on random vertex-heavy streams, the saved state byte for byte.
+ * and polygon hooks see engine state per entry), a swap holds entries, entries are held, or a
+ * command is collecting parameters.
+ * test_gx_batch compares gx_write32_run and gx_bus_write32_run (with this batch) against
+ * gx_write32 (and gx_bus_write32 + gx_run) word by word, i.e. the executor entry by entry, on
+ * random vertex-heavy streams, the saved state byte for byte after every run.
  */
 #include <string.h>
 
@@ -225,37 +231,66 @@ attributes_done:;
     bool busy = true;
     size_t j = 0;
     for (size_t e = 0; e < ncmd; e++) {
-        switch (kind[e]) {
-        case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
-        case K_NORMAL: /* the issue wait and the work in one count-down (exec_internal.h) */
-            charged = (int64_t)c->np + 1 + normal_work;
-            gx_cyc_run(c, charged);
-            c->np = GX_NP_NORMAL;
-            break;
-        case K_TEXCOORD:
-            charged = c->np + 1;
-            gx_cyc_run(c, charged);
-            c->np = 0;
-            break;
-        default: { /* K_VTX16: both entries */
-            charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
-            total += (uint64_t)charged;
-            vertex_cycles = charged;
-            if (slice) idle_after(gx, (int64_t)slice - charged);
-            gx_vertex *v = &g->buf[g->vtx_in_poly];
-            memset(v, 0, sizeof(*v));
-            memcpy(v->clip, clip[j], sizeof(v->clip));
-            for (int k = 0; k < 3; k++)
-                v->color5[k] = (int32_t)(((uint32_t)color[j][k] << 12) | 0xFFFu);
-            v->texcoord[0] = tex[j][0];
-            v->texcoord[1] = tex[j][1];
-            j++;
-            gx_geom_assemble_vertex(gx);
-            charged = 1 + gx_cyc_vertex_work_after1(c, g);
-            vertex_cycles += charged;
-            break;
+        if (kind[e] != K_VTX16) {
+            if (slice == 0) {
+                /* run to completion: the attribute commands up to the next vertex as one sum.
+                 * Their charges read only the normal tail (which each sets: 0, or 7 after
+                 * NORMAL) and, for COLOR, the vertex tail, which only counts down between
+                 * them; so they are computed here from those two, and the cycles then pass at
+                 * once (draining a then b cycles is draining a + b: cycles.c) */
+                int64_t sum = 0, np = c->np, vp = c->vp;
+                for (; e < ncmd && kind[e] != K_VTX16; e++) {
+                    if (kind[e] == K_NORMAL) {
+                        charged = np + 1 + normal_work;
+                        np = GX_NP_NORMAL;
+                    } else if (kind[e] == K_COLOR && vp - sum > 2) {
+                        charged = vp - sum - 1; /* (vp - 2) + 1: gx_cyc_vp_wait */
+                        np = 0;
+                    } else { /* TEXCOORD, or COLOR after the vertex tail */
+                        charged = np + 1;
+                        np = 0;
+                    }
+                    sum += charged;
+                }
+                gx_cyc_run(c, sum);
+                c->np = (int32_t)np;
+                total += (uint64_t)sum;
+                if (e == ncmd) break;
+            } else {
+                switch (kind[e]) {
+                case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
+                case K_NORMAL: /* the issue wait and the work in one count-down */
+                    charged = (int64_t)c->np + 1 + normal_work;
+                    gx_cyc_run(c, charged);
+                    c->np = GX_NP_NORMAL;
+                    break;
+                default: /* K_TEXCOORD */
+                    charged = c->np + 1;
+                    gx_cyc_run(c, charged);
+                    c->np = 0;
+                    break;
+                }
+                total += (uint64_t)charged;
+                busy = idle_after(gx, (int64_t)slice - charged);
+                continue;
+            }
         }
-        }
+        /* a vertex: both entries */
+        charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
+        total += (uint64_t)charged;
+        vertex_cycles = charged;
+        if (slice) idle_after(gx, (int64_t)slice - charged);
+        gx_vertex *v = &g->buf[g->vtx_in_poly];
+        memset(v, 0, sizeof(*v));
+        memcpy(v->clip, clip[j], sizeof(v->clip));
+        for (int k = 0; k < 3; k++)
+            v->color5[k] = (int32_t)(((uint32_t)color[j][k] << 12) | 0xFFFu);
+        v->texcoord[0] = tex[j][0];
+        v->texcoord[1] = tex[j][1];
+        j++;
+        gx_geom_assemble_vertex(gx);
+        charged = 1 + gx_cyc_vertex_work_after1(c, g);
+        vertex_cycles += charged;
         total += (uint64_t)charged;
         if (slice) busy = idle_after(gx, (int64_t)slice - charged);
     }
