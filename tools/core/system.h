@@ -61,6 +61,13 @@ typedef struct dsgx_system {
     dsgx_pipe *pipe; /**< the render thread of a pipelined system, else NULL */
     dsgx_log_fn log;
     void *log_user;
+    /* the replayed trace's bus writes in gx_write32_run's form (address, value: 8 bytes each)
+     * and, per item, the length of the run of GXFIFO/command-port writes starting there (0 if
+     * none): built at the start of each replay (dsgx_system_replay*), so that every pass hands
+     * its runs to the engine without a copy and without reading the 24-byte trace items */
+    gx_bus_word *replay_words;
+    uint32_t *replay_runs;
+    size_t replay_cap;
 } dsgx_system;
 
 dsgx_system *dsgx_system_create(void);
