@@ -46,8 +46,8 @@
 #endif
 
 enum {
-    BATCH_VERTS = 32,  /* vertices per batch (the transform's arrays) */
-    BATCH_WORDS = 256, /* bus writes per batch */
+    BATCH_VERTS = 128,  /* vertices per batch (the transform's arrays) */
+    BATCH_WORDS = 1024, /* bus writes per batch */
     /* the cycle-driven mode: the shortest slice (cycles between two writes) every entry of a
      * batch ends within. The longest charge is a VTX_16's wait for a vertex slot: at most the
      * polygon pipeline's 35 cycles plus a 10-cycle grid step (cycles.c); NORMAL 8 + 4 lights;
@@ -56,7 +56,7 @@ enum {
     IDLE_MAX = 1u << 16, /* as sched.c: idle cycles that drain every pipeline */
     POWCNT1_GEOMETRY = 1u << 3,
     NORMAL_BITS = 0x3FFFFFFF, /* NORMAL's three 10-bit fields */
-    SEEN_LOG2 = 5,            /* normals remembered per batch: 32, by hash */
+    SEEN_LOG2 = 7,            /* normals remembered per batch: 128, by hash */
 };
 
 /* The entry kinds of a batch: the port's index from COLOR on. */
