@@ -82,8 +82,30 @@ static inline bool gx_clip_inside(const gx_vertex *v)
            v->clip[1] >= nw && v->clip[2] >= nw;
 }
 
-/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does). */
-void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v);
+/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does; hardware notes:
+ *  viewport.c). Inline: polygon.c's unclipped path calls it per vertex. */
+static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
+{
+    uint32_t w = (uint32_t)v->clip[3] & 0x00FFFFFFu;
+    uint32_t sx = 0, sy = 0;
+
+    v->clip[3] = (int32_t)w;
+    if (w != 0) {
+        uint32_t nx = (uint32_t)v->clip[0] + w;
+        uint32_t ny = w - (uint32_t)v->clip[1];
+        uint32_t den = w;
+        if (w > 0xFFFFu) { /* 32-bit divider: drop one bit of precision */
+            nx >>= 1;
+            ny >>= 1;
+            den >>= 1;
+        }
+        den <<= 1;
+        sx = (nx * g->viewport[4]) / den + g->viewport[0];
+        sy = (ny * g->viewport[5]) / den + g->viewport[3];
+    }
+    v->sx = (int32_t)(sx & 0x1FFu);
+    v->sy = (int32_t)(sy & 0xFFu);
+}
 
 /** Texture coordinates for a vertex at @p pos (texgen mode 3), or the current ones. */
 void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
