@@ -27,7 +27,7 @@
  * cycles and commands, the last entry's charge, the last vertex's parameters and cycles
  * (exec_*). In the cycle-driven mode idle time passes after every entry (the per-entry charges
  * and idle drains of sched.c, which the batch runs only while every entry ends within its
- * slice: see BATCH_MIN_SLICE), and the scheduler's clock moves once. Nothing outside observes
+ * slice: see GX_BATCH_MIN_SLICE), and the scheduler's clock moves once. Nothing outside observes
  * an entry in between either: the batch is not taken while a hook is set (the command, vertex
  * and polygon hooks see engine state per entry), a swap holds entries, entries are held, or a
  * command is collecting parameters.
@@ -46,13 +46,8 @@
 #endif
 
 enum {
-    BATCH_VERTS = 128,  /* vertices per batch (the transform's arrays) */
-    BATCH_WORDS = 1024, /* bus writes per batch */
-    /* the cycle-driven mode: the shortest slice (cycles between two writes) every entry of a
-     * batch ends within. The longest charge is a VTX_16's wait for a vertex slot: at most the
-     * polygon pipeline's 35 cycles plus a 10-cycle grid step (cycles.c); NORMAL 8 + 4 lights;
-     * COLOR and TEXCOORD 8 */
-    BATCH_MIN_SLICE = 64,
+    BATCH_VERTS = 128,   /* vertices per batch (the transform's arrays) */
+    BATCH_WORDS = 1024,  /* bus writes per batch */
     IDLE_MAX = 1u << 16, /* as sched.c: idle cycles that drain every pipeline */
     POWCNT1_GEOMETRY = 1u << 3,
     NORMAL_BITS = 0x3FFFFFFF, /* NORMAL's three 10-bit fields */
@@ -140,6 +135,12 @@ static bool sched_fresh(const gx_engine *gx)
            (gx->powcnt1 & POWCNT1_GEOMETRY) != 0;
 }
 
+/* GX_BATCH_MIN_SLICE (64), the shortest slice (cycles between two writes) taken in the
+ * cycle-driven mode, is more than any entry of a batch costs, so each ends within its slice and
+ * the engine is idle at the next write: the longest charge is a VTX_16's wait for a vertex slot,
+ * at most the polygon pipeline's 35 cycles (the longest it is set to, cycles_internal.h) plus
+ * a 10-cycle grid step (cycles.c gx_cycles_next_vertex_slot); NORMAL costs at most 8 + 4 (the
+ * normal tail, four lights), COLOR and TEXCOORD at most 8, a vertex's second entry 4. */
 size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
 {
     gx_cmd_state *s = &gx->cmd;
@@ -147,7 +148,7 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t sl
     if (s->exec_count != 0 || s->swap_pending || s->deferred_head < s->ndeferred ||
         gx->hooks.command != NULL || gx->hooks.vertex != NULL || gx->hooks.polygon != NULL)
         return 0;
-    if (slice != 0 && (slice < BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
+    if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
 
     int16_t pos[BATCH_VERTS][3];
     int32_t clip[BATCH_VERTS][4];

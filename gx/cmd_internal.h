@@ -138,6 +138,9 @@ void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val);
  *  swap or held entries, a command collecting parameters, no vertex-command write first; in the
  *  cycle-driven mode also a slice under 64 cycles, or an engine not idle between writes). */
 size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice);
+/** The shortest slice the batch takes in the cycle-driven mode (batch.c: every entry of a batch
+ *  must end within its slice). */
+#define GX_BATCH_MIN_SLICE 64
 /** Execute one FIFO entry now (collect a parameter or run the command). @return the cycles
  *  it costs (the cycle model's charge), which the scheduler lets elapse (cycle mode). */
 uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param);

@@ -113,15 +113,6 @@ static bool is_one_dot_at(const gx_geom_state *g, const gx_vertex *ram, const ui
     return true;
 }
 
-/* z * 0x4000 / w, truncated (w > 0: the 24-bit W of a vertex in RAM). With |z| < 2^17 the
- * product fits 32 bits, and a 32-bit division gives the same quotient as the 64-bit one, at a
- * fraction of its latency on many x86 cores (the common case: vertices near the camera). */
-static inline int64_t z_quotient(int32_t z, int32_t w)
-{
-    if ((uint32_t)z + 0x20000u < 0x40000u) return dsgx_shl32(z, 14) / w;
-    return dsgx_mul64(z, 0x4000) / w;
-}
-
 /* Bounds, sort key, W normalization and depth of a stored polygon. */
 static void finish_polygon(const gx_geom_state *g, gx_polygon *p, const gx_vertex *ram)
 {
@@ -171,7 +162,7 @@ static void finish_polygon(const gx_geom_state *g, gx_polygon *p, const gx_verte
         if (g->wbuffer)
             z = wshifted;
         else if (v->clip[3] != 0)
-            z = dsgx_wrap32((z_quotient(v->clip[2], v->clip[3]) + 0x3FFF) * 0x200);
+            z = dsgx_wrap32((dsgx_mul64(v->clip[2], 0x4000) / v->clip[3] + 0x3FFF) * 0x200);
         else
             z = 0x7FFE00;
         p->z[i] = dsgx_clamp(z, 0, 0xFFFFFF);
