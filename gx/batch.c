@@ -135,92 +135,103 @@ static bool sched_fresh(const gx_engine *gx)
            (gx->powcnt1 & POWCNT1_GEOMETRY) != 0;
 }
 
-/* GX_BATCH_MIN_SLICE (64), the shortest slice (cycles between two writes) taken in the
- * cycle-driven mode, is more than any entry of a batch costs, so each ends within its slice and
- * the engine is idle at the next write: the longest charge is a VTX_16's wait for a vertex slot,
- * at most the polygon pipeline's 35 cycles (the longest it is set to, cycles_internal.h) plus
- * a 10-cycle grid step (cycles.c gx_cycles_next_vertex_slot); NORMAL costs at most 8 + 4 (the
- * normal tail, four lights), COLOR and TEXCOORD at most 8, a vertex's second entry 4. */
-size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
-{
-    gx_cmd_state *s = &gx->cmd;
-    gx_geom_state *g = &gx->geom;
-    if (s->exec_count != 0 || s->swap_pending || s->deferred_head < s->ndeferred ||
-        gx->hooks.command != NULL || gx->hooks.vertex != NULL || gx->hooks.polygon != NULL)
-        return 0;
-    if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
-
+/* What pass 1 gathers for passes 2-3. */
+typedef struct batch {
     int16_t pos[BATCH_VERTS][3];
     int32_t clip[BATCH_VERTS][4];
     uint8_t color[BATCH_VERTS][3];
     int16_t tex[BATCH_VERTS][2];
     uint8_t kind[BATCH_WORDS]; /* per command: K_* */
-    size_t nv = 0, i = 0, ncmd = 0, last_vtx = 0;
-    bool texgen3 = teximage_texgen(g->teximage) == 3, texgen2 = teximage_texgen(g->teximage) == 2;
-    if (n > BATCH_WORDS) n = BATCH_WORDS;
+    bool texgen2, texgen3;
     /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
      * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
      * normals lit in this batch, by hash (NORMAL_BITS + 1: no entry; texgen mode 2 is not
      * remembered, since its NORMAL also sets the texture coordinates) */
-    struct {
-        uint32_t key[1u << SEEN_LOG2];
-        uint8_t color[1u << SEEN_LOG2][3];
-    } seen;
-    memset(seen.key, 0xFF, sizeof(seen.key));
+    uint32_t seen_key[1u << SEEN_LOG2];
+    uint8_t seen_color[1u << SEEN_LOG2][3];
+} batch;
 
-    /* pass 1: attributes in write order; the run ends at any other write, at a VTX_16 whose
-     * second word is not next, or when the arrays are full */
-    for (; i < n; i++) {
-        uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
-        if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
-        const uint32_t params[1] = {w[i].value};
-        uint8_t kd = (uint8_t)(off >> 2);
-        switch (kd) {
-        case K_COLOR: gx_cmd_color(gx, params); break;
-        case K_NORMAL: {
-            /* a normal seen earlier in the batch: its colour again (see normal_seen) */
-            uint32_t key = w[i].value & NORMAL_BITS;
-            uint32_t *slot = &seen.key[(key * 0x9E3779B1u) >> (32 - SEEN_LOG2)];
-            uint8_t *rgb = seen.color[slot - seen.key];
-            if (*slot == key) {
-                for (int k = 0; k < 3; k++)
-                    g->normal[k] = (int16_t)dsgx_sext(w[i].value >> (10 * k), 10);
-                memcpy(g->vtx_color, rgb, sizeof(g->vtx_color));
-                break;
-            }
-            gx_cmd_normal(gx, params);
-            if (!texgen2) {
-                *slot = key;
-                memcpy(rgb, g->vtx_color, sizeof(g->vtx_color));
-            }
+/* The counts of a batch, apart from its arrays (kept in registers: the arrays' address is
+ * passed to the transform). */
+typedef struct batch_count {
+    size_t nv, ncmd;
+    uint32_t last_vtx[2]; /* the last vertex's two words */
+} batch_count;
+
+/* Whether the batch may start: no hook observes an entry, no swap or held entries wait, no
+ * command is collecting parameters. */
+static bool batch_allowed(const gx_engine *gx)
+{
+    const gx_cmd_state *s = &gx->cmd;
+    return s->exec_count == 0 && !s->swap_pending && s->deferred_head >= s->ndeferred &&
+           gx->hooks.command == NULL && gx->hooks.vertex == NULL && gx->hooks.polygon == NULL;
+}
+
+static void batch_begin(const gx_engine *gx, batch *b)
+{
+    uint32_t texgen = teximage_texgen(gx->geom.teximage);
+    b->texgen2 = texgen == 2;
+    b->texgen3 = texgen == 3;
+    memset(b->seen_key, 0xFF, sizeof(b->seen_key));
+}
+
+/* Pass 1 for one command (K_*) with its parameter word(s) (@p v1: a VTX_16's second), in write
+ * order: the attribute handlers run, a vertex is recorded. */
+static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count *n, unsigned kd,
+                                           uint32_t v0, uint32_t v1)
+{
+    gx_geom_state *g = &gx->geom;
+    const uint32_t params[1] = {v0};
+    b->kind[n->ncmd++] = (uint8_t)kd;
+    switch (kd) {
+    case K_COLOR: gx_cmd_color(gx, params); break;
+    case K_NORMAL: {
+        /* a normal seen earlier in the batch: its colour again */
+        uint32_t key = v0 & NORMAL_BITS;
+        uint32_t h = (key * 0x9E3779B1u) >> (32 - SEEN_LOG2);
+        if (b->seen_key[h] == key) {
+            for (int k = 0; k < 3; k++) g->normal[k] = (int16_t)dsgx_sext(v0 >> (10 * k), 10);
+            memcpy(g->vtx_color, b->seen_color[h], sizeof(g->vtx_color));
             break;
         }
-        case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
-        default: /* K_VTX16 */
-            if (nv == BATCH_VERTS || i + 1 == n || (w[i + 1].addr & ~3u) != (w[i].addr & ~3u))
-                goto attributes_done;
-            g->cur_vtx[0] = lo16(w[i].value);
-            g->cur_vtx[1] = (int16_t)(uint16_t)(w[i].value >> 16);
-            g->cur_vtx[2] = lo16(w[i + 1].value);
-            memcpy(pos[nv], g->cur_vtx, sizeof(pos[nv]));
-            memcpy(color[nv], g->vtx_color, sizeof(color[nv]));
-            if (texgen3)
-                gx_texgen_vertex(gx, g->cur_vtx, tex[nv]);
-            else
-                memcpy(tex[nv], g->tex_cur, sizeof(tex[nv]));
-            nv++;
-            last_vtx = i;
-            i++;
-            break;
+        gx_cmd_normal(gx, params);
+        if (!b->texgen2) {
+            b->seen_key[h] = key;
+            memcpy(b->seen_color[h], g->vtx_color, sizeof(g->vtx_color));
         }
-        kind[ncmd++] = kd;
+        break;
     }
-attributes_done:;
-    size_t nwords = i;
-    if (nwords == 0) return 0;
+    case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
+    default: { /* K_VTX16 */
+        size_t j = n->nv++;
+        g->cur_vtx[0] = lo16(v0);
+        g->cur_vtx[1] = (int16_t)(uint16_t)(v0 >> 16);
+        g->cur_vtx[2] = lo16(v1);
+        memcpy(b->pos[j], g->cur_vtx, sizeof(b->pos[j]));
+        memcpy(b->color[j], g->vtx_color, sizeof(b->color[j]));
+        if (b->texgen3)
+            gx_texgen_vertex(gx, g->cur_vtx, b->tex[j]);
+        else
+            memcpy(b->tex[j], g->tex_cur, sizeof(b->tex[j]));
+        n->last_vtx[0] = v0;
+        n->last_vtx[1] = v1;
+        break;
+    }
+    }
+}
+
+/* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
+static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n, size_t nwords,
+                                          uint32_t slice)
+{
+    gx_cmd_state *s = &gx->cmd;
+    gx_geom_state *g = &gx->geom;
+    const uint8_t *kind = b->kind;
+    size_t ncmd = n.ncmd;
 
     /* pass 2: the positions through the clip matrix */
-    if (nv) gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])pos, clip, nv);
+    if (n.nv)
+        gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])b->pos, b->clip, n.nv);
 
     /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
      * and polygon assembly, in write order */
@@ -283,11 +294,11 @@ attributes_done:;
         if (slice) idle_after(gx, (int64_t)slice - charged);
         gx_vertex *v = &g->buf[g->vtx_in_poly];
         memset(v, 0, sizeof(*v));
-        memcpy(v->clip, clip[j], sizeof(v->clip));
+        memcpy(v->clip, b->clip[j], sizeof(v->clip));
         for (int k = 0; k < 3; k++)
-            v->color5[k] = (int32_t)(((uint32_t)color[j][k] << 12) | 0xFFFu);
-        v->texcoord[0] = tex[j][0];
-        v->texcoord[1] = tex[j][1];
+            v->color5[k] = (int32_t)(((uint32_t)b->color[j][k] << 12) | 0xFFFu);
+        v->texcoord[0] = b->tex[j][0];
+        v->texcoord[1] = b->tex[j][1];
         j++;
         gx_geom_assemble_vertex(gx);
         charged = 1 + gx_cyc_vertex_work_after1(c, g);
@@ -300,11 +311,11 @@ attributes_done:;
     c->charged = charged;
     s->frame_cycles += total;
     s->frame_commands += (uint32_t)ncmd;
-    if (nv) {
+    if (n.nv) {
         s->exec_op = GX_OP_VTX_16;
         s->exec_cycles = (uint64_t)vertex_cycles;
-        s->exec_params[0] = w[last_vtx].value; /* the last vertex's two words */
-        s->exec_params[1] = w[last_vtx + 1].value;
+        s->exec_params[0] = n.last_vtx[0];
+        s->exec_params[1] = n.last_vtx[1];
     }
     if (slice) { /* ... and the scheduler after the last write's gx_run */
         gx_sched_state *t = &gx->sched;
@@ -313,5 +324,119 @@ attributes_done:;
         t->busy = busy;
         t->stalled_write = false;
     }
-    return nwords;
+}
+
+/* GX_BATCH_MIN_SLICE (64), the shortest slice (cycles between two writes) taken in the
+ * cycle-driven mode, is more than any entry of a batch costs, so each ends within its slice and
+ * the engine is idle at the next write: the longest charge is a VTX_16's wait for a vertex slot,
+ * at most the polygon pipeline's 35 cycles (the longest it is set to, cycles_internal.h) plus
+ * a 10-cycle grid step (cycles.c gx_cycles_next_vertex_slot); NORMAL costs at most 8 + 4 (the
+ * normal tail, four lights), COLOR and TEXCOORD at most 8, a vertex's second entry 4. */
+size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
+{
+    if (!batch_allowed(gx)) return 0;
+    if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
+    batch b;
+    batch_count c = {0, 0, {0, 0}};
+    batch_begin(gx, &b);
+    if (n > BATCH_WORDS) n = BATCH_WORDS;
+
+    /* pass 1: the run ends at any other write, at a VTX_16 whose second word is not next, or
+     * when the vertex arrays are full */
+    size_t i = 0;
+    for (; i < n; i++) {
+        uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
+        if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
+        unsigned kd = off >> 2;
+        if (kd == K_VTX16) {
+            if (c.nv == BATCH_VERTS || i + 1 == n || (w[i + 1].addr & ~3u) != (w[i].addr & ~3u))
+                break;
+            batch_command(gx, &b, &c, kd, w[i].value, w[i + 1].value);
+            i++;
+        } else {
+            batch_command(gx, &b, &c, kd, w[i].value, 0);
+        }
+    }
+    if (i == 0) return 0;
+    batch_finish(gx, &b, c, i, slice);
+    return i;
+}
+
+/* A packed GXFIFO word of vertex commands only: every byte COLOR, NORMAL, TEXCOORD, VTX_16 or
+ * NOP, not all NOP. @return its parameter words, 0 if it is not one */
+static inline unsigned packed_vertex_params(uint32_t word)
+{
+    unsigned need = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t op = (word >> (8 * k)) & 0xFFu;
+        if (op == 0) continue;
+        if (op - GX_OP_COLOR > GX_OP_VTX_16 - GX_OP_COLOR) return 0;
+        need += op == GX_OP_VTX_16 ? 2u : 1u;
+    }
+    return need;
+}
+
+/* The packed form (run to completion): whole packed words of vertex commands with all their
+ * parameters, decoded as fifo.c's gx_fifo_write does (the entries of its opcodes in byte order,
+ * NOP bytes skipped); @p w bus writes (each a GXFIFO write) or @p words plain GXFIFO words. */
+static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
+                                            const uint32_t *words, size_t n)
+{
+    gx_cmd_state *s = &gx->cmd;
+    if (s->packed_left != 0 || !batch_allowed(gx)) return 0;
+    batch b;
+    batch_count c = {0, 0, {0, 0}};
+    batch_begin(gx, &b);
+    if (n > BATCH_WORDS) n = BATCH_WORDS;
+
+    size_t i = 0;
+    uint32_t last_need = 0;
+    while (i < n) {
+        uint32_t word = w ? w[i].value : words[i];
+        if (w && (w[i].addr & ~3u) - REG_GXFIFO >= REG_CMD_PORTS - REG_GXFIFO) break;
+        unsigned need = packed_vertex_params(word);
+        if (need == 0 || i + need >= n || c.nv + 4 > BATCH_VERTS) break;
+        if (w) { /* its parameters must be GXFIFO writes too */
+            size_t k = 1;
+            while (k <= need && (w[i + k].addr & ~3u) - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO)
+                k++;
+            if (k <= need) break;
+        }
+        size_t p = i + 1;
+        for (int k = 0; k < 4; k++) {
+            unsigned op = (word >> (8 * k)) & 0xFFu;
+            if (op == 0) continue;
+            uint32_t v0 = w ? w[p].value : words[p];
+            if (op == GX_OP_VTX_16) {
+                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1]);
+                p += 2;
+                last_need = 2;
+            } else {
+                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0);
+                p++;
+                last_need = 1;
+            }
+        }
+        if ((word >> 24) == 0) last_need = 0; /* trailing NOP bytes: fifo.c ends on them */
+        i = p;
+    }
+    if (i == 0) return 0;
+    batch_finish(gx, &b, c, i, 0);
+    /* the decoder as gx_fifo_write leaves it after the last parameter of a whole word: every
+     * slot done, the counts of the last byte's opcode (0 for a NOP) */
+    s->packed = 0;
+    s->packed_left = 0;
+    s->param_got = (uint8_t)last_need;
+    s->param_need = (uint8_t)last_need;
+    return i;
+}
+
+size_t gx_batch_packed_run(gx_engine *gx, const gx_bus_word *w, size_t n)
+{
+    return batch_packed(gx, w, NULL, n);
+}
+
+size_t gx_batch_packed_words(gx_engine *gx, const uint32_t *words, size_t n)
+{
+    return batch_packed(gx, NULL, words, n);
 }

@@ -205,9 +205,17 @@ void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n)
             }
             if (addr - REG_CMD_PORTS < REG_CMD_PORTS_END - REG_CMD_PORTS)
                 gx_push_untimed(gx, port_opcode(addr), w[i].value);
-            else if (addr - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO)
+            else if (addr - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO) {
+                /* a packed word of vertex commands at a word boundary: a batch (batch.c) */
+                if (gx->cmd.packed_left == 0 && (w[i].value & 0xDCDCDCDCu) == 0) {
+                    size_t taken = gx_batch_packed_run(gx, w + i, n - i);
+                    if (taken) {
+                        i += taken - 1;
+                        continue;
+                    }
+                }
                 gx_fifo_write(gx, w[i].value);
-            else
+            } else
                 break;
         }
         if (i < n) {

@@ -100,8 +100,8 @@ static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, bool pure)
     size_t n = 0;
     while (n < cap) {
         uint32_t r = rnd(s) % 100u, v = rnd(s);
-        if (pure) r = r % 70u;
-        if (r < 70) { /* a vertex group */
+        if (pure) r = (v & 1u) ? r % 70u : 90u + r % 5u; /* vertex groups, packed or not */
+        if (r < 70) {                                    /* a vertex group */
             uint8_t attrs[3] = {0x20, 0x21, 0x22};
             for (int k = 2; k > 0; k--) { /* shuffle, then take a prefix */
                 int j = (int)(rnd(s) % (uint32_t)(k + 1));
@@ -142,12 +142,25 @@ static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, bool pure)
             }
         } else if (r < 90) { /* VIEWPORT */
             put(w, &n, cap, 0x60, v);
-        } else if (r < 95) { /* a packed GXFIFO word: COLOR NORMAL TEXCOORD VTX_16 */
-            if (n < cap) w[n++] = (gx_bus_word){PORT, 0x23222120u};
-            for (int k = 0; k < 3; k++)
-                if (n < cap) w[n++] = (gx_bus_word){PORT, rnd(s)};
-            if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s) | random_xy(s) << 16};
-            if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s)};
+        } else if (r < 95) { /* a packed GXFIFO word of vertex commands (NOP bytes too) and its
+                              * parameters; now and then one short (the next writes complete it) */
+            static const uint8_t ops[] = {0x00, 0x20, 0x21, 0x22, 0x23, 0x23, 0x22, 0x21};
+            uint32_t word = 0;
+            for (int k = 0; k < 4; k++) word |= (uint32_t)ops[rnd(s) % 8u] << (8 * k);
+            if ((v & 31u) == 0) word = 0x23222120u | ((v >> 8) & 1u); /* an unknown opcode 01h */
+            if (n < cap) w[n++] = (gx_bus_word){PORT, word};
+            for (int k = 0; k < 4; k++) {
+                uint32_t op = (word >> (8 * k)) & 0xFFu;
+                if ((v & 0x3E0u) == 0x20u && k == 3) break; /* short */
+                if (op == 0x23) {
+                    if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s) | random_xy(s) << 16};
+                    if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s)};
+                } else if (op) {
+                    uint32_t a = rnd(s);
+                    if (op == 0x21 && (a & 1u)) a = 0x1E1D6035u + (a & 0x60000006u) * 0x2111u;
+                    if (n < cap) w[n++] = (gx_bus_word){PORT + (rnd(s) & 0x3Cu), a};
+                }
+            }
         } else if (r < 96) { /* now and then SWAP_BUFFERS: later entries held until the VBlank */
             put(w, &n, cap, (v & 0x70u) == 0 ? 0x50 : 0x41, v & 3u);
         } else if (r < 98) { /* a vertex-port write at an unaligned address */
@@ -307,12 +320,57 @@ static void test_batch_cycle_mode_matches_entries(void **state)
     raster_destroy(r);
 }
 
+/* gx_write_gxfifo (plain GXFIFO words, the Nitro runtime's hand-over; the packed batch) against
+ * gx_write32 to GXFIFO word by word. */
+static void test_batch_gxfifo_words(void **state)
+{
+    (void)state;
+    gx_engine *a = gx_create(), *b = gx_create();
+    raster_engine *r = raster_create();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(r);
+    uint64_t seed = 0x6F1F0BA7Cull;
+    enum { CAP = 1600 };
+    gx_bus_word w[CAP];
+    uint32_t words[CAP];
+    unsigned polys = 0;
+    for (int round = 0; round < 1000; round++) {
+        size_t n =
+            random_stream(&seed, w, round % 4 == 1 ? CAP : 1 + rnd(&seed) % 400u, round % 4 == 1);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) /* the GXFIFO words only (ports would be other writes) */
+            if (((w[i].addr & ~3u) - PORT) < 0x40u) words[m++] = w[i].value;
+        for (size_t i = 0; i < m;) {
+            size_t len = round % 4 == 1 ? m : 1 + rnd(&seed) % 160u;
+            if (len > m - i) len = m - i;
+            gx_write_gxfifo(a, words + i, len);
+            for (size_t k = i; k < i + len; k++) gx_write32(b, PORT, words[k]);
+            i += len;
+            same_state(a, b, r);
+        }
+        if (round % 3 == 2) {
+            polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
+            gx_write32(a, PORT + 0x50u * 4u, 0);
+            gx_write32(b, PORT + 0x50u * 4u, 0);
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+            same_state(a, b, r);
+        }
+    }
+    print_message("%u polygons stored at VBlank\n", polys);
+    assert_true(polys > 2000);
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_transform_batch_exact),
         cmocka_unit_test(test_batch_matches_entries),
         cmocka_unit_test(test_batch_cycle_mode_matches_entries),
+        cmocka_unit_test(test_batch_gxfifo_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
