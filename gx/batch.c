@@ -57,8 +57,7 @@ enum {
 /* The entry kinds of a batch: the port's index from COLOR on. */
 enum { K_COLOR = 0, K_NORMAL = 1, K_TEXCOORD = 2, K_VTX16 = 3 };
 
-void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t *out, size_t stride,
-                        size_t n)
+void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
 {
 #if defined(__SSE2__)
     /* Each product v * m (v 16-bit, m 32-bit signed) through pmuludq (unsigned 32 x 32 -> 64,
@@ -97,14 +96,14 @@ void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t *o
         hi = _mm_add_epi64(hi, _mm_mul_epu32(a2, mcol[2][1]));
         lo = _mm_shuffle_epi32(_mm_srli_epi64(lo, 12), _MM_SHUFFLE(3, 1, 2, 0));
         hi = _mm_shuffle_epi32(_mm_srli_epi64(hi, 12), _MM_SHUFFLE(3, 1, 2, 0));
-        _mm_storeu_si128((__m128i *)(void *)(out + j * stride), _mm_unpacklo_epi64(lo, hi));
+        _mm_storeu_si128((__m128i *)out[j], _mm_unpacklo_epi64(lo, hi));
     }
 #else
     for (size_t j = 0; j < n; j++) {
         for (int k = 0; k < 4; k++) {
             int64_t sum = dsgx_mul64(pos[j][0], m[k]) + dsgx_mul64(pos[j][1], m[4 + k]) +
                           dsgx_mul64(pos[j][2], m[8 + k]) + dsgx_mul64(FX32_ONE, m[12 + k]);
-            out[j * stride + (size_t)k] = dsgx_wrap32(dsgx_asr64(sum, 12));
+            out[j][k] = dsgx_wrap32(dsgx_asr64(sum, 12));
         }
     }
 #endif
@@ -139,8 +138,10 @@ static bool sched_fresh(const gx_engine *gx)
 /* What pass 1 gathers for passes 2-3. */
 typedef struct batch {
     int16_t pos[BATCH_VERTS][3];
-    gx_vertex vtx[BATCH_VERTS]; /* as they enter the polygon buffer (pass 2 fills clip) */
-    uint8_t kind[BATCH_WORDS];  /* per command: K_* */
+    int32_t clip[BATCH_VERTS][4];
+    uint8_t color[BATCH_VERTS][3];
+    int16_t tex[BATCH_VERTS][2];
+    uint8_t kind[BATCH_WORDS]; /* per command: K_* */
     bool texgen2, texgen3;
     /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
      * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
@@ -207,14 +208,11 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         g->cur_vtx[1] = (int16_t)(uint16_t)(v0 >> 16);
         g->cur_vtx[2] = lo16(v1);
         memcpy(b->pos[j], g->cur_vtx, sizeof(b->pos[j]));
-        gx_vertex *v = &b->vtx[j]; /* gx_geom_submit_vertex's vertex, but its position */
-        memset(v, 0, sizeof(*v));
-        for (int k = 0; k < 3; k++)
-            v->color5[k] = (int32_t)(((uint32_t)g->vtx_color[k] << 12) | 0xFFFu);
+        memcpy(b->color[j], g->vtx_color, sizeof(b->color[j]));
         if (b->texgen3)
-            gx_texgen_vertex(gx, g->cur_vtx, v->texcoord);
+            gx_texgen_vertex(gx, g->cur_vtx, b->tex[j]);
         else
-            memcpy(v->texcoord, g->tex_cur, sizeof(v->texcoord));
+            memcpy(b->tex[j], g->tex_cur, sizeof(b->tex[j]));
         n->last_vtx[0] = v0;
         n->last_vtx[1] = v1;
         break;
@@ -233,8 +231,7 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
 
     /* pass 2: the positions through the clip matrix */
     if (n.nv)
-        gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])b->pos, b->vtx[0].clip,
-                           sizeof(gx_vertex) / sizeof(int32_t), n.nv);
+        gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])b->pos, b->clip, n.nv);
 
     /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
      * and polygon assembly, in write order */
@@ -295,7 +292,13 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         total += (uint64_t)charged;
         vertex_cycles = charged;
         if (slice) idle_after(gx, (int64_t)slice - charged);
-        memcpy(&g->buf[g->vtx_in_poly], &b->vtx[j], sizeof(gx_vertex));
+        gx_vertex *v = &g->buf[g->vtx_in_poly];
+        memset(v, 0, sizeof(*v));
+        memcpy(v->clip, b->clip[j], sizeof(v->clip));
+        for (int k = 0; k < 3; k++)
+            v->color5[k] = (int32_t)(((uint32_t)b->color[j][k] << 12) | 0xFFFu);
+        v->texcoord[0] = b->tex[j][0];
+        v->texcoord[1] = b->tex[j][1];
         j++;
         gx_geom_assemble_vertex(gx);
         charged = 1 + gx_cyc_vertex_work_after1(c, g);

@@ -114,10 +114,8 @@ void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
 void gx_geom_transform(gx_engine *gx, const int16_t v[3], int32_t out[4]);
 
 /** gx_geom_transform for @p n positions at once, with the clip matrix @p m given (batch.c;
- *  SSE2 where the build has it, the same integers): position j's x, y, z, w go to
- *  out[j * stride + 0..3]. */
-void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t *out, size_t stride,
-                        size_t n);
+ *  SSE2 where the build has it, the same integers). */
+void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n);
 
 /** Texgen mode 2: NORMAL recomputes the texture coordinates from the normal @p n (1.0.9). */
 void gx_texgen_normal(gx_engine *gx, const int16_t n[3]);

@@ -68,7 +68,7 @@ static void test_transform_batch_exact(void **state)
                     (int16_t)(uint16_t)((r & 7u) == 0 ? ((r & 8u) ? 0x8000u : 0x7FFFu) : (r >> 16));
             }
         }
-        gx_transform_batch(m, (const int16_t(*)[3])pos, out[0], 4, n);
+        gx_transform_batch(m, (const int16_t(*)[3])pos, out, n);
         for (size_t j = 0; j < n; j++) {
             int32_t ref[4];
             gx_geom_transform(gx, pos[j], ref);
