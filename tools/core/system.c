@@ -520,10 +520,8 @@ static inline bool is_command_write(const dsgx_trace_item *it)
     return it->op == TRACE_W32 && it->addr - REG_GXFIFO < REG_GXSTAT - REG_GXFIFO;
 }
 
-/* The trace's writes in gx_write32_run's form and the length of each run of command writes
- * (dsgx_system.replay_words/replay_runs), for the whole trace. @return false when out of memory
- * (the replay then copies each run: write_commands) */
-static bool prepare_runs(dsgx_system *s, const dsgx_trace *t)
+bool dsgx_system_prepare_runs(dsgx_system *s, const dsgx_trace *t,
+                              bool (*in_run)(const dsgx_trace_item *))
 {
     if (t->n > s->replay_cap) {
         gx_bus_word *w = realloc(s->replay_words, t->n * sizeof(*w));
@@ -539,7 +537,7 @@ static bool prepare_runs(dsgx_system *s, const dsgx_trace *t)
     uint32_t run = 0;
     for (size_t i = t->n; i-- > 0;) {
         const dsgx_trace_item *it = &t->items[i];
-        run = is_command_write(it) ? run + 1 : 0;
+        run = in_run(it) ? run + 1 : 0;
         s->replay_runs[i] = run;
         s->replay_words[i].addr = it->addr;
         s->replay_words[i].value = it->value;
@@ -547,8 +545,14 @@ static bool prepare_runs(dsgx_system *s, const dsgx_trace *t)
     return true;
 }
 
-/* Hand the run of command writes from item i on to the engine, in chunks (when prepare_runs
- * could not: copied here). @return the index of the first item after the run. */
+static bool is_command_write_fn(const dsgx_trace_item *it)
+{
+    return is_command_write(it);
+}
+
+/* Hand the run of command writes from item i on to the engine, in chunks (when
+ * dsgx_system_prepare_runs could not: copied here). @return the index of the first item after the
+ * run. */
 static size_t write_commands(gx_engine *gx, const dsgx_trace *t, size_t i)
 {
     enum { CHUNK = 128 };
@@ -627,7 +631,7 @@ static unsigned replay(dsgx_system *s, const dsgx_trace *t, unsigned passes, boo
         s->pipe->vram_stale = true; /* (VRAM may have been written outside the system) */
         s->pipe->vram.known = s->pipe->copied.known = false;
     }
-    bool prepared = prepare_runs(s, t);
+    bool prepared = dsgx_system_prepare_runs(s, t, is_command_write_fn);
     for (unsigned k = 0; k < passes; k++) {
         if (reset) dsgx_system_reset(s);
         replay_pass(s, t, prepared, cb, user, &frames, &last);
