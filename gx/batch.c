@@ -1,14 +1,18 @@
 /*
- * batch.c - runs of vertex commands written to the command ports, executed a batch at a time
- * (run to completion only: gx_write32_run hands them over).
+ * batch.c - runs of vertex commands executed a batch at a time (the vertex batch).
  *
  * A lit, textured model is mostly COLOR (20h), NORMAL (21h), TEXCOORD (22h) and VTX_16 (23h,
- * two parameter words), repeated: the ports 04000480..0400048F. gx_batch_ports takes the longest
- * run of such writes (whole VTX_16 pairs, at most BATCH_VERTS vertices) and executes it in three
- * passes instead of entry by entry:
- *   1. attributes, in write order: COLOR, NORMAL (lighting) and TEXCOORD run their handlers;
- *      each vertex records its position and its colour and texture coordinates as they are
- *      when it is written (texgen mode 3 computed there, as gx_geom_submit_vertex does);
+ * two parameter words), repeated. gx_batch_ports takes the longest run of such writes to the
+ * ports 04000480..0400048F (whole VTX_16 pairs, at most BATCH_VERTS vertices and BATCH_WORDS
+ * writes; from gx_write32_run, and from gx_bus_write32_run in the cycle-driven mode);
+ * gx_batch_packed_run / gx_batch_packed_words the longest run of packed GXFIFO words whose bytes
+ * are those opcodes or NOP, each word with all its parameters (run to completion only: from
+ * gx_write32_run and gx_write_gxfifo). Either is executed in three passes instead of entry by
+ * entry:
+ *   1. attributes, in write order: COLOR, NORMAL (lighting) and TEXCOORD run their handlers (a
+ *      NORMAL already lit in the batch takes that colour again); each vertex records its
+ *      position and its colour and texture coordinates as they are when it is written (texgen
+ *      mode 3 computed there, as gx_geom_submit_vertex does);
  *   2. transform: every position of the batch through the clip matrix at once
  *      (gx_transform_batch, SSE2 where available);
  *   3. assembly and cycles, in write order: each entry's cycle charge (the same inline charges
@@ -31,9 +35,9 @@
  * an entry in between either: the batch is not taken while a hook is set (the command, vertex
  * and polygon hooks see engine state per entry), a swap holds entries, entries are held, or a
  * command is collecting parameters.
- * test_gx_batch compares gx_write32_run and gx_bus_write32_run (with this batch) against
- * gx_write32 (and gx_bus_write32 + gx_run) word by word, i.e. the executor entry by entry, on
- * random vertex-heavy streams, the saved state byte for byte after every run.
+ * test_gx_batch compares gx_write32_run, gx_bus_write32_run and gx_write_gxfifo (with this
+ * batch) against gx_write32 (and gx_bus_write32 + gx_run) word by word, i.e. the executor entry
+ * by entry, on random vertex-heavy streams, the saved state byte for byte after every run.
  */
 #include <string.h>
 
