@@ -93,15 +93,15 @@ static uint32_t random_xy(uint64_t *s)
     return ((r & 0x1FFFu) - 0x1000u) & 0xFFFFu;
 }
 
-/* Random vertex-heavy bus writes, up to cap; @p pure: vertex groups only (long batches: more
- * vertices and words than one batch takes). */
-static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, bool pure)
+/* Random vertex-heavy bus writes, up to cap; @p pure 1: vertex groups to the ports only, 2:
+ * packed vertex groups only (long batches: more vertices and words than one batch takes). */
+static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, int pure)
 {
     size_t n = 0;
     while (n < cap) {
         uint32_t r = rnd(s) % 100u, v = rnd(s);
-        if (pure) r = (v & 1u) ? r % 70u : 90u + r % 5u; /* vertex groups, packed or not */
-        if (r < 70) {                                    /* a vertex group */
+        if (pure) r = pure == 1 ? r % 70u : 90u + r % 5u;
+        if (r < 70) { /* a vertex group */
             uint8_t attrs[3] = {0x20, 0x21, 0x22};
             for (int k = 2; k > 0; k--) { /* shuffle, then take a prefix */
                 int j = (int)(rnd(s) % (uint32_t)(k + 1));
@@ -212,7 +212,7 @@ static void test_batch_matches_entries(void **state)
     enum { CAP = 1600 };
     gx_bus_word w[CAP];
     unsigned words = 0, polys = 0, hooked[2] = {0, 0}, hooked_b[2] = {0, 0};
-    for (int round = 0; round < 2000; round++) {
+    for (int round = 0; round < 1200; round++) {
         bool hook = round % 10 == 9; /* hooks set: the batch must step aside */
         gx_hooks ha = {0}, hb = {0};
         if (hook) {
@@ -221,7 +221,7 @@ static void test_batch_matches_entries(void **state)
         }
         gx_set_hooks(a, &ha);
         gx_set_hooks(b, &hb);
-        bool pure = round % 8 == 1;
+        int pure = round % 8 == 1 ? 1 : round % 8 == 5 ? 2 : 0;
         size_t n = random_stream(&seed, w, pure ? CAP : 1 + rnd(&seed) % 400u, pure);
         for (size_t i = 0; i < n;) { /* runs of random length: their ends fall anywhere */
             size_t len = pure ? n : 1 + rnd(&seed) % 160u;
@@ -241,7 +241,7 @@ static void test_batch_matches_entries(void **state)
         }
     }
     print_message("%u words, %u polygons stored at VBlank\n", words, polys);
-    assert_true(polys > 8000);
+    assert_true(polys > 5000);
     assert_memory_equal(hooked, hooked_b, sizeof(hooked));
     assert_true(hooked[1] > 100);
     gx_destroy(a);
@@ -266,9 +266,9 @@ static void test_batch_cycle_mode_matches_entries(void **state)
     enum { CAP = 1600 };
     gx_bus_word w[CAP];
     unsigned polys = 0;
-    for (int round = 0; round < 1500; round++) {
+    for (int round = 0; round < 900; round++) {
         uint32_t slice = (uint32_t[]){7, 63, 64, 65, 100, 1000}[rnd(&seed) % 6u];
-        bool pure = round % 8 == 1;
+        int pure = round % 8 == 1 ? 1 : round % 8 == 5 ? 2 : 0;
         size_t n = random_stream(&seed, w, pure ? CAP : 1 + rnd(&seed) % 300u, pure);
         for (size_t i = 0; i < n;) {
             size_t len = pure ? n : 1 + rnd(&seed) % 120u;
@@ -314,7 +314,7 @@ static void test_batch_cycle_mode_matches_entries(void **state)
         }
     }
     print_message("%u polygons stored at VBlank\n", polys);
-    assert_true(polys > 4000);
+    assert_true(polys > 3000);
     gx_destroy(a);
     gx_destroy(b);
     raster_destroy(r);
@@ -335,9 +335,9 @@ static void test_batch_gxfifo_words(void **state)
     gx_bus_word w[CAP];
     uint32_t words[CAP];
     unsigned polys = 0;
-    for (int round = 0; round < 1000; round++) {
-        size_t n =
-            random_stream(&seed, w, round % 4 == 1 ? CAP : 1 + rnd(&seed) % 400u, round % 4 == 1);
+    for (int round = 0; round < 600; round++) {
+        size_t n = random_stream(&seed, w, round % 4 == 1 ? CAP : 1 + rnd(&seed) % 400u,
+                                 round % 4 == 1 ? 2 : 0);
         size_t m = 0;
         for (size_t i = 0; i < n; i++) /* the GXFIFO words only (ports would be other writes) */
             if (((w[i].addr & ~3u) - PORT) < 0x40u) words[m++] = w[i].value;
@@ -358,7 +358,7 @@ static void test_batch_gxfifo_words(void **state)
         }
     }
     print_message("%u polygons stored at VBlank\n", polys);
-    assert_true(polys > 2000);
+    assert_true(polys > 1500);
     gx_destroy(a);
     gx_destroy(b);
     raster_destroy(r);
