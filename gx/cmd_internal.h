@@ -130,6 +130,25 @@ void gx_port_write(gx_engine *gx, uint32_t addr, uint32_t val);
 void gx_port_run(gx_engine *gx, uint8_t op, uint32_t val);
 /** The same in cycle mode: the entry goes to the scheduler (sched.c gx_sched_push). */
 void gx_port_push(gx_engine *gx, uint32_t addr, uint32_t val);
+/** The vertex batch (batch.c): the longest run from @p w of COLOR, NORMAL, TEXCOORD and VTX_16
+ *  port writes (whole VTX_16 pairs, a bounded number of words) executed as a batch, the same
+ *  as entry by entry. @p slice 0: run to completion (gx_write32_run; the caller has checked the
+ *  power and the mode); else the cycle-driven mode with gx_run(slice) after each write
+ *  (gx_bus_write32_run). @return the words taken, 0 when the batch does not apply (hooks set, a
+ *  swap or held entries, a command collecting parameters, no vertex-command write first; in the
+ *  cycle-driven mode also a slice under 64 cycles, or an engine not idle between writes). */
+size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice);
+/** The batch for packed GXFIFO words (run to completion only; the caller has checked the power
+ *  and the mode): whole packed words whose bytes are COLOR, NORMAL, TEXCOORD, VTX_16 or NOP
+ *  (not all NOP), each with all its parameter words, from a word boundary of the decoder.
+ *  @p w: bus writes, all to GXFIFO (gx_write32_run); @return the writes taken, 0 when it does
+ *  not apply. */
+size_t gx_batch_packed_run(gx_engine *gx, const gx_bus_word *w, size_t n);
+/** The same for plain GXFIFO words (gx_write_gxfifo). */
+size_t gx_batch_packed_words(gx_engine *gx, const uint32_t *words, size_t n);
+/** The shortest slice the batch takes in the cycle-driven mode (batch.c: every entry of a batch
+ *  must end within its slice). */
+#define GX_BATCH_MIN_SLICE 64
 /** Execute one FIFO entry now (collect a parameter or run the command). @return the cycles
  *  it costs (the cycle model's charge), which the scheduler lets elapse (cycle mode). */
 uint32_t gx_fifo_run_entry(gx_engine *gx, uint8_t op, uint32_t param);

@@ -305,7 +305,18 @@ void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n)
 {
     /* write_masked's GXFIFO path for each word: POWCNT1 is not a command's to change */
     if (!(gx->powcnt1 & POWCNT1_GEOMETRY)) return;
-    for (size_t i = 0; i < n; i++) gx_fifo_write(gx, words[i]);
+    bool untimed = !gx->sched.cycle_mode;
+    for (size_t i = 0; i < n; i++) {
+        /* a packed word of vertex commands at a word boundary: a batch (batch.c) */
+        if (untimed && gx->cmd.packed_left == 0 && (words[i] & 0xDCDCDCDCu) == 0) {
+            size_t taken = gx_batch_packed_words(gx, words + i, n - i);
+            if (taken) {
+                i += taken - 1;
+                continue;
+            }
+        }
+        gx_fifo_write(gx, words[i]);
+    }
 }
 
 void gx_write16(gx_engine *gx, uint32_t addr, uint16_t val)

@@ -195,11 +195,27 @@ void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n)
         }
         for (; i < n; i++) {
             uint32_t addr = w[i].addr & ~3u;
+            if (addr - REG_PORT_COLOR < REG_PORT_VERTEX_END - REG_PORT_COLOR) {
+                /* COLOR, NORMAL, TEXCOORD, VTX_16: a batch when it applies (batch.c) */
+                size_t taken = gx_batch_ports(gx, w + i, n - i, 0);
+                if (taken) {
+                    i += taken - 1;
+                    continue;
+                }
+            }
             if (addr - REG_CMD_PORTS < REG_CMD_PORTS_END - REG_CMD_PORTS)
                 gx_push_untimed(gx, port_opcode(addr), w[i].value);
-            else if (addr - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO)
+            else if (addr - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO) {
+                /* a packed word of vertex commands at a word boundary: a batch (batch.c) */
+                if (gx->cmd.packed_left == 0 && (w[i].value & 0xDCDCDCDCu) == 0) {
+                    size_t taken = gx_batch_packed_run(gx, w + i, n - i);
+                    if (taken) {
+                        i += taken - 1;
+                        continue;
+                    }
+                }
                 gx_fifo_write(gx, w[i].value);
-            else
+            } else
                 break;
         }
         if (i < n) {

@@ -82,8 +82,30 @@ static inline bool gx_clip_inside(const gx_vertex *v)
            v->clip[1] >= nw && v->clip[2] >= nw;
 }
 
-/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does). */
-void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v);
+/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does; hardware notes:
+ *  viewport.c). Inline: polygon.c's unclipped path calls it per vertex. */
+static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
+{
+    uint32_t w = (uint32_t)v->clip[3] & 0x00FFFFFFu;
+    uint32_t sx = 0, sy = 0;
+
+    v->clip[3] = (int32_t)w;
+    if (w != 0) {
+        uint32_t nx = (uint32_t)v->clip[0] + w;
+        uint32_t ny = w - (uint32_t)v->clip[1];
+        uint32_t den = w;
+        if (w > 0xFFFFu) { /* 32-bit divider: drop one bit of precision */
+            nx >>= 1;
+            ny >>= 1;
+            den >>= 1;
+        }
+        den <<= 1;
+        sx = (nx * g->viewport[4]) / den + g->viewport[0];
+        sy = (ny * g->viewport[5]) / den + g->viewport[3];
+    }
+    v->sx = (int32_t)(sx & 0x1FFu);
+    v->sy = (int32_t)(sy & 0xFFu);
+}
 
 /** Texture coordinates for a vertex at @p pos (texgen mode 3), or the current ones. */
 void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
@@ -91,11 +113,20 @@ void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
 /** @p v (1.3.12) times the clip matrix with w = 1.0: 64-bit sums >> 12. */
 void gx_geom_transform(gx_engine *gx, const int16_t v[3], int32_t out[4]);
 
+/** gx_geom_transform for @p n positions at once, with the clip matrix @p m given (batch.c;
+ *  SSE2 where the build has it, the same integers). */
+void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n);
+
 /** Texgen mode 2: NORMAL recomputes the texture coordinates from the normal @p n (1.0.9). */
 void gx_texgen_normal(gx_engine *gx, const int16_t n[3]);
 
 /** Turn the current vertex (g->cur_vtx) into the next polygon vertex. */
 void gx_geom_submit_vertex(gx_engine *gx);
+
+/** The vertex in g->buf[g->vtx_in_poly] is ready (transformed, colour and texture coordinates
+ *  set, the rest zero): report it to the vertex hook and assemble it into polygons, submitting
+ *  a completed one (gx_geom_submit_vertex's second half; batch.c fills the vertex itself). */
+void gx_geom_assemble_vertex(gx_engine *gx);
 
 /** The polygon in g->buf is complete: cull, clip, store. */
 void gx_geom_submit_polygon(gx_engine *gx);

@@ -436,7 +436,27 @@ uint32_t gx_bus_write32(gx_engine *gx, uint32_t addr, uint32_t val)
 size_t gx_bus_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t cycles,
                           uint32_t *stall)
 {
+    if (cycles < GX_BATCH_MIN_SLICE) { /* (no vertex batch: see batch.c) */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t st = bus_write32_inline(gx, w[i].addr, w[i].value);
+            if (st) {
+                *stall = st;
+                return i;
+            }
+            run_inline(gx, cycles);
+        }
+        *stall = 0;
+        return n;
+    }
     for (size_t i = 0; i < n; i++) {
+        if ((w[i].addr & ~3u) - REG_PORT_COLOR < REG_PORT_VERTEX_END - REG_PORT_COLOR) {
+            /* COLOR, NORMAL, TEXCOORD, VTX_16: a batch when it applies (batch.c) */
+            size_t taken = gx_batch_ports(gx, w + i, n - i, cycles);
+            if (taken) {
+                i += taken - 1;
+                continue;
+            }
+        }
         uint32_t st = bus_write32_inline(gx, w[i].addr, w[i].value);
         if (st) {
             *stall = st;

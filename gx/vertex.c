@@ -128,6 +128,13 @@ void gx_geom_submit_vertex(gx_engine *gx)
         v->texcoord[1] = g->tex_cur[1];
     }
     v->clipped = false;
+    gx_geom_assemble_vertex(gx);
+}
+
+void gx_geom_assemble_vertex(gx_engine *gx)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_vertex *v = &g->buf[g->vtx_in_poly];
 
     if (gx->hooks.vertex) gx->hooks.vertex(gx->hooks.user, gx, v->clip, v->color5, v->texcoord);
 

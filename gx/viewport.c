@@ -28,26 +28,3 @@ void gx_cmd_viewport(gx_engine *gx, const uint32_t *params)
     g->viewport[4] = (g->viewport[2] - g->viewport[0] + 1u) & 0x1FFu;
     g->viewport[5] = (g->viewport[1] - g->viewport[3] + 1u) & 0xFFu;
 }
-
-void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
-{
-    uint32_t w = (uint32_t)v->clip[3] & 0x00FFFFFFu;
-    uint32_t sx = 0, sy = 0;
-
-    v->clip[3] = (int32_t)w;
-    if (w != 0) {
-        uint32_t nx = (uint32_t)v->clip[0] + w;
-        uint32_t ny = w - (uint32_t)v->clip[1];
-        uint32_t den = w;
-        if (w > 0xFFFFu) { /* 32-bit divider: drop one bit of precision */
-            nx >>= 1;
-            ny >>= 1;
-            den >>= 1;
-        }
-        den <<= 1;
-        sx = (nx * g->viewport[4]) / den + g->viewport[0];
-        sy = (ny * g->viewport[5]) / den + g->viewport[3];
-    }
-    v->sx = (int32_t)(sx & 0x1FFu);
-    v->sy = (int32_t)(sy & 0xFFu);
-}

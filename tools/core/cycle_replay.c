@@ -34,8 +34,31 @@ static inline bool is_plain_w32(const dsgx_trace_item *it)
     return it->op == TRACE_W32 && (it->addr & ~3u) != REG_POWCNT1;
 }
 
+static bool is_plain_w32_fn(const dsgx_trace_item *it)
+{
+    return is_plain_w32(it);
+}
+
+/* The run of @p m plain 32-bit writes @p w (prepared: dsgx_system_prepare_runs): each written,
+ * then gx_run(slice) (gx_bus_write32_run). */
+static void write_prepared(gx_engine *gx, const gx_bus_word *w, size_t m, uint32_t slice,
+                           dsgx_cycle_stats *st)
+{
+    for (size_t j = 0; j < m;) {
+        uint32_t stall;
+        j += gx_bus_write32_run(gx, w + j, m - j, slice, &stall);
+        if (stall) { /* the write at j stalled: as bus_write, then on with the next */
+            st->stalls++, st->stall_cycles += stall;
+            gx_run(gx, slice);
+            j++;
+        }
+    }
+    st->run_cycles += (uint64_t)slice * m;
+}
+
 /* The run of plain 32-bit writes from item i on: each written, then gx_run(slice), handed to
- * the engine in chunks (gx_bus_write32_run). @return the index of the first item after it. */
+ * the engine in chunks (gx_bus_write32_run; when the runs could not be prepared). @return the
+ * index of the first item after it. */
 static size_t write_run(gx_engine *gx, const dsgx_trace_item *items, size_t i, size_t n,
                         uint32_t slice, dsgx_cycle_stats *st)
 {
@@ -93,12 +116,18 @@ unsigned dsgx_system_replay_cycles(dsgx_system *s, const dsgx_trace *t, uint32_t
     gx_set_cycle_mode(s->gx, true);
     unsigned frames = 0;
     s->geometry_ns = 0;
+    bool prepared = dsgx_system_prepare_runs(s, t, is_plain_w32_fn);
     const dsgx_trace_item *items = t->items; /* (locals: the per-write loop does not reload) */
     size_t n = t->n, i = 0;
     while (i < n) {
         uint64_t t0 = dsgx_now_ns();
         while (i < n && items[i].op != TRACE_FRAME) {
             /* a run of 32-bit writes (the bulk): write, run, in a tight loop */
+            if (prepared && s->replay_runs[i]) {
+                write_prepared(s->gx, &s->replay_words[i], s->replay_runs[i], slice, st);
+                i += s->replay_runs[i];
+                continue;
+            }
             size_t k = write_run(s->gx, items, i, n, slice, st);
             if (k > i) {
                 i = k;

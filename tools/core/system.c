@@ -363,6 +363,8 @@ void dsgx_system_destroy(dsgx_system *s)
     pipe_destroy(s->pipe);
     if (s->gx) gx_destroy(s->gx);
     if (s->raster) raster_destroy(s->raster);
+    free(s->replay_words);
+    free(s->replay_runs);
     free(s);
 }
 
@@ -518,8 +520,39 @@ static inline bool is_command_write(const dsgx_trace_item *it)
     return it->op == TRACE_W32 && it->addr - REG_GXFIFO < REG_GXSTAT - REG_GXFIFO;
 }
 
-/* Hand the run of command writes from item i on to the engine, in chunks. @return the index of
- * the first item after the run. */
+bool dsgx_system_prepare_runs(dsgx_system *s, const dsgx_trace *t,
+                              bool (*in_run)(const dsgx_trace_item *))
+{
+    if (t->n > s->replay_cap) {
+        gx_bus_word *w = realloc(s->replay_words, t->n * sizeof(*w));
+        if (w) s->replay_words = w;
+        uint32_t *r = realloc(s->replay_runs, t->n * sizeof(*r));
+        if (r) s->replay_runs = r;
+        if (!w || !r || t->n > UINT32_MAX) {
+            s->replay_cap = 0;
+            return false;
+        }
+        s->replay_cap = t->n;
+    }
+    uint32_t run = 0;
+    for (size_t i = t->n; i-- > 0;) {
+        const dsgx_trace_item *it = &t->items[i];
+        run = in_run(it) ? run + 1 : 0;
+        s->replay_runs[i] = run;
+        s->replay_words[i].addr = it->addr;
+        s->replay_words[i].value = it->value;
+    }
+    return true;
+}
+
+static bool is_command_write_fn(const dsgx_trace_item *it)
+{
+    return is_command_write(it);
+}
+
+/* Hand the run of command writes from item i on to the engine, in chunks (when
+ * dsgx_system_prepare_runs could not: copied here). @return the index of the first item after the
+ * run. */
 static size_t write_commands(gx_engine *gx, const dsgx_trace *t, size_t i)
 {
     enum { CHUNK = 128 };
@@ -536,8 +569,8 @@ static size_t write_commands(gx_engine *gx, const dsgx_trace *t, size_t i)
 }
 
 /* One pass over the trace; frames are numbered from *frames on. */
-static void replay_pass(dsgx_system *s, const dsgx_trace *t, dsgx_frame_cb cb, void *user,
-                        unsigned *frames, uint64_t *last)
+static void replay_pass(dsgx_system *s, const dsgx_trace *t, bool prepared, dsgx_frame_cb cb,
+                        void *user, unsigned *frames, uint64_t *last)
 {
     dsgx_pipe *p = s->pipe;
     s->geometry_ns = 0;
@@ -551,6 +584,11 @@ static void replay_pass(dsgx_system *s, const dsgx_trace *t, dsgx_frame_cb cb, v
             /* GXFIFO and the command ports, most of a frame's writes: they neither wait for the
              * frame in flight, nor write VRAM, nor power anything on; a run of them goes to the
              * engine at once (gx_write32_run) */
+            if (prepared && s->replay_runs[i]) {
+                gx_write32_run(s->gx, &s->replay_words[i], s->replay_runs[i]);
+                i += s->replay_runs[i] - 1;
+                continue;
+            }
             if (is_command_write(it)) {
                 i = write_commands(s->gx, t, i) - 1;
                 continue;
@@ -593,9 +631,10 @@ static unsigned replay(dsgx_system *s, const dsgx_trace *t, unsigned passes, boo
         s->pipe->vram_stale = true; /* (VRAM may have been written outside the system) */
         s->pipe->vram.known = s->pipe->copied.known = false;
     }
+    bool prepared = dsgx_system_prepare_runs(s, t, is_command_write_fn);
     for (unsigned k = 0; k < passes; k++) {
         if (reset) dsgx_system_reset(s);
-        replay_pass(s, t, cb, user, &frames, &last);
+        replay_pass(s, t, prepared, cb, user, &frames, &last);
     }
     pipe_finish(s, &last);
     if (s->pipe) s->pipe->cb = NULL;

@@ -61,9 +61,22 @@ typedef struct dsgx_system {
     dsgx_pipe *pipe; /**< the render thread of a pipelined system, else NULL */
     dsgx_log_fn log;
     void *log_user;
+    /* the replayed trace's bus writes in gx_write32_run's form (address, value: 8 bytes each)
+     * and, per item, the length of the run of GXFIFO/command-port writes starting there (0 if
+     * none): built at the start of each replay (dsgx_system_replay*, and with its own kind of
+     * run dsgx_system_replay_cycles), so that every pass hands its runs to the engine without a
+     * copy and without reading the 24-byte trace items */
+    gx_bus_word *replay_words;
+    uint32_t *replay_runs;
+    size_t replay_cap;
 } dsgx_system;
 
 dsgx_system *dsgx_system_create(void);
+/** Fill s->replay_words with every item's (address, value) and s->replay_runs with, per item,
+ *  how many items from it on satisfy @p in_run consecutively (the replays' scratch arrays).
+ *  @return false when out of memory (the replay then reads the items). */
+bool dsgx_system_prepare_runs(dsgx_system *s, const dsgx_trace *t,
+                              bool (*in_run)(const dsgx_trace_item *));
 void dsgx_system_destroy(dsgx_system *s);
 void dsgx_system_set_log(dsgx_system *s, dsgx_log_fn fn, void *user);
 

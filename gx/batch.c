@@ -1,0 +1,446 @@
+/*
+ * batch.c - runs of vertex commands executed a batch at a time (the vertex batch).
+ *
+ * A lit, textured model is mostly COLOR (20h), NORMAL (21h), TEXCOORD (22h) and VTX_16 (23h,
+ * two parameter words), repeated. gx_batch_ports takes the longest run of such writes to the
+ * ports 04000480..0400048F (whole VTX_16 pairs, at most BATCH_VERTS vertices and BATCH_WORDS
+ * writes; from gx_write32_run, and from gx_bus_write32_run in the cycle-driven mode);
+ * gx_batch_packed_run / gx_batch_packed_words the longest run of packed GXFIFO words whose bytes
+ * are those opcodes or NOP, each word with all its parameters (run to completion only: from
+ * gx_write32_run and gx_write_gxfifo). Either is executed in three passes instead of entry by
+ * entry:
+ *   1. attributes, in write order: COLOR, NORMAL (lighting) and TEXCOORD run their handlers (a
+ *      NORMAL already lit in the batch takes that colour again); each vertex records its
+ *      position and its colour and texture coordinates as they are when it is written (texgen
+ *      mode 3 computed there, as gx_geom_submit_vertex does);
+ *   2. transform: every position of the batch through the clip matrix at once
+ *      (gx_transform_batch, SSE2 where available);
+ *   3. assembly and cycles, in write order: each entry's cycle charge (the same inline charges
+ *      as the executor's, cycles_internal.h), each vertex stored in the polygon buffer and
+ *      assembled into polygons (gx_geom_assemble_vertex).
+ * Why the split is exact: the attribute handlers read and write only the vertex attributes,
+ * the lights and the matrices (none of which passes 2-3 write), the vertices read only the
+ * attributes and the clip matrix (which no command of the run changes), and polygon assembly
+ * and the cycle model read neither. The cycle model runs in pass 3 in write order, so every
+ * charge is the one the executor computes (waits on the vertex tail, the normal tail and the
+ * polygon pipeline's vertex slots included). Summed: the attribute commands between two
+ * vertices, run to completion (their charges depend only on the normal tail each of them sets
+ * and, for COLOR, on the vertex tail, which only counts down; the polygon pipeline is read
+ * only by the next vertex, and draining a then b cycles is draining a + b, cycles.c, so the
+ * cycles of the run pass at once), and the bookkeeping nothing reads in between: the frame's
+ * cycles and commands, the last entry's charge, the last vertex's parameters and cycles
+ * (exec_*). In the cycle-driven mode idle time passes after every entry (the per-entry charges
+ * and idle drains of sched.c, which the batch runs only while every entry ends within its
+ * slice: see GX_BATCH_MIN_SLICE), and the scheduler's clock moves once. Nothing outside observes
+ * an entry in between either: the batch is not taken while a hook is set (the command, vertex
+ * and polygon hooks see engine state per entry), a swap holds entries, entries are held, or a
+ * command is collecting parameters.
+ * test_gx_batch compares gx_write32_run, gx_bus_write32_run and gx_write_gxfifo (with this
+ * batch) against gx_write32 (and gx_bus_write32 + gx_run) word by word, i.e. the executor entry
+ * by entry, on random vertex-heavy streams, the saved state byte for byte after every run.
+ */
+#include <string.h>
+
+#include "gx/cycles_internal.h"
+#include "gx/exec_internal.h"
+#include "gx/gx_internal.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+enum {
+    BATCH_VERTS = 128,   /* vertices per batch (the transform's arrays) */
+    BATCH_WORDS = 1024,  /* bus writes per batch */
+    IDLE_MAX = 1u << 16, /* as sched.c: idle cycles that drain every pipeline */
+    POWCNT1_GEOMETRY = 1u << 3,
+    NORMAL_BITS = 0x3FFFFFFF, /* NORMAL's three 10-bit fields */
+    SEEN_LOG2 = 7,            /* normals remembered per batch: 128, by hash */
+};
+
+/* The entry kinds of a batch: the port's index from COLOR on. */
+enum { K_COLOR = 0, K_NORMAL = 1, K_TEXCOORD = 2, K_VTX16 = 3 };
+
+void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
+{
+#if defined(__SSE2__)
+    /* Each product v * m (v 16-bit, m 32-bit signed) through pmuludq (unsigned 32 x 32 -> 64,
+     * SSE2; the signed pmuldq is SSE4.1): with v' = v + 2^15 and m' = m + 2^31 (both unsigned),
+     *   sum_k = v0 m0k + v1 m1k + v2 m2k + 2^12 m3k
+     *         = sum_i v'_i m'_ik - 2^31 sum_i v'_i - 2^15 sum_i m'_ik + 3 * 2^46 + 2^12 m3k,
+     * every term exact modulo 2^64, and out_k = bits 12..43 of sum_k (the arithmetic shift by 12
+     * then wrapping to 32 bits keeps exactly those bits, whatever the shift fills in above), so
+     * the 3 * 2^46 drops out. */
+    __m128i mcol[3][2];
+    uint64_t kc[4];
+    for (int k = 0; k < 4; k++) {
+        uint64_t msum = 0;
+        for (int i = 0; i < 3; i++) msum += (uint64_t)((uint32_t)m[i * 4 + k] ^ 0x80000000u);
+        kc[k] = ((uint64_t)(int64_t)m[12 + k] << 12) - (msum << 15);
+    }
+    for (int i = 0; i < 3; i++) {
+        const uint32_t *r = (const uint32_t *)&m[i * 4];
+        mcol[i][0] = _mm_set_epi32(0, (int)(r[1] ^ 0x80000000u), 0, (int)(r[0] ^ 0x80000000u));
+        mcol[i][1] = _mm_set_epi32(0, (int)(r[3] ^ 0x80000000u), 0, (int)(r[2] ^ 0x80000000u));
+    }
+    __m128i k01 = _mm_set_epi64x((long long)kc[1], (long long)kc[0]);
+    __m128i k23 = _mm_set_epi64x((long long)kc[3], (long long)kc[2]);
+    for (size_t j = 0; j < n; j++) {
+        uint32_t v0 = (uint32_t)(pos[j][0] + 32768), v1 = (uint32_t)(pos[j][1] + 32768),
+                 v2 = (uint32_t)(pos[j][2] + 32768);
+        __m128i s = _mm_set1_epi64x((long long)((uint64_t)(v0 + v1 + v2) << 31));
+        __m128i a0 = _mm_set1_epi32((int)v0), a1 = _mm_set1_epi32((int)v1),
+                a2 = _mm_set1_epi32((int)v2);
+        __m128i lo = _mm_sub_epi64(k01, s), hi = _mm_sub_epi64(k23, s);
+        lo = _mm_add_epi64(lo, _mm_mul_epu32(a0, mcol[0][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epu32(a0, mcol[0][1]));
+        lo = _mm_add_epi64(lo, _mm_mul_epu32(a1, mcol[1][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epu32(a1, mcol[1][1]));
+        lo = _mm_add_epi64(lo, _mm_mul_epu32(a2, mcol[2][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epu32(a2, mcol[2][1]));
+        lo = _mm_shuffle_epi32(_mm_srli_epi64(lo, 12), _MM_SHUFFLE(3, 1, 2, 0));
+        hi = _mm_shuffle_epi32(_mm_srli_epi64(hi, 12), _MM_SHUFFLE(3, 1, 2, 0));
+        _mm_storeu_si128((__m128i *)out[j], _mm_unpacklo_epi64(lo, hi));
+    }
+#else
+    for (size_t j = 0; j < n; j++) {
+        for (int k = 0; k < 4; k++) {
+            int64_t sum = dsgx_mul64(pos[j][0], m[k]) + dsgx_mul64(pos[j][1], m[4 + k]) +
+                          dsgx_mul64(pos[j][2], m[8 + k]) + dsgx_mul64(FX32_ONE, m[12 + k]);
+            out[j][k] = dsgx_wrap32(dsgx_asr64(sum, 12));
+        }
+    }
+#endif
+}
+
+static inline int16_t lo16(uint32_t v)
+{
+    return (int16_t)(uint16_t)(v & 0xFFFFu);
+}
+
+/* Idle cycles after an entry in the cycle-driven mode (sched.c idle_for: the pipelines drain).
+ * @return whether the engine stays busy */
+static inline bool idle_after(gx_engine *gx, int64_t n)
+{
+    uint32_t idle = n > IDLE_MAX ? IDLE_MAX : (uint32_t)n;
+    if (gx_cycles_idle_runs_out(&gx->cmd.cyc, idle)) return false;
+    return gx_cycles_idle(gx, idle);
+}
+
+/* Whether the cycle-driven scheduler is in its common state between two bus writes: the clock
+ * caught up with the host, nothing in progress or queued, not halted, not in a line callback
+ * (then each entry of the batch starts at once: sched.c push_now, and ends within its slice:
+ * run_inline's common case). */
+static bool sched_fresh(const gx_engine *gx)
+{
+    const gx_sched_state *s = &gx->sched;
+    return s->cycle_mode && s->now == s->host && s->rem == 0 &&
+           (s->pipe_ring.count | s->fifo_ring.count | s->stall_ring.count | s->in_callback) == 0 &&
+           (gx->powcnt1 & POWCNT1_GEOMETRY) != 0;
+}
+
+/* What pass 1 gathers for passes 2-3. */
+typedef struct batch {
+    int16_t pos[BATCH_VERTS][3];
+    int32_t clip[BATCH_VERTS][4];
+    uint8_t color[BATCH_VERTS][3];
+    int16_t tex[BATCH_VERTS][2];
+    uint8_t kind[BATCH_WORDS]; /* per command: K_* */
+    bool texgen2, texgen3;
+    /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
+     * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
+     * normals lit in this batch, by hash (NORMAL_BITS + 1: no entry; texgen mode 2 is not
+     * remembered, since its NORMAL also sets the texture coordinates) */
+    uint32_t seen_key[1u << SEEN_LOG2];
+    uint8_t seen_color[1u << SEEN_LOG2][3];
+} batch;
+
+/* The counts of a batch, apart from its arrays (kept in registers: the arrays' address is
+ * passed to the transform). */
+typedef struct batch_count {
+    size_t nv, ncmd;
+    uint32_t last_vtx[2]; /* the last vertex's two words */
+} batch_count;
+
+/* Whether the batch may start: no hook observes an entry, no swap or held entries wait, no
+ * command is collecting parameters. */
+static bool batch_allowed(const gx_engine *gx)
+{
+    const gx_cmd_state *s = &gx->cmd;
+    return s->exec_count == 0 && !s->swap_pending && s->deferred_head >= s->ndeferred &&
+           gx->hooks.command == NULL && gx->hooks.vertex == NULL && gx->hooks.polygon == NULL;
+}
+
+static void batch_begin(const gx_engine *gx, batch *b)
+{
+    uint32_t texgen = teximage_texgen(gx->geom.teximage);
+    b->texgen2 = texgen == 2;
+    b->texgen3 = texgen == 3;
+    memset(b->seen_key, 0xFF, sizeof(b->seen_key));
+}
+
+/* Pass 1 for one command (K_*) with its parameter word(s) (@p v1: a VTX_16's second), in write
+ * order: the attribute handlers run, a vertex is recorded. */
+static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count *n, unsigned kd,
+                                           uint32_t v0, uint32_t v1)
+{
+    gx_geom_state *g = &gx->geom;
+    const uint32_t params[1] = {v0};
+    b->kind[n->ncmd++] = (uint8_t)kd;
+    switch (kd) {
+    case K_COLOR: gx_cmd_color(gx, params); break;
+    case K_NORMAL: {
+        /* a normal seen earlier in the batch: its colour again */
+        uint32_t key = v0 & NORMAL_BITS;
+        uint32_t h = (key * 0x9E3779B1u) >> (32 - SEEN_LOG2);
+        if (b->seen_key[h] == key) {
+            for (int k = 0; k < 3; k++) g->normal[k] = (int16_t)dsgx_sext(v0 >> (10 * k), 10);
+            memcpy(g->vtx_color, b->seen_color[h], sizeof(g->vtx_color));
+            break;
+        }
+        gx_cmd_normal(gx, params);
+        if (!b->texgen2) {
+            b->seen_key[h] = key;
+            memcpy(b->seen_color[h], g->vtx_color, sizeof(g->vtx_color));
+        }
+        break;
+    }
+    case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
+    default: { /* K_VTX16 */
+        size_t j = n->nv++;
+        g->cur_vtx[0] = lo16(v0);
+        g->cur_vtx[1] = (int16_t)(uint16_t)(v0 >> 16);
+        g->cur_vtx[2] = lo16(v1);
+        memcpy(b->pos[j], g->cur_vtx, sizeof(b->pos[j]));
+        memcpy(b->color[j], g->vtx_color, sizeof(b->color[j]));
+        if (b->texgen3)
+            gx_texgen_vertex(gx, g->cur_vtx, b->tex[j]);
+        else
+            memcpy(b->tex[j], g->tex_cur, sizeof(b->tex[j]));
+        n->last_vtx[0] = v0;
+        n->last_vtx[1] = v1;
+        break;
+    }
+    }
+}
+
+/* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
+static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n, size_t nwords,
+                                          uint32_t slice)
+{
+    gx_cmd_state *s = &gx->cmd;
+    gx_geom_state *g = &gx->geom;
+    const uint8_t *kind = b->kind;
+    size_t ncmd = n.ncmd;
+
+    /* pass 2: the positions through the clip matrix */
+    if (n.nv)
+        gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])b->pos, b->clip, n.nv);
+
+    /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
+     * and polygon assembly, in write order */
+    gx_cycle_state *c = &s->cyc;
+    uint32_t lights = g->lights_enabled_count;
+    int64_t normal_work = lights < 1 ? 1 : lights;
+    int64_t charged = 0, vertex_cycles = 0;
+    uint64_t total = 0;
+    bool busy = true;
+    size_t j = 0;
+    for (size_t e = 0; e < ncmd; e++) {
+        if (kind[e] != K_VTX16) {
+            if (slice == 0) {
+                /* run to completion: the attribute commands up to the next vertex as one sum.
+                 * Their charges read only the normal tail (which each sets: 0, or 7 after
+                 * NORMAL) and, for COLOR, the vertex tail, which only counts down between
+                 * them; so they are computed here from those two, and the cycles then pass at
+                 * once (draining a then b cycles is draining a + b: cycles.c) */
+                int64_t sum = 0, np = c->np, vp = c->vp;
+                for (; e < ncmd && kind[e] != K_VTX16; e++) {
+                    if (kind[e] == K_NORMAL) {
+                        charged = np + 1 + normal_work;
+                        np = GX_NP_NORMAL;
+                    } else if (kind[e] == K_COLOR && vp - sum > 2) {
+                        charged = vp - sum - 1; /* (vp - 2) + 1: gx_cyc_vp_wait */
+                        np = 0;
+                    } else { /* TEXCOORD, or COLOR after the vertex tail */
+                        charged = np + 1;
+                        np = 0;
+                    }
+                    sum += charged;
+                }
+                gx_cyc_run(c, sum);
+                c->np = (int32_t)np;
+                total += (uint64_t)sum;
+                if (e == ncmd) break;
+            } else {
+                switch (kind[e]) {
+                case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
+                case K_NORMAL: /* the issue wait and the work in one count-down */
+                    charged = (int64_t)c->np + 1 + normal_work;
+                    gx_cyc_run(c, charged);
+                    c->np = GX_NP_NORMAL;
+                    break;
+                default: /* K_TEXCOORD */
+                    charged = c->np + 1;
+                    gx_cyc_run(c, charged);
+                    c->np = 0;
+                    break;
+                }
+                total += (uint64_t)charged;
+                busy = idle_after(gx, (int64_t)slice - charged);
+                continue;
+            }
+        }
+        /* a vertex: both entries */
+        charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
+        total += (uint64_t)charged;
+        vertex_cycles = charged;
+        if (slice) idle_after(gx, (int64_t)slice - charged);
+        gx_vertex *v = &g->buf[g->vtx_in_poly];
+        memset(v, 0, sizeof(*v));
+        memcpy(v->clip, b->clip[j], sizeof(v->clip));
+        for (int k = 0; k < 3; k++)
+            v->color5[k] = (int32_t)(((uint32_t)b->color[j][k] << 12) | 0xFFFu);
+        v->texcoord[0] = b->tex[j][0];
+        v->texcoord[1] = b->tex[j][1];
+        j++;
+        gx_geom_assemble_vertex(gx);
+        charged = 1 + gx_cyc_vertex_work_after1(c, g);
+        vertex_cycles += charged;
+        total += (uint64_t)charged;
+        if (slice) busy = idle_after(gx, (int64_t)slice - charged);
+    }
+
+    /* the bookkeeping, as the executor leaves it after the last entry */
+    c->charged = charged;
+    s->frame_cycles += total;
+    s->frame_commands += (uint32_t)ncmd;
+    if (n.nv) {
+        s->exec_op = GX_OP_VTX_16;
+        s->exec_cycles = (uint64_t)vertex_cycles;
+        s->exec_params[0] = n.last_vtx[0];
+        s->exec_params[1] = n.last_vtx[1];
+    }
+    if (slice) { /* ... and the scheduler after the last write's gx_run */
+        gx_sched_state *t = &gx->sched;
+        t->host += (uint64_t)slice * nwords;
+        t->now = t->host;
+        t->busy = busy;
+        t->stalled_write = false;
+    }
+}
+
+/* GX_BATCH_MIN_SLICE (64), the shortest slice (cycles between two writes) taken in the
+ * cycle-driven mode, is more than any entry of a batch costs, so each ends within its slice and
+ * the engine is idle at the next write: the longest charge is a VTX_16's wait for a vertex slot,
+ * at most the polygon pipeline's 35 cycles (the longest it is set to, cycles_internal.h) plus
+ * a 10-cycle grid step (cycles.c gx_cycles_next_vertex_slot); NORMAL costs at most 8 + 4 (the
+ * normal tail, four lights), COLOR and TEXCOORD at most 8, a vertex's second entry 4. */
+size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
+{
+    if (!batch_allowed(gx)) return 0;
+    if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
+    batch b;
+    batch_count c = {0, 0, {0, 0}};
+    batch_begin(gx, &b);
+    if (n > BATCH_WORDS) n = BATCH_WORDS;
+
+    /* pass 1: the run ends at any other write, at a VTX_16 whose second word is not next, or
+     * when the vertex arrays are full */
+    size_t i = 0;
+    for (; i < n; i++) {
+        uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
+        if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
+        unsigned kd = off >> 2;
+        if (kd == K_VTX16) {
+            if (c.nv == BATCH_VERTS || i + 1 == n || (w[i + 1].addr & ~3u) != (w[i].addr & ~3u))
+                break;
+            batch_command(gx, &b, &c, kd, w[i].value, w[i + 1].value);
+            i++;
+        } else {
+            batch_command(gx, &b, &c, kd, w[i].value, 0);
+        }
+    }
+    if (i == 0) return 0;
+    batch_finish(gx, &b, c, i, slice);
+    return i;
+}
+
+/* A packed GXFIFO word of vertex commands only: every byte COLOR, NORMAL, TEXCOORD, VTX_16 or
+ * NOP, not all NOP. @return its parameter words, 0 if it is not one */
+static inline unsigned packed_vertex_params(uint32_t word)
+{
+    unsigned need = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t op = (word >> (8 * k)) & 0xFFu;
+        if (op == 0) continue;
+        if (op - GX_OP_COLOR > GX_OP_VTX_16 - GX_OP_COLOR) return 0;
+        need += op == GX_OP_VTX_16 ? 2u : 1u;
+    }
+    return need;
+}
+
+/* The packed form (run to completion): whole packed words of vertex commands with all their
+ * parameters, decoded as fifo.c's gx_fifo_write does (the entries of its opcodes in byte order,
+ * NOP bytes skipped); @p w bus writes (each a GXFIFO write) or @p words plain GXFIFO words. */
+static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
+                                            const uint32_t *words, size_t n)
+{
+    gx_cmd_state *s = &gx->cmd;
+    if (s->packed_left != 0 || !batch_allowed(gx)) return 0;
+    batch b;
+    batch_count c = {0, 0, {0, 0}};
+    batch_begin(gx, &b);
+    if (n > BATCH_WORDS) n = BATCH_WORDS;
+
+    size_t i = 0;
+    uint32_t last_need = 0;
+    while (i < n) {
+        uint32_t word = w ? w[i].value : words[i];
+        if (w && (w[i].addr & ~3u) - REG_GXFIFO >= REG_CMD_PORTS - REG_GXFIFO) break;
+        unsigned need = packed_vertex_params(word);
+        if (need == 0 || i + need >= n || c.nv + 4 > BATCH_VERTS) break;
+        if (w) { /* its parameters must be GXFIFO writes too */
+            size_t k = 1;
+            while (k <= need && (w[i + k].addr & ~3u) - REG_GXFIFO < REG_CMD_PORTS - REG_GXFIFO)
+                k++;
+            if (k <= need) break;
+        }
+        size_t p = i + 1;
+        for (int k = 0; k < 4; k++) {
+            unsigned op = (word >> (8 * k)) & 0xFFu;
+            if (op == 0) continue;
+            uint32_t v0 = w ? w[p].value : words[p];
+            if (op == GX_OP_VTX_16) {
+                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1]);
+                p += 2;
+                last_need = 2;
+            } else {
+                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0);
+                p++;
+                last_need = 1;
+            }
+        }
+        if ((word >> 24) == 0) last_need = 0; /* trailing NOP bytes: fifo.c ends on them */
+        i = p;
+    }
+    if (i == 0) return 0;
+    batch_finish(gx, &b, c, i, 0);
+    /* the decoder as gx_fifo_write leaves it after the last parameter of a whole word: every
+     * slot done, the counts of the last byte's opcode (0 for a NOP) */
+    s->packed = 0;
+    s->packed_left = 0;
+    s->param_got = (uint8_t)last_need;
+    s->param_need = (uint8_t)last_need;
+    return i;
+}
+
+size_t gx_batch_packed_run(gx_engine *gx, const gx_bus_word *w, size_t n)
+{
+    return batch_packed(gx, w, NULL, n);
+}
+
+size_t gx_batch_packed_words(gx_engine *gx, const uint32_t *words, size_t n)
+{
+    return batch_packed(gx, NULL, words, n);
+}

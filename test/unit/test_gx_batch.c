@@ -1,0 +1,376 @@
+/*
+ * test_gx_batch.c - the vertex batch (gx/batch.c: runs of COLOR, NORMAL, TEXCOORD and VTX_16
+ * port writes executed three passes at a time by gx_write32_run) against the reference, the
+ * executor entry by entry (gx_write32 word by word).
+ * - The batch transform (gx_transform_batch: SSE2 unsigned products with biased operands)
+ *   against gx_geom_transform (64-bit signed products) on random and extreme matrices and
+ *   positions.
+ * - Two engines get the same random vertex-heavy bus writes, one in random-sized runs through
+ *   gx_write32_run, one word by word through gx_write32, and must end every run in the same
+ *   saved state byte for byte (dsgx_state_save: the cycle model, the frame's cycles and
+ *   commands, the executor's last command, matrices, lights, the polygon buffer, polygon/vertex
+ *   RAM...). The stream: vertex groups (any subset and order of COLOR, NORMAL, TEXCOORD, then
+ *   the two VTX_16 words), lone VTX_16 words (a pair split by other writes), every primitive
+ *   type, culling and far-plane clipping, lights and materials, texgen modes 0-3 with texture
+ *   matrices, projections and translations that put vertices outside the view volume, viewports,
+ *   packed GXFIFO words, swaps (held entries), polygon RAM overflow, and now and then a
+ *   polygon hook (the batch is then not taken). The ends of the runs (every observable point
+ *   without a hook) fall anywhere, also inside a vertex group.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gx/gx_internal.h"
+#include "raster/raster.h"
+#include "tools/core/savestate.h"
+
+static uint32_t rnd(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return (uint32_t)((*s * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+/* A matrix entry: small, extreme or any 32-bit value. */
+static int32_t random_entry(uint64_t *s)
+{
+    uint32_t r = rnd(s) % 8u, v = rnd(s);
+    if (r == 0) return (int32_t)(v & 1u ? 0x7FFFFFFFu : 0x80000000u);
+    if (r < 3) return (int32_t)v;
+    return (int32_t)(v % 0x4001u) - 0x2000;
+}
+
+static void test_transform_batch_exact(void **state)
+{
+    (void)state;
+    gx_engine *gx = gx_create();
+    assert_non_null(gx);
+    uint64_t seed = 0x7A5F0E1Dull;
+    for (int round = 0; round < 2000; round++) {
+        int32_t m[16];
+        for (int k = 0; k < 16; k++) m[k] = random_entry(&seed);
+        memcpy(gx->mtx.clip, m, sizeof(m));
+        gx->mtx.clip_dirty = false;
+        int16_t pos[32][3];
+        int32_t out[32][4];
+        size_t n = 1 + rnd(&seed) % 32u;
+        for (size_t j = 0; j < n; j++) {
+            for (int k = 0; k < 3; k++) {
+                uint32_t r = rnd(&seed);
+                pos[j][k] =
+                    (int16_t)(uint16_t)((r & 7u) == 0 ? ((r & 8u) ? 0x8000u : 0x7FFFu) : (r >> 16));
+            }
+        }
+        gx_transform_batch(m, (const int16_t(*)[3])pos, out, n);
+        for (size_t j = 0; j < n; j++) {
+            int32_t ref[4];
+            gx_geom_transform(gx, pos[j], ref);
+            assert_memory_equal(out[j], ref, sizeof(ref));
+        }
+    }
+    gx_destroy(gx);
+}
+
+enum { PORT = 0x04000400u };
+
+static void put(gx_bus_word *w, size_t *n, size_t cap, uint8_t op, uint32_t v)
+{
+    if (*n < cap) w[(*n)++] = (gx_bus_word){PORT + op * 4u, v};
+}
+
+/* A vertex position: mostly inside the view volume of the matrices below, now and then not. */
+static uint32_t random_xy(uint64_t *s)
+{
+    uint32_t r = rnd(s);
+    if ((r & 15u) == 0) return rnd(s);
+    return ((r & 0x1FFFu) - 0x1000u) & 0xFFFFu;
+}
+
+/* Random vertex-heavy bus writes, up to cap; @p pure 1: vertex groups to the ports only, 2:
+ * packed vertex groups only (long batches: more vertices and words than one batch takes). */
+static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, int pure)
+{
+    size_t n = 0;
+    while (n < cap) {
+        uint32_t r = rnd(s) % 100u, v = rnd(s);
+        if (pure) r = pure == 1 ? r % 70u : 90u + r % 5u;
+        if (r < 70) { /* a vertex group */
+            uint8_t attrs[3] = {0x20, 0x21, 0x22};
+            for (int k = 2; k > 0; k--) { /* shuffle, then take a prefix */
+                int j = (int)(rnd(s) % (uint32_t)(k + 1));
+                uint8_t t = attrs[k];
+                attrs[k] = attrs[j];
+                attrs[j] = t;
+            }
+            uint32_t take = rnd(s) % 4u;
+            for (uint32_t k = 0; k < take; k++) {
+                uint32_t a = rnd(s);
+                if (attrs[k] == 0x21 && (a & 1u)) /* a normal from a few: seen again */
+                    a = (0x1E1D6035u + (a & 0x60000006u) * 0x2111u) ^ (a & 0xC0000000u);
+                put(w, &n, cap, attrs[k], a);
+            }
+            put(w, &n, cap, 0x23, random_xy(s) | random_xy(s) << 16);
+            if ((v & 63u) == 0) continue; /* a lone first word: the pair is split */
+            put(w, &n, cap, 0x23, random_xy(s) | (rnd(s) & 0xFFFF0000u));
+        } else if (r < 74) { /* BEGIN_VTXS, any primitive */
+            put(w, &n, cap, 0x40, v & 3u);
+        } else if (r < 77) { /* POLYGON_ATTR: lights, culling, far-plane clipping, 1-dot */
+            put(w, &n, cap, 0x29, (v & 0x000030CFu) | 0x001F0000u | ((v >> 8) & 0xC0u));
+        } else if (r < 80) { /* lights and materials */
+            static const uint8_t ops[] = {0x30, 0x31, 0x32, 0x33};
+            put(w, &n, cap, ops[v % 4u], rnd(s));
+        } else if (r < 82) { /* TEXIMAGE_PARAM: texgen modes 0-3 */
+            put(w, &n, cap, 0x2A, rnd(s));
+        } else if (r < 88) { /* matrices: mode, identity, scale, translation, 4x4 */
+            put(w, &n, cap, 0x10, v & 3u);
+            uint32_t kind = rnd(s) % 4u;
+            if (kind == 0) {
+                put(w, &n, cap, 0x15, 0);
+            } else if (kind == 1) {
+                for (int k = 0; k < 3; k++) put(w, &n, cap, 0x1B, 0x800u + (rnd(s) & 0x1FFFu));
+            } else if (kind == 2) {
+                for (int k = 0; k < 3; k++) put(w, &n, cap, 0x1C, (rnd(s) & 0x1FFFu) - 0x1000u);
+            } else {
+                for (int k = 0; k < 16; k++) put(w, &n, cap, 0x16, (uint32_t)random_entry(s));
+            }
+        } else if (r < 90) { /* VIEWPORT */
+            put(w, &n, cap, 0x60, v);
+        } else if (r < 95) { /* a packed GXFIFO word of vertex commands (NOP bytes too) and its
+                              * parameters; now and then one short (the next writes complete it) */
+            static const uint8_t ops[] = {0x00, 0x20, 0x21, 0x22, 0x23, 0x23, 0x22, 0x21};
+            uint32_t word = 0;
+            for (int k = 0; k < 4; k++) word |= (uint32_t)ops[rnd(s) % 8u] << (8 * k);
+            if ((v & 31u) == 0) word = 0x23222120u | ((v >> 8) & 1u); /* an unknown opcode 01h */
+            if (n < cap) w[n++] = (gx_bus_word){PORT, word};
+            for (int k = 0; k < 4; k++) {
+                uint32_t op = (word >> (8 * k)) & 0xFFu;
+                if ((v & 0x3E0u) == 0x20u && k == 3) break; /* short */
+                if (op == 0x23) {
+                    if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s) | random_xy(s) << 16};
+                    if (n < cap) w[n++] = (gx_bus_word){PORT, random_xy(s)};
+                } else if (op) {
+                    uint32_t a = rnd(s);
+                    if (op == 0x21 && (a & 1u)) a = 0x1E1D6035u + (a & 0x60000006u) * 0x2111u;
+                    if (n < cap) w[n++] = (gx_bus_word){PORT + (rnd(s) & 0x3Cu), a};
+                }
+            }
+        } else if (r < 96) { /* now and then SWAP_BUFFERS: later entries held until the VBlank */
+            put(w, &n, cap, (v & 0x70u) == 0 ? 0x50 : 0x41, v & 3u);
+        } else if (r < 98) { /* a vertex-port write at an unaligned address */
+            if (n < cap) w[n++] = (gx_bus_word){PORT + 0x80u + (v & 0xFu), rnd(s)};
+        } else { /* END_VTXS, a NOP-like unknown opcode */
+            put(w, &n, cap, (v & 1u) ? 0x41 : 0x05, 0);
+        }
+    }
+    return n;
+}
+
+static uint8_t *state_of(gx_engine *gx, raster_engine *r, size_t *n)
+{
+    *n = dsgx_state_size(gx, r);
+    uint8_t *b = malloc(*n);
+    assert_non_null(b);
+    assert_int_equal(dsgx_state_save(gx, r, b, *n, 0), *n);
+    return b;
+}
+
+static void same_state(gx_engine *a, gx_engine *b, raster_engine *r)
+{
+    size_t na, nb;
+    uint8_t *sa = state_of(a, r, &na), *sb = state_of(b, r, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(sa, sb, na);
+    free(sa);
+    free(sb);
+}
+
+static void count_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, const gx_polygon *p,
+                          const gx_vertex *v)
+{
+    (void)gx;
+    (void)p;
+    (void)v;
+    ((unsigned *)user)[fate == GX_POLY_STORED]++;
+}
+
+static void test_batch_matches_entries(void **state)
+{
+    (void)state;
+    gx_engine *a = gx_create(), *b = gx_create();
+    raster_engine *r = raster_create();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(r);
+    uint64_t seed = 0xBA7C4ED1FFull;
+    enum { CAP = 1600 };
+    gx_bus_word w[CAP];
+    unsigned words = 0, polys = 0, hooked[2] = {0, 0}, hooked_b[2] = {0, 0};
+    for (int round = 0; round < 1200; round++) {
+        bool hook = round % 10 == 9; /* hooks set: the batch must step aside */
+        gx_hooks ha = {0}, hb = {0};
+        if (hook) {
+            ha = (gx_hooks){.user = hooked, .polygon = count_polygon};
+            hb = (gx_hooks){.user = hooked_b, .polygon = count_polygon};
+        }
+        gx_set_hooks(a, &ha);
+        gx_set_hooks(b, &hb);
+        int pure = round % 8 == 1 ? 1 : round % 8 == 5 ? 2 : 0;
+        size_t n = random_stream(&seed, w, pure ? CAP : 1 + rnd(&seed) % 400u, pure);
+        for (size_t i = 0; i < n;) { /* runs of random length: their ends fall anywhere */
+            size_t len = pure ? n : 1 + rnd(&seed) % 160u;
+            if (len > n - i) len = n - i;
+            gx_write32_run(a, w + i, len);
+            for (size_t k = i; k < i + len; k++) gx_write32(b, w[k].addr, w[k].value);
+            i += len;
+            same_state(a, b, r);
+        }
+        words += (unsigned)n;
+        if (round % 3 == 2) {
+            polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
+            gx_write32(a, PORT + 0x50u * 4u, 0);
+            gx_write32(b, PORT + 0x50u * 4u, 0);
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+            same_state(a, b, r);
+        }
+    }
+    print_message("%u words, %u polygons stored at VBlank\n", words, polys);
+    assert_true(polys > 5000);
+    assert_memory_equal(hooked, hooked_b, sizeof(hooked));
+    assert_true(hooked[1] > 100);
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
+/* The cycle-driven mode: gx_bus_write32_run (which takes the batch when the engine is idle
+ * between writes and the slice is at least 64 cycles) against gx_bus_write32 and gx_run word by
+ * word; the states must match after every run. */
+static void test_batch_cycle_mode_matches_entries(void **state)
+{
+    (void)state;
+    gx_engine *a = gx_create(), *b = gx_create();
+    raster_engine *r = raster_create();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(r);
+    assert_true(gx_set_cycle_mode(a, true));
+    assert_true(gx_set_cycle_mode(b, true));
+    uint64_t seed = 0xC1C1EBA7Cull;
+    enum { CAP = 1600 };
+    gx_bus_word w[CAP];
+    unsigned polys = 0;
+    for (int round = 0; round < 900; round++) {
+        uint32_t slice = (uint32_t[]){7, 63, 64, 65, 100, 1000}[rnd(&seed) % 6u];
+        int pure = round % 8 == 1 ? 1 : round % 8 == 5 ? 2 : 0;
+        size_t n = random_stream(&seed, w, pure ? CAP : 1 + rnd(&seed) % 300u, pure);
+        for (size_t i = 0; i < n;) {
+            size_t len = pure ? n : 1 + rnd(&seed) % 120u;
+            if (len > n - i) len = n - i;
+            size_t end = i + len;
+            size_t k = i;
+            while (k < end) {
+                uint32_t sa;
+                k += gx_bus_write32_run(a, w + k, end - k, slice, &sa);
+                if (k == end) break;
+                assert_true(sa != 0);
+                if (sa == GX_STALL_VBLANK) {
+                    k = end; /* (both drop the rest of the run, see below) */
+                    break;
+                }
+                gx_run(a, slice);
+                k++;
+            }
+            for (k = i; k < end; k++) {
+                uint32_t sb = gx_bus_write32(b, w[k].addr, w[k].value);
+                if (sb == GX_STALL_VBLANK) break;
+                gx_run(b, slice);
+            }
+            i = end;
+            same_state(a, b, r);
+            if (gx_stalled(a)) {
+                assert_int_equal(gx_vblank(a), gx_vblank(b));
+                gx_unstall(a);
+                gx_unstall(b);
+                same_state(a, b, r);
+            }
+        }
+        if (round % 3 == 2) {
+            polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
+            gx_bus_write32(a, PORT + 0x50u * 4u, 0);
+            gx_bus_write32(b, PORT + 0x50u * 4u, 0);
+            gx_run(a, 1000);
+            gx_run(b, 1000);
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+            gx_unstall(a);
+            gx_unstall(b);
+            same_state(a, b, r);
+        }
+    }
+    print_message("%u polygons stored at VBlank\n", polys);
+    assert_true(polys > 3000);
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
+/* gx_write_gxfifo (plain GXFIFO words, the Nitro runtime's hand-over; the packed batch) against
+ * gx_write32 to GXFIFO word by word. */
+static void test_batch_gxfifo_words(void **state)
+{
+    (void)state;
+    gx_engine *a = gx_create(), *b = gx_create();
+    raster_engine *r = raster_create();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(r);
+    uint64_t seed = 0x6F1F0BA7Cull;
+    enum { CAP = 1600 };
+    gx_bus_word w[CAP];
+    uint32_t words[CAP];
+    unsigned polys = 0;
+    for (int round = 0; round < 600; round++) {
+        size_t n = random_stream(&seed, w, round % 4 == 1 ? CAP : 1 + rnd(&seed) % 400u,
+                                 round % 4 == 1 ? 2 : 0);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) /* the GXFIFO words only (ports would be other writes) */
+            if (((w[i].addr & ~3u) - PORT) < 0x40u) words[m++] = w[i].value;
+        for (size_t i = 0; i < m;) {
+            size_t len = round % 4 == 1 ? m : 1 + rnd(&seed) % 160u;
+            if (len > m - i) len = m - i;
+            gx_write_gxfifo(a, words + i, len);
+            for (size_t k = i; k < i + len; k++) gx_write32(b, PORT, words[k]);
+            i += len;
+            same_state(a, b, r);
+        }
+        if (round % 3 == 2) {
+            polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
+            gx_write32(a, PORT + 0x50u * 4u, 0);
+            gx_write32(b, PORT + 0x50u * 4u, 0);
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+            same_state(a, b, r);
+        }
+    }
+    print_message("%u polygons stored at VBlank\n", polys);
+    assert_true(polys > 1500);
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_transform_batch_exact),
+        cmocka_unit_test(test_batch_matches_entries),
+        cmocka_unit_test(test_batch_cycle_mode_matches_entries),
+        cmocka_unit_test(test_batch_gxfifo_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
