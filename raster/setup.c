@@ -40,11 +40,7 @@ static uint8_t next_vtx(const raster_poly *rp, uint8_t cur, bool forward)
 static void edge_attrs(raster_slope *s, const gx_polygon *p, unsigned i, unsigned j,
                        const gx_vertex *a, const gx_vertex *b)
 {
-    int32_t a0[RASTER_EDGE_ATTRS] = {p->w[i],     a->color[0],    a->color[1],
-                                     a->color[2], a->texcoord[0], a->texcoord[1]};
-    int32_t a1[RASTER_EDGE_ATTRS] = {p->w[j],     b->color[0],    b->color[1],
-                                     b->color[2], b->texcoord[0], b->texcoord[1]};
-    raster_slope_attrs(s, a0, a1);
+    raster_slope_attrs_vtx(s, p->w[i], p->w[j], a, b);
     s->x1 = b->sx;
     raster_slope_depth(s, p->z[i], p->z[j], p->wbuffer);
 }
