@@ -59,6 +59,9 @@ typedef struct raster_fog {
     bool alpha_only;   /**< DISP3DCNT bit 6: fog only the alpha */
     /** the fog colour's red | blue << 16 and green | alpha << 16 (raster_fog_blend) */
     uint32_t fog_rb, fog_ga;
+    /** table[i] | table[i + 1] << 16: the two entries a density interpolates between (the
+     *  four-pixel pass looks up both with one load) */
+    uint32_t pair[33];
 } raster_fog;
 
 void raster_fog_setup(raster_fog *f, const gx_render_regs *regs);
@@ -67,8 +70,11 @@ uint32_t raster_fog_density(const raster_fog *f, uint32_t z);
 /** Blend colour-buffer pixel @p color towards the fog colour by @p density (0..128). */
 uint32_t raster_fog_blend(const raster_fog *f, uint32_t color, uint32_t density);
 /** Fog every pixel of lines [y0, y1) with the fog bit (and the lower layer under edge
- *  pixels). */
+ *  pixels). Four pixels at a time with SSE2, else raster_fog_pass_ref. */
 void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1);
+/** raster_fog_pass one pixel at a time through raster_fog_density / raster_fog_blend: the
+ *  reference the four-pixel pass is checked against (unit.test_raster_postpass). */
+void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1);
 
 /* ---- edge marking and anti-aliasing (postpass.c) ---- */
 /** Edge marking of lines [y0, y1) (DISP3DCNT bit 5): marked pixels take the edge colour and

@@ -248,6 +248,61 @@ static void test_fog_pass_bits(void **state)
     assert_int_equal(f->out.px[5 * 256 + 5], PX(63, 0, 0, 31));
 }
 
+/* The fog pass (four pixels at a time with SSE2) against raster_fog_pass_ref (one pixel at a
+ * time through raster_fog_density / raster_fog_blend): random buffers of both layers (depths
+ * spread over the whole range, clustered near the offset and equal in runs; colours with
+ * random high bits; fog and edge bits in every combination) and random fog registers (table,
+ * offset, every shift, colour, alpha-only), both layers' colours compared word for word. */
+static uint32_t xs32(uint32_t *st)
+{
+    uint32_t x = *st;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *st = x;
+}
+
+static void test_fog_pass_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    gx_render_regs *g = &f->in->regs;
+    uint32_t st = 0xC0FFEEu;
+    for (int round = 0; round < 60; round++) {
+        for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(xs32(&st) & 0x7Fu);
+        if (round % 3 == 0) /* a rising table, as games use */
+            for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(i * 4 + (xs32(&st) & 3u));
+        g->fog_offset = (uint16_t)(xs32(&st) & 0x7FFFu);
+        g->fog_color = xs32(&st) & 0x1F7FFFu;
+        g->disp3dcnt = (uint16_t)((1u << 7) | ((xs32(&st) & 15u) << 8) | (xs32(&st) & (1u << 6)));
+        raster_fog fog;
+        raster_fog_setup(&fog, g);
+        uint32_t z = 0;
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            uint32_t k = xs32(&st);
+            if ((k & 7u) == 0) z = xs32(&st) & 0xFFFFFFu;               /* anywhere */
+            if ((k & 7u) == 1) z = fog.offset + (xs32(&st) & 0x3FFFFu); /* near the offset */
+            if (z > 0xFFFFFFu) z = 0xFFFFFFu;
+            f->r->depth[i] = z;
+            f->r->color[i] = xs32(&st);
+            f->r->attr[i] = xs32(&st) & (RASTER_ATTR_FOG | RASTER_ATTR_EDGE_MASK | 0xFF000000u);
+        }
+        memcpy(ref->depth, f->r->depth, sizeof ref->depth);
+        memcpy(ref->color, f->r->color, sizeof ref->color);
+        memcpy(ref->attr, f->r->attr, sizeof ref->attr);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        raster_fog_pass(f->r, &fog, y0, y1);
+        raster_fog_pass_ref(ref, &fog, y0, y1);
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i])
+                fail_msg("round %d pixel %u: %08x, reference %08x (depth %06x attr %08x)", round, i,
+                         f->r->color[i], ref->color[i], ref->depth[i], ref->attr[i]);
+        }
+    }
+    raster_destroy(ref);
+}
+
 /* ---- edge marking ---- */
 
 /* Draw an opaque "polygon" block x0..x1, y0..y1 with ID id and depth z; its outline pixels
@@ -422,6 +477,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_pass_bits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_pass_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_against_clear_plane, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_neighbour_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_screen_border, setup, teardown),
