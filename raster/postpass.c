@@ -33,7 +33,7 @@ static bool edge_against(const raster_engine *r, uint32_t n, uint32_t id, uint32
     return (r->attr[n] >> RASTER_ATTR_OPAQUE_ID_SHIFT) != id && z < r->depth[n];
 }
 
-void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1)
+void raster_edge_mark_pass_ref(raster_engine *r, const gx_render_regs *regs, int y0, int y1)
 {
     uint32_t edge6[8];
     for (int i = 0; i < 8; i++) edge6[i] = raster_color6_from_rgb15(regs->edge_color[i]);
@@ -55,6 +55,66 @@ void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0,
         }
     }
 }
+
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+#include <emmintrin.h>
+
+/* edge_against for four pixels (ID words @p id = attr & 0xFF000000, depths biased by 2^31 for
+ * the unsigned compare) against the four neighbours at @p n */
+static inline __m128i edge_against4(const raster_engine *r, uint32_t n, __m128i id, __m128i zb)
+{
+    const __m128i idmask = _mm_set1_epi32((int32_t)0xFF000000u);
+    const __m128i bias = _mm_set1_epi32((int32_t)0x80000000u);
+    __m128i na = _mm_and_si128(_mm_loadu_si128((const __m128i *)&r->attr[n]), idmask);
+    __m128i nz = _mm_xor_si128(_mm_loadu_si128((const __m128i *)&r->depth[n]), bias);
+    __m128i same = _mm_cmpeq_epi32(na, id);
+    return _mm_andnot_si128(same, _mm_cmpgt_epi32(nz, zb)); /* other ID and z < neighbour */
+}
+
+/* The same pass four pixels at a time: the edge test, the four neighbours and the marking
+ * verdict lane-wise (the ID compare on the attribute word's top byte is the scalar form's
+ * attr >> 24 compare); marked pixels take their colour one at a time; edge_marked is written
+ * for the edge pixels only, as there. */
+void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1)
+{
+    uint32_t edge6[8];
+    for (int i = 0; i < 8; i++) edge6[i] = raster_color6_from_rgb15(regs->edge_color[i]);
+    const __m128i edgebits = _mm_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
+    const __m128i idmask = _mm_set1_epi32((int32_t)0xFF000000u);
+    const __m128i bias = _mm_set1_epi32((int32_t)0x80000000u);
+    const __m128i zero = _mm_setzero_si128();
+    for (int y = y0; y < y1; y++) {
+        for (int x = 0; x < DSGX_FRAME_W; x += 4) {
+            uint32_t i = raster_addr(x, y);
+            __m128i a = _mm_loadu_si128((const __m128i *)&r->attr[i]);
+            __m128i edge = _mm_cmpeq_epi32(_mm_and_si128(a, edgebits), zero); /* (not edge) */
+            int notedge = _mm_movemask_epi8(edge);
+            if (notedge == 0xFFFF) continue;
+            __m128i id = _mm_and_si128(a, idmask);
+            __m128i zb = _mm_xor_si128(_mm_loadu_si128((const __m128i *)&r->depth[i]), bias);
+            __m128i mark = _mm_or_si128(
+                _mm_or_si128(edge_against4(r, i - 1, id, zb), edge_against4(r, i + 1, id, zb)),
+                _mm_or_si128(edge_against4(r, i - RASTER_SCANLINE_W, id, zb),
+                             edge_against4(r, i + RASTER_SCANLINE_W, id, zb)));
+            int marked = _mm_movemask_epi8(mark) & ~notedge;
+            for (unsigned k = 0; k < 4; k++) {
+                if (notedge & (1 << (4 * k))) continue;
+                bool m = (marked >> (4 * k)) & 1;
+                if (m) {
+                    uint32_t c = r->color[i + k];
+                    r->color[i + k] = edge6[(r->attr[i + k] >> 27) & 7u] | (c & 0xFF000000u);
+                }
+                r->edge_marked[i + k] = m;
+            }
+        }
+    }
+}
+#else
+void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1)
+{
+    raster_edge_mark_pass_ref(r, regs, y0, y1);
+}
+#endif
 
 uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage)
 {

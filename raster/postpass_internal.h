@@ -80,6 +80,9 @@ void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1);
 /** Edge marking of lines [y0, y1) (DISP3DCNT bit 5): marked pixels take the edge colour and
  *  raster_engine.edge_marked[] = 1 (every other edge pixel of the lines: 0). */
 void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1);
+/** raster_edge_mark_pass one pixel at a time: the reference the four-pixel form (SSE2) is
+ *  checked against (unit.test_raster_postpass). */
+void raster_edge_mark_pass_ref(raster_engine *r, const gx_render_regs *regs, int y0, int y1);
 /** Blend an edge pixel with the pixel behind it by coverage 1..30 (anti-aliasing). */
 uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage);
 /** Anti-aliasing of lines [y0, y1) (DISP3DCNT bit 4); @p marked: edge marking ran (its

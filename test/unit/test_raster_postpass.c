@@ -305,6 +305,45 @@ static void test_fog_pass_matches_ref(void **state)
 
 /* ---- edge marking ---- */
 
+/* Edge marking (four pixels at a time with SSE2) against raster_edge_mark_pass_ref: random
+ * buffers (few polygon IDs and depths from a small set, so that equal IDs and equal depths
+ * next to each other are common; depths also with the top bit set, for the unsigned compare;
+ * random edge flags and high attribute bits), random edge colours; the colours and
+ * edge_marked[] of the whole buffer compared. */
+static void test_edge_mark_pass_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    gx_render_regs *g = &f->in->regs;
+    uint32_t st = 0xBADC0DEu;
+    for (int round = 0; round < 60; round++) {
+        for (int i = 0; i < 8; i++) g->edge_color[i] = (uint16_t)xs32(&st);
+        uint32_t zs[4] = {xs32(&st), xs32(&st) & 0xFFFFFFu, xs32(&st) & 0xFFFFFFu, 0x7FFFFFFFu};
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+            uint32_t k = xs32(&st);
+            f->r->depth[i] = (k & 8u) ? zs[k & 3u] : xs32(&st);
+            f->r->color[i] = xs32(&st);
+            f->r->attr[i] = (((k >> 4) & 3u) << 27) | ((k >> 6) & 0x00FFFFFFu) |
+                            ((k & 0x40000000u) ? 1u << 30 : 0u);
+            f->r->edge_marked[i] = (uint8_t)(k >> 28 & 1u);
+        }
+        memcpy(ref->depth, f->r->depth, sizeof ref->depth);
+        memcpy(ref->color, f->r->color, sizeof ref->color);
+        memcpy(ref->attr, f->r->attr, sizeof ref->attr);
+        memcpy(ref->edge_marked, f->r->edge_marked, sizeof ref->edge_marked);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        raster_edge_mark_pass(f->r, g, y0, y1);
+        raster_edge_mark_pass_ref(ref, g, y0, y1);
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i] || f->r->edge_marked[i] != ref->edge_marked[i])
+                fail_msg("round %d pixel %u: %08x/%u, reference %08x/%u", round, i, f->r->color[i],
+                         f->r->edge_marked[i], ref->color[i], ref->edge_marked[i]);
+        }
+    }
+    raster_destroy(ref);
+}
+
 /* Draw an opaque "polygon" block x0..x1, y0..y1 with ID id and depth z; its outline pixels
  * carry edge flags, the inside none. */
 static void block(raster_engine *r, int x0, int y0, int x1, int y1, uint32_t id, uint32_t z)
@@ -479,6 +518,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fog_pass_bits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_pass_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_against_clear_plane, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edge_mark_pass_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_neighbour_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_screen_border, setup, teardown),
         cmocka_unit_test(test_aa_blend),
