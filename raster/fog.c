@@ -183,6 +183,10 @@ void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1)
     const __m128i edgebits = _mm_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
     const __m128i zero = _mm_setzero_si128();
     fog_memo m = {0, 0, 0, 0, false, false}; /* (the lower layer's pixels, one at a time) */
+    /* The last four depths and colours fogged, and their densities and results: runs of equal
+     * pixels (the clear plane, flat surfaces) reuse them (a pure function of depth and
+     * colour; performance only). The depths start as an impossible value (above 24 bits). */
+    __m128i zlast = _mm_set1_epi32(-1), clast = zero, dlast = zero, olast = zero;
     for (int y = y0; y < y1; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x += 4) {
             uint32_t i = raster_addr(x, y);
@@ -191,8 +195,16 @@ void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1)
             if (_mm_movemask_epi8(fog)) {
                 __m128i z = _mm_loadu_si128((const __m128i *)&r->depth[i]);
                 __m128i c = _mm_loadu_si128((const __m128i *)&r->color[i]);
-                __m128i out = fog_blend4(f, c, fog_density4(f, z));
-                c = _mm_or_si128(_mm_and_si128(fog, out), _mm_andnot_si128(fog, c));
+                if (_mm_movemask_epi8(_mm_cmpeq_epi32(z, zlast)) != 0xFFFF) {
+                    zlast = z;
+                    dlast = fog_density4(f, z);
+                    clast = _mm_xor_si128(c, _mm_set1_epi32(-1)); /* (not c: recompute) */
+                }
+                if (_mm_movemask_epi8(_mm_cmpeq_epi32(c, clast)) != 0xFFFF) {
+                    clast = c;
+                    olast = fog_blend4(f, c, dlast);
+                }
+                c = _mm_or_si128(_mm_and_si128(fog, olast), _mm_andnot_si128(fog, c));
                 _mm_storeu_si128((__m128i *)&r->color[i], c);
             }
             /* the pixel behind an edge pixel is fogged too, for anti-aliasing */
