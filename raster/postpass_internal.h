@@ -88,5 +88,8 @@ uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage);
 /** Anti-aliasing of lines [y0, y1) (DISP3DCNT bit 4); @p marked: edge marking ran (its
  *  marked pixels have coverage 0x10). */
 void raster_antialias_pass(raster_engine *r, int y0, int y1, bool marked);
+/** raster_antialias_pass one pixel at a time: the reference of the form that tests four
+ *  pixels' edge flags at once (SSE2; unit.test_raster_postpass). */
+void raster_antialias_pass_ref(raster_engine *r, int y0, int y1, bool marked);
 
 #endif

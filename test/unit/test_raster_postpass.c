@@ -304,6 +304,38 @@ static void test_fog_pass_matches_ref(void **state)
     raster_destroy(ref);
 }
 
+/* The anti-aliasing pass (edge flags tested four pixels at a time with SSE2) against
+ * raster_antialias_pass_ref: random colours of both layers, sparse edge flags (runs of
+ * pixels without any), every coverage, with and without edge marking's marked pixels. */
+static void test_aa_pass_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    uint32_t st = 0xA11A5u;
+    for (int round = 0; round < 40; round++) {
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            uint32_t k = xs32(&st);
+            f->r->color[i] = xs32(&st);
+            f->r->attr[i] = xs32(&st) & ~(k & 7u ? RASTER_ATTR_EDGE_MASK : 0u);
+            if (i < RASTER_BUF_SIZE) f->r->edge_marked[i] = (uint8_t)(k >> 31);
+        }
+        memcpy(ref->color, f->r->color, sizeof ref->color);
+        memcpy(ref->attr, f->r->attr, sizeof ref->attr);
+        memcpy(ref->edge_marked, f->r->edge_marked, sizeof ref->edge_marked);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        bool marked = round & 1;
+        raster_antialias_pass(f->r, y0, y1, marked);
+        raster_antialias_pass_ref(ref, y0, y1, marked);
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i])
+                fail_msg("round %d pixel %u: %08x, reference %08x", round, i, f->r->color[i],
+                         ref->color[i]);
+        }
+    }
+    raster_destroy(ref);
+}
+
 /* ---- edge marking ---- */
 
 /* Edge marking (four pixels at a time with SSE2) against raster_edge_mark_pass_ref: random
@@ -525,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_aa_blend),
         cmocka_unit_test(test_aa_blend_channels),
         cmocka_unit_test_setup_teardown(test_aa_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_aa_pass_matches_ref, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
