@@ -41,6 +41,10 @@ static inline uint32_t raster_clear_depth(uint32_t depth15)
 }
 
 /* ---- clear plane (clearplane.c) ---- */
+/** raster_postpass_clear (raster_internal.h) written pixel by pixel: the whole top layer with
+ *  the border pixel, the screen over it, then a copy into the lower layer. The reference the
+ *  clear is checked against (unit.test_raster_postpass). */
+void raster_postpass_clear_ref(raster_engine *r, const gx_frame *in);
 /** Clear pixel (colour, depth, attribute) of the plain clear plane. */
 void raster_clear_plain_pixel(const gx_render_regs *regs, uint32_t *color, uint32_t *depth,
                               uint32_t *attr);

@@ -64,6 +64,16 @@ static void put16(uint8_t *m, uint32_t addr, uint32_t val)
     m[addr + 1] = (uint8_t)(val >> 8);
 }
 
+/* xorshift32: a fixed, portable sequence (the randomized comparisons below) */
+static uint32_t xs32(uint32_t *st)
+{
+    uint32_t x = *st;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *st = x;
+}
+
 /* ---- clear plane ---- */
 
 static void test_clear_depth_expansion(void **state)
@@ -130,6 +140,43 @@ static void test_clear_bitmap_with_offset(void **state)
     /* the border still holds CLEAR_DEPTH and the clear ID */
     assert_int_equal(f->r->depth[raster_addr(-1, 0)], 0xFFFFFF);
     assert_int_equal(f->r->attr[raster_addr(-1, 0)], ID(9));
+}
+
+/* The clear (each buffer word written once; the bitmap eight pixels at a time with SSE2)
+ * against raster_postpass_clear_ref: random clear registers and offsets, plain and bitmap,
+ * random texture VRAM (and none), over buffers left with different garbage; every word of
+ * both layers of the three buffers compared. */
+static void test_clear_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    gx_render_regs *g = &f->in->regs;
+    uint32_t st = 0xC1EA2u;
+    for (int round = 0; round < 24; round++) {
+        for (uint32_t i = 0; i < GX_TEX_VRAM_SIZE; i++) f->tex[i] = (uint8_t)xs32(&st);
+        g->clear_color = xs32(&st);
+        g->clear_depth = (uint16_t)xs32(&st);
+        g->clear_offset = (uint16_t)xs32(&st);
+        g->disp3dcnt = (uint16_t)(round & 1 ? 1u << 14 : xs32(&st) & ~(1u << 14));
+        f->in->tex_vram = round % 6 == 5 ? NULL : f->tex;
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            f->r->color[i] = xs32(&st), ref->color[i] = ~f->r->color[i];
+            f->r->depth[i] = xs32(&st), ref->depth[i] = ~f->r->depth[i];
+            f->r->attr[i] = xs32(&st), ref->attr[i] = ~f->r->attr[i];
+        }
+        raster_postpass_clear(f->r, f->in);
+        raster_postpass_clear_ref(ref, f->in);
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i] || f->r->depth[i] != ref->depth[i] ||
+                f->r->attr[i] != ref->attr[i])
+                fail_msg("round %d word %u: %08x %08x %08x, reference %08x %08x %08x", round, i,
+                         f->r->color[i], f->r->depth[i], f->r->attr[i], ref->color[i],
+                         ref->depth[i], ref->attr[i]);
+        }
+    }
+    f->in->tex_vram = f->tex;
+    raster_destroy(ref);
 }
 
 /* ---- fog ---- */
@@ -253,15 +300,6 @@ static void test_fog_pass_bits(void **state)
  * spread over the whole range, clustered near the offset and equal in runs; colours with
  * random high bits, also in runs; fog and edge bits in every combination) and random fog registers
  * (table, offset, every shift, colour, alpha-only), both layers' colours compared word for word. */
-static uint32_t xs32(uint32_t *st)
-{
-    uint32_t x = *st;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *st = x;
-}
-
 static void test_fog_pass_matches_ref(void **state)
 {
     fixture *f = *state;
@@ -545,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_clear_depth_expansion),
         cmocka_unit_test_setup_teardown(test_clear_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clear_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
