@@ -109,11 +109,19 @@ static void bitmap_row(const gx_render_regs *regs, const uint8_t *tex_vram, int 
     uint32_t by = (clearoffset_y(regs->clear_offset) + (uint32_t)y) & 0xFFu;
     const uint8_t *ri = tex_vram + CLEAR_IMAGE_SLOT + by * CLEAR_IMAGE_PITCH;
     const uint8_t *rd = tex_vram + CLEAR_DEPTH_SLOT + by * CLEAR_IMAGE_PITCH;
+#if defined(__x86_64__) || defined(__i386__)
+    /* (little-endian: the halfwords as they lie, the row's two runs either side of the wrap) */
+    memcpy(img, ri + bx * 2u, (256u - bx) * 2u);
+    memcpy(img + (256u - bx), ri, bx * 2u);
+    memcpy(dep, rd + bx * 2u, (256u - bx) * 2u);
+    memcpy(dep + (256u - bx), rd, bx * 2u);
+#else
     for (uint32_t x = 0; x < 256; x++) {
         uint32_t o = ((bx + x) & 0xFFu) * 2u; /* (within the slots: GX_TEX_VRAM_SIZE) */
         img[x] = (uint16_t)(ri[o] | ri[o + 1] << 8);
         dep[x] = (uint16_t)(rd[o] | rd[o + 1] << 8);
     }
+#endif
 }
 _Static_assert(CLEAR_DEPTH_SLOT + 256u * CLEAR_IMAGE_PITCH <= GX_TEX_VRAM_SIZE,
                "the bitmap rows lie in texture VRAM");
