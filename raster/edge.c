@@ -195,9 +195,9 @@ void raster_slope_attrs_ref(raster_slope *s, const int32_t a0[], const int32_t a
  *  - Linear edges: when (d_or * xdiff) >> 25 == 0 for d_or, the OR of the six differences
  *    (each d <= d_or), every attribute passes the bound of slope_attrs, so dr = d * lin_recip
  *    for each, and no dr is 0 where d is not (lin_recip > 2^25, d * lin_recip < 2^61): slow is
- *    false. The products are then formed as there, one attribute at a time in 64-bit
- *    registers. Otherwise (long edges with large texture-coordinate differences, or no
- *    reciprocal) slope_attrs decides attribute by attribute.
+ *    false. The products are then formed two attributes at a time (64-bit lanes). Otherwise (long
+ * edges with large texture-coordinate differences, or no reciprocal) slope_attrs decides attribute
+ * by attribute.
  */
 static void slope_attrs_vec(raster_slope *s, __m128i v0, __m128i u0, __m128i v1, __m128i u1)
 {
@@ -240,17 +240,40 @@ static void slope_attrs_vec(raster_slope *s, __m128i v0, __m128i u0, __m128i v1,
         slope_attrs(s, a0, a1, true);
         return;
     }
+    /* dr = d * R, acc = dr * xs = d * (R * xs) (modulo 2^64 both ways), step = +-dr, on the
+     * attribute pairs (W r), (g b), (s t) as 64-bit lanes, straight from the registers (a
+     * reload of the differences just stored would wait for the stores: two stores, one load) */
     const uint64_t x = (uint64_t)(int64_t)ip->x, xl = (uint64_t)(int64_t)(ip->xdiff - ip->x);
-    s->attr_dr[RASTER_EA_W] = (uint64_t)s->attr_d[RASTER_EA_W] * R;
-    for (int k = 1; k < RASTER_EDGE_ATTRS; k++) {
-        /* (without branches: the direction of each attribute is unpredictable) */
-        uint64_t dr = (uint64_t)s->attr_d[k] * R;
-        uint64_t m = 0u - (uint64_t)s->attr_sel[k]; /* all ones: the lower end is smaller */
-        s->attr_dr[k] = dr;
-        s->attr_acc[k - 1] = dr * ((x & ~m) | (xl & m));
-        s->attr_step[k - 1] = (dr ^ m) - m;
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i vr = _mm_set1_epi64x((int64_t)R), vrhi = _mm_srli_epi64(vr, 32);
+    const __m128i vrx = _mm_set1_epi64x((int64_t)(R * x)),
+                  vrxl = _mm_set1_epi64x((int64_t)(R * xl));
+    const __m128i d64[3] = {_mm_unpacklo_epi32(dv, zero), _mm_unpackhi_epi32(dv, zero),
+                            _mm_unpacklo_epi32(du, zero)};
+    const __m128i lt64[3] = {_mm_unpacklo_epi32(ltv, ltv), _mm_unpackhi_epi32(ltv, ltv),
+                             _mm_unpacklo_epi32(ltu, ltu)};
+    __m128i dr[3], acc[3], step[3];
+    for (int i = 0; i < 3; i++) {
+        /* (d < 2^32: two partial products each) */
+        dr[i] = _mm_add_epi64(_mm_mul_epu32(d64[i], vr),
+                              _mm_slli_epi64(_mm_mul_epu32(d64[i], vrhi), 32));
+        __m128i rs = _mm_or_si128(_mm_and_si128(lt64[i], vrx), _mm_andnot_si128(lt64[i], vrxl));
+        acc[i] = _mm_add_epi64(_mm_mul_epu32(d64[i], rs),
+                               _mm_slli_epi64(_mm_mul_epu32(d64[i], _mm_srli_epi64(rs, 32)), 32));
+        __m128i nlt = _mm_xor_si128(lt64[i], ones);
+        step[i] = _mm_sub_epi64(_mm_xor_si128(dr[i], nlt), nlt);
     }
-    s->attr_lin_fast = s->attr_d[RASTER_EA_W] == 0; /* (W: cannot differ) */
+    _mm_storeu_si128((__m128i *)&s->attr_dr[0], dr[0]);
+    _mm_storeu_si128((__m128i *)&s->attr_dr[2], dr[1]);
+    _mm_storeu_si128((__m128i *)&s->attr_dr[4], dr[2]);
+    /* attr_acc / attr_step [k - 1] for k = 1..5: r from the high lane of the first pair */
+    _mm_storel_epi64((__m128i *)&s->attr_acc[0], _mm_unpackhi_epi64(acc[0], acc[0]));
+    _mm_storeu_si128((__m128i *)&s->attr_acc[1], acc[1]);
+    _mm_storeu_si128((__m128i *)&s->attr_acc[3], acc[2]);
+    _mm_storel_epi64((__m128i *)&s->attr_step[0], _mm_unpackhi_epi64(step[0], step[0]));
+    _mm_storeu_si128((__m128i *)&s->attr_step[1], step[1]);
+    _mm_storeu_si128((__m128i *)&s->attr_step[3], step[2]);
+    s->attr_lin_fast = _mm_cvtsi128_si32(dv) == 0; /* (W: cannot differ) */
 }
 
 void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
