@@ -23,7 +23,9 @@
  * through a product with it (linear attributes, Z-buffer depth) are kept as accumulators and
  * stepped by one add per line (raster_slope_attrs, raster_slope_depth; exactness argued there
  * and checked against the direct formulas by test_raster_edge_step); the set-up's divisions
- * come from the engine's reciprocal table (raster_slope_setup_tab).
+ * come from the engine's reciprocal table (raster_slope_setup_tab). With SSE2 the attributes
+ * are prepared several at a time (raster_slope_attrs, read straight from the vertices by
+ * raster_slope_attrs_vtx); raster_slope_attrs_ref is the reference (test_raster_edge_step).
  */
 #include "raster/edge.h"
 

@@ -20,6 +20,10 @@
  * Verified against the reference frames fog_table_shift, fog_alpha_only and f_edge_fog (melonDS
  * output). melonDS marks the interpolation precision "checkme", and GBATEK's "fog alpha glitch
  * with small Z" is not modelled (melonDS TODO).
+ *
+ * Performance: with SSE2 the pass runs four pixels at a time (raster_fog_pass: density and
+ * blend lane-wise, exact as argued there); raster_fog_pass_ref, one pixel at a time through
+ * raster_fog_density / raster_fog_blend, is the reference (unit.test_raster_postpass).
  */
 #include "gx/regs.h"
 #include "raster/postpass_internal.h"
