@@ -258,13 +258,7 @@ static bool material_reusable(const raster_engine *r, const raster_poly *rp, con
            rp->mat_front == p->facing_front && rp->mat_wbuffer == p->wbuffer;
 }
 
-/* A line polygon, for the fill rule (span.c line_setup): two of its vertices, adjacent or not,
- * at the same screen position. Hardware: Jaklyy/polyrastertest "Line Polygon Exception"
- * (recorded on a console): the triangle (-10,-5), (-10,-5), (10,5) fills its edges, the
- * collinear (-2,-1), (0,0), (2,1) with three distinct vertices draws nothing, the quads whose
- * vertices 1 and 3 coincide fill their line part; Jaklyy's melonDS PR #1824 ("the ds only
- * checks for line polygons by checking whether vertices are at the same x and y screen
- * coordinates"). melonDS d3cd6164 treats every span whose edges have equal slopes as a line. */
+/* A vertex's screen position (sx, sy) as one word. */
 static uint64_t screen_pos(const gx_vertex *v)
 {
     uint64_t xy; /* (sx, sy as one word: equal words, equal positions) */
@@ -273,6 +267,13 @@ static uint64_t screen_pos(const gx_vertex *v)
 }
 _Static_assert(offsetof(gx_vertex, sy) == offsetof(gx_vertex, sx) + 4, "sx, sy adjacent");
 
+/* A line polygon, for the fill rule (span.c line_setup): two of its vertices, adjacent or not,
+ * at the same screen position. Hardware: Jaklyy/polyrastertest "Line Polygon Exception"
+ * (recorded on a console): the triangle (-10,-5), (-10,-5), (10,5) fills its edges, the
+ * collinear (-2,-1), (0,0), (2,1) with three distinct vertices draws nothing, the quads whose
+ * vertices 1 and 3 coincide fill their line part; Jaklyy's melonDS PR #1824 ("the ds only
+ * checks for line polygons by checking whether vertices are at the same x and y screen
+ * coordinates"). melonDS d3cd6164 treats every span whose edges have equal slopes as a line. */
 static bool has_shared_vertex(const raster_poly *rp)
 {
     unsigned n = rp->poly->nverts;
