@@ -28,6 +28,8 @@
  * (raster_edge_mark_pass_ref, raster_antialias_pass_ref) are the references
  * (unit.test_raster_postpass).
  */
+#include <string.h>
+
 #include "gx/regs.h"
 #include "raster/postpass_internal.h"
 
@@ -80,8 +82,8 @@ static inline __m128i edge_against4(const raster_engine *r, uint32_t n, __m128i 
 
 /* The same pass four pixels at a time: the edge test, the four neighbours and the marking
  * verdict lane-wise (the ID compare on the attribute word's top byte is the scalar form's
- * attr >> 24 compare); marked pixels take their colour one at a time; edge_marked is written
- * for the edge pixels only, as there. */
+ * attr >> 24 compare); marked pixels take their edge colour (looked up per lane) by a select;
+ * edge_marked is written for the edge pixels only, as there (a masked 4-byte update). */
 void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1)
 {
     uint32_t edge6[8];
@@ -90,6 +92,7 @@ void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0,
     const __m128i idmask = _mm_set1_epi32((int32_t)0xFF000000u);
     const __m128i bias = _mm_set1_epi32((int32_t)0x80000000u);
     const __m128i zero = _mm_setzero_si128();
+    const __m128i amask = _mm_set1_epi32((int32_t)0xFF000000u);
     for (int y = y0; y < y1; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x += 4) {
             uint32_t i = raster_addr(x, y);
@@ -103,16 +106,27 @@ void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0,
                 _mm_or_si128(edge_against4(r, i - 1, id, zb), edge_against4(r, i + 1, id, zb)),
                 _mm_or_si128(edge_against4(r, i - RASTER_SCANLINE_W, id, zb),
                              edge_against4(r, i + RASTER_SCANLINE_W, id, zb)));
-            int marked = _mm_movemask_epi8(mark) & ~notedge;
-            for (unsigned k = 0; k < 4; k++) {
-                if (notedge & (1 << (4 * k))) continue;
-                bool m = (marked >> (4 * k)) & 1;
-                if (m) {
-                    uint32_t c = r->color[i + k];
-                    r->color[i + k] = edge6[(r->attr[i + k] >> 27) & 7u] | (c & 0xFF000000u);
-                }
-                r->edge_marked[i + k] = m;
+            mark = _mm_andnot_si128(edge, mark); /* (edge pixels only) */
+            if (_mm_movemask_epi8(mark)) {
+                /* the edge colour of each lane's ID (bits 27-29), its own alpha kept */
+                uint32_t e[4];
+                for (unsigned k = 0; k < 4; k++) e[k] = edge6[(r->attr[i + k] >> 27) & 7u];
+                __m128i ec =
+                    _mm_set_epi32((int32_t)e[3], (int32_t)e[2], (int32_t)e[1], (int32_t)e[0]);
+                __m128i c = _mm_loadu_si128((const __m128i *)&r->color[i]);
+                __m128i mc = _mm_or_si128(ec, _mm_and_si128(c, amask));
+                c = _mm_or_si128(_mm_and_si128(mark, mc), _mm_andnot_si128(mark, c));
+                _mm_storeu_si128((__m128i *)&r->color[i], c);
             }
+            /* edge_marked of the edge pixels: 1 where marked, 0 elsewhere; the other bytes
+             * keep their values */
+            __m128i mb = _mm_packs_epi16(_mm_packs_epi32(mark, mark), zero);
+            __m128i eb = _mm_packs_epi16(_mm_packs_epi32(edge, edge), zero); /* (not edge) */
+            uint32_t old, mw = (uint32_t)_mm_cvtsi128_si32(mb) & 0x01010101u;
+            uint32_t keep = (uint32_t)_mm_cvtsi128_si32(eb);
+            memcpy(&old, &r->edge_marked[i], sizeof old);
+            old = (old & keep) | mw;
+            memcpy(&r->edge_marked[i], &old, sizeof old);
         }
     }
 }
