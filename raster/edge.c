@@ -197,9 +197,9 @@ void raster_slope_attrs_ref(raster_slope *s, const int32_t a0[], const int32_t a
  *  - Linear edges: when (d_or * xdiff) >> 25 == 0 for d_or, the OR of the six differences
  *    (each d <= d_or), every attribute passes the bound of slope_attrs, so dr = d * lin_recip
  *    for each, and no dr is 0 where d is not (lin_recip > 2^25, d * lin_recip < 2^61): slow is
- *    false. The products are then formed two attributes at a time (64-bit lanes). Otherwise (long
- * edges with large texture-coordinate differences, or no reciprocal) slope_attrs decides attribute
- * by attribute.
+ *    false. The products are then formed two attributes at a time (64-bit lanes).
+ *    Otherwise (long edges with large texture-coordinate differences, or no reciprocal)
+ *    slope_attrs decides attribute by attribute.
  */
 static void slope_attrs_vec(raster_slope *s, __m128i v0, __m128i u0, __m128i v1, __m128i u1)
 {
