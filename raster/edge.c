@@ -23,11 +23,23 @@
  * through a product with it (linear attributes, Z-buffer depth) are kept as accumulators and
  * stepped by one add per line (raster_slope_attrs, raster_slope_depth; exactness argued there
  * and checked against the direct formulas by test_raster_edge_step); the set-up's divisions
- * come from the engine's reciprocal table (raster_slope_setup_tab).
+ * come from the engine's reciprocal table (raster_slope_setup_tab). With SSE2 the attributes
+ * are prepared several at a time (raster_slope_attrs, read straight from the vertices by
+ * raster_slope_attrs_vtx); raster_slope_attrs_ref is the reference (test_raster_edge_step).
  */
 #include "raster/edge.h"
 
 #include <stddef.h>
+#include <string.h>
+
+#include "gx/gx_frame.h"
+
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+#define EDGE_VEC 1
+#include <emmintrin.h>
+#else
+#define EDGE_VEC 0
+#endif
 
 int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                            int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y)
@@ -130,7 +142,7 @@ int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
     return x0;
 }
 
-/* raster_slope_attrs for a linear (@p lin, with the accumulators) or perspective edge. */
+/* raster_slope_attrs_ref for a linear (@p lin, with the accumulators) or perspective edge. */
 RASTER_HOT void slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[], bool lin)
 {
     /* Per edge instead of per line: which end is smaller, the difference, and the linear
@@ -154,11 +166,10 @@ RASTER_HOT void slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a
         uint32_t base = (uint32_t)(lt ? v0 : v1);
         uint32_t d = lt ? (uint32_t)v1 - (uint32_t)v0 : (uint32_t)v0 - (uint32_t)v1;
         uint64_t dr = lin && ((uint64_t)d * xd) >> 25 == 0 ? (uint64_t)d * R : 0u;
-        s->attr[k].base = base;
-        s->attr[k].d = d;
-        s->attr[k].sel = lt ? 0u : 1u;
-        s->attr_dr[k] = dr;
         s->attr_base[k] = base;
+        s->attr_d[k] = d;
+        s->attr_sel[k] = lt ? 0u : 1u;
+        s->attr_dr[k] = dr;
         slow |= (unsigned)(d != 0) & (unsigned)(dr == 0);
         /* W: equal at both ends of a linear edge (interp.h), so d = 0 and no accumulator */
         if (lin && k > 0) {
@@ -166,16 +177,152 @@ RASTER_HOT void slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a
             s->attr_step[k - 1] = lt ? dr : 0u - dr;
         }
     }
-    s->attr_lin_fast = lin && !slow && s->attr[RASTER_EA_W].d == 0; /* (W: cannot differ) */
+    s->attr_lin_fast = lin && !slow && s->attr_d[RASTER_EA_W] == 0; /* (W: cannot differ) */
 }
 
-void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
+void raster_slope_attrs_ref(raster_slope *s, const int32_t a0[], const int32_t a1[])
 {
     if (s->interp.linear)
         slope_attrs(s, a0, a1, true);
     else
         slope_attrs(s, a0, a1, false);
 }
+
+#if EDGE_VEC
+/*
+ * raster_slope_attrs with the 32-bit part four lanes at a time: @p v0 / @p v1 hold W, r, g, b
+ * of the upper / lower vertex, @p u0 / @p u1 s, t in their lanes 0-1 (lanes 2-3 ignored).
+ *  - lt = v0 < v1 (signed), base = the smaller, d = |v1 - v0| modulo 2^32 (the scalar form's
+ *    unsigned differences), sel = !lt: one vector operation each.
+ *  - Linear edges: when (d_or * xdiff) >> 25 == 0 for d_or, the OR of the six differences
+ *    (each d <= d_or), every attribute passes the bound of slope_attrs, so dr = d * lin_recip
+ *    for each, and no dr is 0 where d is not (lin_recip > 2^25, d * lin_recip < 2^61): slow is
+ *    false. The products are then formed two attributes at a time (64-bit lanes).
+ *    Otherwise (long edges with large texture-coordinate differences, or no reciprocal)
+ *    slope_attrs decides attribute by attribute.
+ */
+static void slope_attrs_vec(raster_slope *s, __m128i v0, __m128i u0, __m128i v1, __m128i u1)
+{
+    const raster_interp *ip = &s->interp;
+    if (ip->xdiff == 0) v1 = v0, u1 = u0;
+    const __m128i ones = _mm_set1_epi32(-1);
+    __m128i ltv = _mm_cmpgt_epi32(v1, v0), ltu = _mm_cmpgt_epi32(u1, u0);
+    __m128i basev = _mm_xor_si128(v1, _mm_and_si128(_mm_xor_si128(v0, v1), ltv));
+    __m128i baseu = _mm_xor_si128(u1, _mm_and_si128(_mm_xor_si128(u0, u1), ltu));
+    /* d = lt ? v1 - v0 : v0 - v1 = (diff ^ m) - m with m = ~lt */
+    __m128i mv = _mm_xor_si128(ltv, ones), mu = _mm_xor_si128(ltu, ones);
+    __m128i dv = _mm_sub_epi32(_mm_xor_si128(_mm_sub_epi32(v1, v0), mv), mv);
+    __m128i du = _mm_sub_epi32(_mm_xor_si128(_mm_sub_epi32(u1, u0), mu), mu);
+    const __m128i one = _mm_set1_epi32(1);
+    _mm_storeu_si128((__m128i *)&s->attr_base[0], basev);
+    _mm_storel_epi64((__m128i *)&s->attr_base[4], baseu);
+    _mm_storeu_si128((__m128i *)&s->attr_d[0], dv);
+    _mm_storel_epi64((__m128i *)&s->attr_d[4], du);
+    _mm_storeu_si128((__m128i *)&s->attr_sel[0], _mm_and_si128(mv, one));
+    _mm_storel_epi64((__m128i *)&s->attr_sel[4], _mm_and_si128(mu, one));
+    if (!ip->linear) {
+        const __m128i zero = _mm_setzero_si128();
+        _mm_storeu_si128((__m128i *)&s->attr_dr[0], zero);
+        _mm_storeu_si128((__m128i *)&s->attr_dr[2], zero);
+        _mm_storeu_si128((__m128i *)&s->attr_dr[4], zero);
+        s->attr_lin_fast = false;
+        return;
+    }
+    const uint64_t R = ip->lin_recip;
+    __m128i dor = _mm_or_si128(dv, _mm_unpacklo_epi64(du, _mm_setzero_si128()));
+    dor = _mm_or_si128(dor, _mm_shuffle_epi32(dor, _MM_SHUFFLE(1, 0, 3, 2)));
+    dor = _mm_or_si128(dor, _mm_shuffle_epi32(dor, _MM_SHUFFLE(2, 3, 0, 1)));
+    uint32_t d_or = (uint32_t)_mm_cvtsi128_si32(dor);
+    if (R == 0 || ((uint64_t)d_or * (uint64_t)(int64_t)ip->xdiff) >> 25 != 0) {
+        int32_t a0[8], a1[8];
+        _mm_storeu_si128((__m128i *)&a0[0], v0);
+        _mm_storeu_si128((__m128i *)&a0[4], u0);
+        _mm_storeu_si128((__m128i *)&a1[0], v1);
+        _mm_storeu_si128((__m128i *)&a1[4], u1);
+        slope_attrs(s, a0, a1, true);
+        return;
+    }
+    /* dr = d * R, acc = dr * xs = d * (R * xs) (modulo 2^64 both ways), step = +-dr, on the
+     * attribute pairs (W r), (g b), (s t) as 64-bit lanes, straight from the registers (a
+     * reload of the differences just stored would wait for the stores: two stores, one load) */
+    const uint64_t x = (uint64_t)(int64_t)ip->x, xl = (uint64_t)(int64_t)(ip->xdiff - ip->x);
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i vr = _mm_set1_epi64x((int64_t)R), vrhi = _mm_srli_epi64(vr, 32);
+    const __m128i vrx = _mm_set1_epi64x((int64_t)(R * x)),
+                  vrxl = _mm_set1_epi64x((int64_t)(R * xl));
+    const __m128i d64[3] = {_mm_unpacklo_epi32(dv, zero), _mm_unpackhi_epi32(dv, zero),
+                            _mm_unpacklo_epi32(du, zero)};
+    const __m128i lt64[3] = {_mm_unpacklo_epi32(ltv, ltv), _mm_unpackhi_epi32(ltv, ltv),
+                             _mm_unpacklo_epi32(ltu, ltu)};
+    __m128i dr[3], acc[3], step[3];
+    for (int i = 0; i < 3; i++) {
+        /* (d < 2^32: two partial products each) */
+        dr[i] = _mm_add_epi64(_mm_mul_epu32(d64[i], vr),
+                              _mm_slli_epi64(_mm_mul_epu32(d64[i], vrhi), 32));
+        __m128i rs = _mm_or_si128(_mm_and_si128(lt64[i], vrx), _mm_andnot_si128(lt64[i], vrxl));
+        acc[i] = _mm_add_epi64(_mm_mul_epu32(d64[i], rs),
+                               _mm_slli_epi64(_mm_mul_epu32(d64[i], _mm_srli_epi64(rs, 32)), 32));
+        __m128i nlt = _mm_xor_si128(lt64[i], ones);
+        step[i] = _mm_sub_epi64(_mm_xor_si128(dr[i], nlt), nlt);
+    }
+    _mm_storeu_si128((__m128i *)&s->attr_dr[0], dr[0]);
+    _mm_storeu_si128((__m128i *)&s->attr_dr[2], dr[1]);
+    _mm_storeu_si128((__m128i *)&s->attr_dr[4], dr[2]);
+    /* attr_acc / attr_step [k - 1] for k = 1..5: r from the high lane of the first pair */
+    _mm_storel_epi64((__m128i *)&s->attr_acc[0], _mm_unpackhi_epi64(acc[0], acc[0]));
+    _mm_storeu_si128((__m128i *)&s->attr_acc[1], acc[1]);
+    _mm_storeu_si128((__m128i *)&s->attr_acc[3], acc[2]);
+    _mm_storel_epi64((__m128i *)&s->attr_step[0], _mm_unpackhi_epi64(step[0], step[0]));
+    _mm_storeu_si128((__m128i *)&s->attr_step[1], step[1]);
+    _mm_storeu_si128((__m128i *)&s->attr_step[3], step[2]);
+    s->attr_lin_fast = _mm_cvtsi128_si32(dv) == 0; /* (W: cannot differ) */
+}
+
+void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
+{
+    slope_attrs_vec(s, _mm_loadu_si128((const __m128i *)a0),
+                    _mm_loadl_epi64((const __m128i *)&a0[4]), _mm_loadu_si128((const __m128i *)a1),
+                    _mm_loadl_epi64((const __m128i *)&a1[4]));
+}
+
+/* W, r, g, b of a vertex (colour: three uint16_t, read as 8 bytes: the struct continues
+ * after them) and its s, t (two int16_t) as 32-bit lanes */
+_Static_assert(offsetof(gx_vertex, color) + 8 <= sizeof(gx_vertex), "colour read as 8 bytes");
+static __m128i vtx_wrgb(int32_t w, const gx_vertex *v)
+{
+    __m128i c = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)v->color), _mm_setzero_si128());
+    return _mm_or_si128(_mm_slli_si128(c, 4), _mm_cvtsi32_si128(w));
+}
+
+static __m128i vtx_st(const gx_vertex *v)
+{
+    int32_t st;
+    memcpy(&st, v->texcoord, sizeof st);
+    __m128i t = _mm_cvtsi32_si128(st);
+    return _mm_srai_epi32(_mm_unpacklo_epi16(t, t), 16);
+}
+
+void raster_slope_attrs_vtx(raster_slope *s, int32_t w0, int32_t w1, const gx_vertex *v0,
+                            const gx_vertex *v1)
+{
+    slope_attrs_vec(s, vtx_wrgb(w0, v0), vtx_st(v0), vtx_wrgb(w1, v1), vtx_st(v1));
+}
+#else
+void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[])
+{
+    raster_slope_attrs_ref(s, a0, a1);
+}
+
+void raster_slope_attrs_vtx(raster_slope *s, int32_t w0, int32_t w1, const gx_vertex *v0,
+                            const gx_vertex *v1)
+{
+    const int32_t a0[RASTER_EDGE_ATTRS] = {w0,           v0->color[0],    v0->color[1],
+                                           v0->color[2], v0->texcoord[0], v0->texcoord[1]};
+    const int32_t a1[RASTER_EDGE_ATTRS] = {w1,           v1->color[0],    v1->color[1],
+                                           v1->color[2], v1->texcoord[0], v1->texcoord[1]};
+    raster_slope_attrs_ref(s, a0, a1);
+}
+#endif
 
 void raster_slope_depth(raster_slope *s, int32_t z0, int32_t z1, bool wbuffer)
 {

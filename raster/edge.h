@@ -71,7 +71,8 @@ typedef struct raster_slope {
     int32_t zbase;
     int32_t z0; /**< depth at the upper vertex */
     int64_t zacc, zstep;
-    /** attr[k].base, next to the accumulators (attr_lin_fast reads only these) */
+    /** each attribute's smaller end (raster_attr_prep.base), next to the accumulators
+     *  (attr_lin_fast reads only these) */
     uint32_t attr_base[RASTER_EDGE_ATTRS];
     /** attr_lin_fast edges: attr_dr[k] * (attribute k's distance from its smaller end), for
      *  k = 1..5 at [k - 1] (W is constant on a linear edge), stepped per line by
@@ -84,14 +85,32 @@ typedef struct raster_slope {
     int32_t z1;         /**< depth at the lower vertex */
     int32_t x1;         /**< X of the edge's lower vertex (read on a polygon's last line) */
     int32_t xlen, ylen; /**< edge extent in pixels */
-    /** W, r, g, b, s, t along the edge, prepared once per edge (raster_slope_attrs) */
-    raster_attr_prep attr[RASTER_EDGE_ATTRS];
+    /** W, r, g, b, s, t along the edge, prepared once per edge (raster_slope_attrs): with
+     *  attr_base, the raster_attr_prep of each attribute (the absolute difference, and which
+     *  end is the smaller: 0 the upper vertex, 1 the lower), one array per field so that the
+     *  set-up stores them as vectors, and the linear product dr (interp.h
+     *  raster_attr_prepare_on; always 0 for W, whose ends are equal on a linear edge) */
+    uint32_t attr_d[RASTER_EDGE_ATTRS];
+    uint32_t attr_sel[RASTER_EDGE_ATTRS];
     uint64_t attr_dr[RASTER_EDGE_ATTRS];
 } raster_slope;
 
 /** Prepare the edge's attributes (RASTER_EDGE_ATTRS values at its upper and lower vertex)
- *  after raster_slope_setup / raster_slope_setup_flat. */
+ *  after raster_slope_setup / raster_slope_setup_flat: attr_base, attr_d, attr_sel, attr_dr,
+ *  and for a linear edge the accumulators attr_acc / attr_step and attr_lin_fast. Four
+ *  attributes at a time with SSE2 (edge.c), else raster_slope_attrs_ref. */
 void raster_slope_attrs(raster_slope *s, const int32_t a0[], const int32_t a1[]);
+
+/** raster_slope_attrs one attribute at a time: the reference the vector form is checked
+ *  against (unit.test_raster_edge_step), and the form used without SSE2. Same fields. */
+void raster_slope_attrs_ref(raster_slope *s, const int32_t a0[], const int32_t a1[]);
+
+/** raster_slope_attrs with the values read straight from the vertices (W @p w0 / @p w1, then
+ *  colour and texcoords of @p v0 / @p v1: struct gx_vertex, gx/gx_frame.h), without staging
+ *  them in arrays: what the polygon set-up calls (setup.c). */
+struct gx_vertex;
+void raster_slope_attrs_vtx(raster_slope *s, int32_t w0, int32_t w1, const struct gx_vertex *v0,
+                            const struct gx_vertex *v1);
 
 /** Set the edge's depth at its upper and lower vertex (after raster_slope_setup and at the
  *  line the slope is positioned on); @p wbuffer: W-buffered polygon. */
@@ -115,7 +134,7 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
         /* (an edge's interpolator runs along Y: 9 fraction bits, a constant shift) */
         const uint32_t f[2] = {ip->factor, (1u << 9) - ip->factor};
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
-            out[k] = (int32_t)(s->attr[k].base + ((s->attr[k].d * f[s->attr[k].sel]) >> 9));
+            out[k] = (int32_t)(s->attr_base[k] + ((s->attr_d[k] * f[s->attr_sel[k]]) >> 9));
     } else if (s->attr_lin_fast && (uint32_t)ip->x <= (uint32_t)ip->xdiff) {
         /* base + (dr * xs) >> 35 with the product kept up to date per line (attr_acc); W is
          * constant (linear: equal W at both ends, d = 0) */
@@ -123,8 +142,10 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
         for (int k = 1; k < RASTER_EDGE_ATTRS; k++)
             out[k] = (int32_t)(s->attr_base[k] + (uint32_t)(s->attr_acc[k - 1] >> 35));
     } else {
-        for (int k = 0; k < RASTER_EDGE_ATTRS; k++)
-            out[k] = raster_attr_at(ip, &s->attr[k], s->attr_dr[k]);
+        for (int k = 0; k < RASTER_EDGE_ATTRS; k++) {
+            const raster_attr_prep ap = {s->attr_base[k], s->attr_d[k], s->attr_sel[k]};
+            out[k] = raster_attr_at(ip, &ap, s->attr_dr[k]);
+        }
     }
 }
 

@@ -41,6 +41,10 @@ static inline uint32_t raster_clear_depth(uint32_t depth15)
 }
 
 /* ---- clear plane (clearplane.c) ---- */
+/** raster_postpass_clear (raster_internal.h) written pixel by pixel: the whole top layer with
+ *  the border pixel, the screen over it, then a copy into the lower layer. The reference the
+ *  clear is checked against (unit.test_raster_postpass). */
+void raster_postpass_clear_ref(raster_engine *r, const gx_frame *in);
 /** Clear pixel (colour, depth, attribute) of the plain clear plane. */
 void raster_clear_plain_pixel(const gx_render_regs *regs, uint32_t *color, uint32_t *depth,
                               uint32_t *attr);
@@ -59,6 +63,9 @@ typedef struct raster_fog {
     bool alpha_only;   /**< DISP3DCNT bit 6: fog only the alpha */
     /** the fog colour's red | blue << 16 and green | alpha << 16 (raster_fog_blend) */
     uint32_t fog_rb, fog_ga;
+    /** table[i] | table[i + 1] << 16: the two entries a density interpolates between (the
+     *  four-pixel pass looks up both with one load) */
+    uint32_t pair[33];
 } raster_fog;
 
 void raster_fog_setup(raster_fog *f, const gx_render_regs *regs);
@@ -67,17 +74,26 @@ uint32_t raster_fog_density(const raster_fog *f, uint32_t z);
 /** Blend colour-buffer pixel @p color towards the fog colour by @p density (0..128). */
 uint32_t raster_fog_blend(const raster_fog *f, uint32_t color, uint32_t density);
 /** Fog every pixel of lines [y0, y1) with the fog bit (and the lower layer under edge
- *  pixels). */
+ *  pixels). Four pixels at a time with SSE2, else raster_fog_pass_ref. */
 void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1);
+/** raster_fog_pass one pixel at a time through raster_fog_density / raster_fog_blend: the
+ *  reference the four-pixel pass is checked against (unit.test_raster_postpass). */
+void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1);
 
 /* ---- edge marking and anti-aliasing (postpass.c) ---- */
 /** Edge marking of lines [y0, y1) (DISP3DCNT bit 5): marked pixels take the edge colour and
  *  raster_engine.edge_marked[] = 1 (every other edge pixel of the lines: 0). */
 void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1);
+/** raster_edge_mark_pass one pixel at a time: the reference the four-pixel form (SSE2) is
+ *  checked against (unit.test_raster_postpass). */
+void raster_edge_mark_pass_ref(raster_engine *r, const gx_render_regs *regs, int y0, int y1);
 /** Blend an edge pixel with the pixel behind it by coverage 1..30 (anti-aliasing). */
 uint32_t raster_aa_blend(uint32_t top, uint32_t bottom, uint32_t coverage);
 /** Anti-aliasing of lines [y0, y1) (DISP3DCNT bit 4); @p marked: edge marking ran (its
  *  marked pixels have coverage 0x10). */
 void raster_antialias_pass(raster_engine *r, int y0, int y1, bool marked);
+/** raster_antialias_pass one pixel at a time: the reference of the form that tests four
+ *  pixels' edge flags at once (SSE2; unit.test_raster_postpass). */
+void raster_antialias_pass_ref(raster_engine *r, int y0, int y1, bool marked);
 
 #endif

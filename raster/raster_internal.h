@@ -315,9 +315,6 @@ struct raster_engine {
 /** Fill both buffer layers and the border with the clear plane (colour, depth, ID, fog, or
  *  the rear-plane bitmap with DISP3DCNT bit 14). */
 void raster_postpass_clear(raster_engine *r, const gx_frame *in);
-/** The same in the top layer and the border; the lower layer too if @p lower (a frame with
- *  anti-aliasing: the only one whose output reads it). Plain or bitmap, a line at a time. */
-void raster_clear_plane(raster_engine *r, const gx_frame *in, bool lower);
 /** Edge marking, fog, anti-aliasing on the drawn buffers, then conversion into @p out. */
 void raster_postpass_finish(raster_engine *r, const gx_frame *in, dsgx_frame *out);
 /** The same for lines [y0, y1) only, once every line is drawn (bands of lines may run at

@@ -183,7 +183,7 @@ static void start_clear(raster_engine *r, const gx_frame *in)
     if (r->lazy_clear) {
         for (int32_t y = 0; y < 192; y++) r->valid_lo[y] = 256, r->valid_hi[y] = 0;
     } else {
-        raster_clear_plane(r, in, disp3dcnt_antialias(in->regs.disp3dcnt) != 0);
+        raster_postpass_clear(r, in);
     }
 }
 

@@ -20,6 +20,9 @@
  *    when two of its vertices share a screen position (has_shared_vertex; polyrastertest).
  */
 
+#include <stddef.h>
+#include <string.h>
+
 #include "gx/regs.h"
 #include "raster/raster_internal.h"
 
@@ -40,11 +43,7 @@ static uint8_t next_vtx(const raster_poly *rp, uint8_t cur, bool forward)
 static void edge_attrs(raster_slope *s, const gx_polygon *p, unsigned i, unsigned j,
                        const gx_vertex *a, const gx_vertex *b)
 {
-    int32_t a0[RASTER_EDGE_ATTRS] = {p->w[i],     a->color[0],    a->color[1],
-                                     a->color[2], a->texcoord[0], a->texcoord[1]};
-    int32_t a1[RASTER_EDGE_ATTRS] = {p->w[j],     b->color[0],    b->color[1],
-                                     b->color[2], b->texcoord[0], b->texcoord[1]};
-    raster_slope_attrs(s, a0, a1);
+    raster_slope_attrs_vtx(s, p->w[i], p->w[j], a, b);
     s->x1 = b->sx;
     raster_slope_depth(s, p->z[i], p->z[j], p->wbuffer);
 }
@@ -156,19 +155,49 @@ static int64_t area2(const gx_frame *in, const gx_polygon *p, bool *persp)
     return a < 0 ? -a : a;
 }
 
+/* The texture cache's plan (pixel.h raster_tex_cache_plan) for the polygons in list order.
+ * A run of consecutive polygons with the same TEXIMAGE_PARAM and PLTT_BASE is planned by one
+ * call with the run's total area (summed with the plan's saturation): the plan adds each
+ * polygon's area to its texture's entry and decodes the texture once the sum reaches its
+ * texel count, so one call with the run's sum leaves the same entries (the decode happens
+ * within the run either way, before the next texture's polygons; what is decoded depends only
+ * on TEXIMAGE_PARAM, PLTT_BASE and the frame, not on which polygon of the run triggers it).
+ * Untextured polygons are not planned at all (the plan ignores them). */
+static void plan_textures(raster_engine *r, const gx_frame *in)
+{
+    if (!r->pixel.texturing) return;
+    uint32_t i = 0;
+    while (i < r->npolys) {
+        const gx_polygon *p = r->list[i];
+        uint32_t teximage = p->teximage, pltt = p->pltt_base, area = 0;
+        for (; i < r->npolys; i++) {
+            const gx_polygon *q = r->list[i];
+            if (q->teximage != teximage || q->pltt_base != pltt) break;
+            if (teximage_format(teximage) == TEXFMT_NONE) continue;
+            uint32_t a = bbox_width(in, q) * (uint32_t)(q->ybottom - q->ytop + 1);
+            area = area + a < area ? UINT32_MAX : area + a;
+        }
+        if (teximage_format(teximage) != TEXFMT_NONE)
+            raster_tex_cache_plan(&r->texcache, &r->pixel, p->attr, teximage, pltt, in->tex_vram,
+                                  in->pal_vram, area);
+    }
+}
+
 static void plan_frame(raster_engine *r, const gx_frame *in)
 {
-    int64_t diff[193] = {0};
+    plan_textures(r, in);
     r->has_shadows = false;
+    for (uint32_t i = 0; i < r->npolys; i++)
+        r->has_shadows |= polyattr_mode(r->list[i]->attr) == POLYMODE_SHADOW;
+    if (r->threads < 2) { /* (line_work: only where to split) */
+        for (int y = 0; y < 192; y++) r->line_work[y] = 0;
+        return;
+    }
+    int64_t diff[193] = {0};
     for (uint32_t i = 0; i < r->npolys; i++) {
         const gx_polygon *p = r->list[i];
-        uint32_t w = bbox_width(in, p);
         int32_t top = p->ytop < 0 ? 0 : (p->ytop > 191 ? 191 : p->ytop);
         int32_t bottom = p->ybottom < top ? top : (p->ybottom > 191 ? 191 : p->ybottom);
-        raster_tex_cache_plan(&r->texcache, &r->pixel, p->attr, p->teximage, p->pltt_base,
-                              in->tex_vram, in->pal_vram, w * (uint32_t)(p->ybottom - p->ytop + 1));
-        if (polyattr_mode(p->attr) == POLYMODE_SHADOW) r->has_shadows = true;
-        if (r->threads < 2) continue; /* (line_work: only where to split) */
         bool persp;
         int64_t lines = p->ybottom - p->ytop + 1;
         int64_t pixels = area2(in, p, &persp) / 2 / lines + 1; /* average width */
@@ -229,6 +258,15 @@ static bool material_reusable(const raster_engine *r, const raster_poly *rp, con
            rp->mat_front == p->facing_front && rp->mat_wbuffer == p->wbuffer;
 }
 
+/* A vertex's screen position (sx, sy) as one word. */
+static uint64_t screen_pos(const gx_vertex *v)
+{
+    uint64_t xy; /* (sx, sy as one word: equal words, equal positions) */
+    memcpy(&xy, &v->sx, sizeof xy);
+    return xy;
+}
+_Static_assert(offsetof(gx_vertex, sy) == offsetof(gx_vertex, sx) + 4, "sx, sy adjacent");
+
 /* A line polygon, for the fill rule (span.c line_setup): two of its vertices, adjacent or not,
  * at the same screen position. Hardware: Jaklyy/polyrastertest "Line Polygon Exception"
  * (recorded on a console): the triangle (-10,-5), (-10,-5), (10,5) fills its edges, the
@@ -239,12 +277,15 @@ static bool material_reusable(const raster_engine *r, const raster_poly *rp, con
 static bool has_shared_vertex(const raster_poly *rp)
 {
     unsigned n = rp->poly->nverts;
+    if (n == 3) { /* (most polygons: three compares, no branch) */
+        uint64_t a = screen_pos(poly_vtx(rp, 0)), b = screen_pos(poly_vtx(rp, 1));
+        uint64_t c = screen_pos(poly_vtx(rp, 2));
+        return (a == b) | (a == c) | (b == c);
+    }
     for (unsigned i = 0; i < n; i++) {
-        const gx_vertex *a = poly_vtx(rp, i);
-        for (unsigned j = i + 1; j < n; j++) {
-            const gx_vertex *b = poly_vtx(rp, j);
-            if (a->sx == b->sx && a->sy == b->sy) return true;
-        }
+        uint64_t a = screen_pos(poly_vtx(rp, i));
+        for (unsigned j = i + 1; j < n; j++)
+            if (a == screen_pos(poly_vtx(rp, j))) return true;
     }
     return false;
 }
@@ -294,19 +335,22 @@ static bool poly_drawable(const gx_frame *in, const gx_polygon *p)
     return true;
 }
 
-/* Sort entries: key << 11 | polygon-RAM index (key: 17 bits, translucent flag on top), so
- * sorting the whole words is a stable sort by key. Done as an LSD radix sort on the key, 8 bits
- * per pass (each pass stable, the input in index order): the same order as a comparison sort
- * of the words, at a few operations per polygon instead of a qsort call per comparison. */
+/* Sort entries: key << 11 | polygon-RAM index (key: 16 bits, translucent flag on top, bit 27),
+ * so sorting the whole words is a stable sort by key. Done as an LSD radix sort in two stable
+ * passes (the input in index order): by the top Y byte (bits 11-18), then by the translucent
+ * flag and the bottom Y byte together (bits 19-27, 512 buckets). The same order as a comparison
+ * sort of the words, at a few operations per polygon; both histograms in one pass. */
 static void sort_entries(uint32_t *v, uint32_t *tmp, uint32_t n)
 {
-    for (unsigned shift = 11; shift < 11 + 17; shift += 8) {
-        uint32_t count[257] = {0};
-        for (uint32_t i = 0; i < n; i++) count[((v[i] >> shift) & 0xFFu) + 1]++;
-        for (unsigned b = 0; b < 256; b++) count[b + 1] += count[b];
-        for (uint32_t i = 0; i < n; i++) tmp[count[(v[i] >> shift) & 0xFFu]++] = v[i];
-        for (uint32_t i = 0; i < n; i++) v[i] = tmp[i];
+    uint32_t ca[256 + 1] = {0}, cb[512 + 1] = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        ca[((v[i] >> 11) & 0xFFu) + 1]++;
+        cb[((v[i] >> 19) & 0x1FFu) + 1]++;
     }
+    for (unsigned b = 0; b < 256; b++) ca[b + 1] += ca[b];
+    for (unsigned b = 0; b < 512; b++) cb[b + 1] += cb[b];
+    for (uint32_t i = 0; i < n; i++) tmp[ca[(v[i] >> 11) & 0xFFu]++] = v[i];
+    for (uint32_t i = 0; i < n; i++) v[cb[(tmp[i] >> 19) & 0x1FFu]++] = tmp[i];
 }
 
 void raster_setup_frame(raster_engine *r, const gx_frame *in)
@@ -315,24 +359,24 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     uint32_t n = in->npolys > GX_MAX_POLYGONS ? GX_MAX_POLYGONS : in->npolys;
     bool manual = swap_manual_sort(in->regs.swap_param) != 0;
 
-    /* Opaque group first, then translucent (bit 28 of the entry); manual sort drops the Y key
-     * of translucent polygons so their submission order stays. */
+    /* Opaque group first, then translucent (bit 27 of the entry); manual sort drops the Y key
+     * of translucent polygons so their submission order stays. Polygons that are not drawn are
+     * left out before sorting (a stable sort of the rest gives the order they have in the
+     * sorted whole). */
+    uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
         const gx_polygon *p = &in->polys[i];
+        if (!poly_drawable(in, p)) continue;
         /* Y-sort key as melonDS GPU3D.cpp SubmitPolygon builds it: bottom Y << 8 | top Y. */
         uint32_t key = ((uint32_t)p->ybottom & 0xFFu) << 8 | ((uint32_t)p->ytop & 0xFFu);
         if (p->translucent && manual) key = 0;
-        order[i] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | i;
+        order[m++] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | i;
     }
-    sort_entries(order, tmp, n);
+    sort_entries(order, tmp, m);
 
-    r->npolys = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        const gx_polygon *p = &in->polys[order[k] & 0x7FFu];
-        if (!poly_drawable(in, p)) continue;
-        /* the rest of the set-up waits for the polygon's top line (raster_poly_activate) */
-        r->list[r->npolys++] = p;
-    }
+    /* (the rest of the set-up waits for the polygon's top line: raster_poly_activate) */
+    r->npolys = m;
+    for (uint32_t k = 0; k < m; k++) r->list[k] = &in->polys[order[k] & 0x7FFu];
     r->frame = in;
     r->frame_serial++; /* (a slot's material state from an earlier frame is not reused) */
 

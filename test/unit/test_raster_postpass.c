@@ -10,7 +10,6 @@
  * fog blend (f*d + c*(128-d)) >> 7; AA blend (t*(c+1) + b*(31-c)) >> 5.
  */
 #include <setjmp.h>
-#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,67 +64,17 @@ static void put16(uint8_t *m, uint32_t addr, uint32_t val)
     m[addr + 1] = (uint8_t)(val >> 8);
 }
 
+/* xorshift32: a fixed, portable sequence (the randomized comparisons below) */
+static uint32_t xs32(uint32_t *st)
+{
+    uint32_t x = *st;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *st = x;
+}
+
 /* ---- clear plane ---- */
-
-/* A small deterministic generator (xorshift32) for the random clear-plane comparison. */
-static uint32_t next_rand(uint32_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return *s;
-}
-
-/* raster_clear_plane against the per-pixel reference (raster_clear_bitmap_pixel,
- * raster_clear_plain_pixel): random bitmaps, offsets and clear registers, plain and bitmap, with
- * and without VRAM; every screen pixel of the top layer, the border, and the lower layer (the
- * same words with lower, untouched without). */
-static void test_clear_plane_matches_reference(void **state)
-{
-    fixture *f = *state;
-    gx_render_regs *g = &f->in->regs;
-    uint32_t seed = 0x2468ACE1u;
-    const uint32_t sentinel = 0xDEADBEEFu;
-    for (int round = 0; round < 24; round++) {
-        for (uint32_t a = 0x40000u; a < GX_TEX_VRAM_SIZE; a += 2)
-            put16(f->tex, a, next_rand(&seed) & 0xFFFFu);
-        g->clear_color = next_rand(&seed);
-        g->clear_depth = next_rand(&seed) & 0xFFFFu;
-        g->clear_offset = next_rand(&seed) & 0xFFFFu;
-        g->disp3dcnt = (round & 1) ? 1u << 14 : 0u; /* bitmap every other round */
-        f->in->tex_vram = round % 6 == 5 ? NULL : f->tex;
-        bool lower = (round & 2) != 0;
-        for (size_t i = 0; i < 2 * RASTER_BUF_SIZE; i++)
-            f->r->color[i] = f->r->depth[i] = f->r->attr[i] = sentinel;
-        raster_clear_plane(f->r, f->in, lower);
-
-        uint32_t bd = raster_clear_depth(cleardepth_depth(g->clear_depth));
-        uint32_t ba = clearcolor_id(g->clear_color) << RASTER_ATTR_OPAQUE_ID_SHIFT;
-        for (int y = -1; y <= DSGX_FRAME_H; y++) {
-            for (int x = -1; x <= DSGX_FRAME_W; x++) {
-                uint32_t i = raster_addr(x, y), c = 0, d = bd, a = ba;
-                bool screen = x >= 0 && y >= 0 && x < DSGX_FRAME_W && y < DSGX_FRAME_H;
-                if (screen && (g->disp3dcnt & (1u << 14)))
-                    raster_clear_bitmap_pixel(g, f->in->tex_vram, x, y, &c, &d, &a);
-                else if (screen)
-                    raster_clear_plain_pixel(g, &c, &d, &a);
-                if (f->r->color[i] != c || f->r->depth[i] != d || f->r->attr[i] != a)
-                    fail_msg("round %d: pixel (%d, %d) is %08x %08x %08x, reference %08x %08x "
-                             "%08x",
-                             round, x, y, f->r->color[i], f->r->depth[i], f->r->attr[i], c, d, a);
-                uint32_t j = i + RASTER_BUF_SIZE;
-                uint32_t lc = lower ? c : sentinel, ld = lower ? d : sentinel,
-                         la = lower ? a : sentinel;
-                if (f->r->color[j] != lc || f->r->depth[j] != ld || f->r->attr[j] != la)
-                    fail_msg("round %d: lower layer at (%d, %d) is %08x %08x %08x, expected "
-                             "%08x %08x %08x",
-                             round, x, y, f->r->color[j], f->r->depth[j], f->r->attr[j], lc, ld,
-                             la);
-            }
-        }
-    }
-    f->in->tex_vram = f->tex;
-}
 
 static void test_clear_depth_expansion(void **state)
 {
@@ -191,6 +140,43 @@ static void test_clear_bitmap_with_offset(void **state)
     /* the border still holds CLEAR_DEPTH and the clear ID */
     assert_int_equal(f->r->depth[raster_addr(-1, 0)], 0xFFFFFF);
     assert_int_equal(f->r->attr[raster_addr(-1, 0)], ID(9));
+}
+
+/* The clear (each buffer word written once; the bitmap eight pixels at a time with SSE2)
+ * against raster_postpass_clear_ref: random clear registers and offsets, plain and bitmap,
+ * random texture VRAM (and none), over buffers left with different garbage; every word of
+ * both layers of the three buffers compared. */
+static void test_clear_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    gx_render_regs *g = &f->in->regs;
+    uint32_t st = 0xC1EA2u;
+    for (int round = 0; round < 24; round++) {
+        for (uint32_t i = 0; i < GX_TEX_VRAM_SIZE; i++) f->tex[i] = (uint8_t)xs32(&st);
+        g->clear_color = xs32(&st);
+        g->clear_depth = (uint16_t)xs32(&st);
+        g->clear_offset = (uint16_t)xs32(&st);
+        g->disp3dcnt = (uint16_t)(round & 1 ? 1u << 14 : xs32(&st) & ~(1u << 14));
+        f->in->tex_vram = round % 6 == 5 ? NULL : f->tex;
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            f->r->color[i] = xs32(&st), ref->color[i] = ~f->r->color[i];
+            f->r->depth[i] = xs32(&st), ref->depth[i] = ~f->r->depth[i];
+            f->r->attr[i] = xs32(&st), ref->attr[i] = ~f->r->attr[i];
+        }
+        raster_postpass_clear(f->r, f->in);
+        raster_postpass_clear_ref(ref, f->in);
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i] || f->r->depth[i] != ref->depth[i] ||
+                f->r->attr[i] != ref->attr[i])
+                fail_msg("round %d word %u: %08x %08x %08x, reference %08x %08x %08x", round, i,
+                         f->r->color[i], f->r->depth[i], f->r->attr[i], ref->color[i],
+                         ref->depth[i], ref->attr[i]);
+        }
+    }
+    f->in->tex_vram = f->tex;
+    raster_destroy(ref);
 }
 
 /* ---- fog ---- */
@@ -309,7 +295,125 @@ static void test_fog_pass_bits(void **state)
     assert_int_equal(f->out.px[5 * 256 + 5], PX(63, 0, 0, 31));
 }
 
+/* The fog pass (four pixels at a time with SSE2) against raster_fog_pass_ref (one pixel at a
+ * time through raster_fog_density / raster_fog_blend): random buffers of both layers (depths
+ * spread over the whole range, clustered near the offset and equal in runs; colours with
+ * random high bits, also in runs; fog and edge bits in every combination) and random fog registers
+ * (table, offset, every shift, colour, alpha-only), both layers' colours compared word for word. */
+static void test_fog_pass_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    gx_render_regs *g = &f->in->regs;
+    uint32_t st = 0xC0FFEEu;
+    for (int round = 0; round < 60; round++) {
+        for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(xs32(&st) & 0x7Fu);
+        if (round % 3 == 0) /* a rising table, as games use */
+            for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(i * 4 + (xs32(&st) & 3u));
+        g->fog_offset = (uint16_t)(xs32(&st) & 0x7FFFu);
+        g->fog_color = xs32(&st) & 0x1F7FFFu;
+        g->disp3dcnt = (uint16_t)((1u << 7) | ((xs32(&st) & 15u) << 8) | (xs32(&st) & (1u << 6)));
+        raster_fog fog;
+        raster_fog_setup(&fog, g);
+        uint32_t z = 0;
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            uint32_t k = xs32(&st);
+            if ((k & 7u) == 0) z = xs32(&st) & 0xFFFFFFu;               /* anywhere */
+            if ((k & 7u) == 1) z = fog.offset + (xs32(&st) & 0x3FFFFu); /* near the offset */
+            if (z > 0xFFFFFFu) z = 0xFFFFFFu;
+            f->r->depth[i] = z;
+            /* (colours in runs too: the pass reuses results of equal pixels) */
+            f->r->color[i] = (k & 0x30u) || i == 0 ? xs32(&st) : f->r->color[i - 1];
+            f->r->attr[i] = xs32(&st) & (RASTER_ATTR_FOG | RASTER_ATTR_EDGE_MASK | 0xFF000000u);
+        }
+        memcpy(ref->depth, f->r->depth, sizeof ref->depth);
+        memcpy(ref->color, f->r->color, sizeof ref->color);
+        memcpy(ref->attr, f->r->attr, sizeof ref->attr);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        raster_fog_pass(f->r, &fog, y0, y1);
+        raster_fog_pass_ref(ref, &fog, y0, y1);
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i])
+                fail_msg("round %d pixel %u: %08x, reference %08x (depth %06x attr %08x)", round, i,
+                         f->r->color[i], ref->color[i], ref->depth[i], ref->attr[i]);
+        }
+    }
+    raster_destroy(ref);
+}
+
+/* The anti-aliasing pass (edge flags tested four pixels at a time with SSE2) against
+ * raster_antialias_pass_ref: random colours of both layers, sparse edge flags (runs of
+ * pixels without any), every coverage, with and without edge marking's marked pixels. */
+static void test_aa_pass_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    uint32_t st = 0xA11A5u;
+    for (int round = 0; round < 40; round++) {
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            uint32_t k = xs32(&st);
+            f->r->color[i] = xs32(&st);
+            f->r->attr[i] = xs32(&st) & ~(k & 7u ? RASTER_ATTR_EDGE_MASK : 0u);
+            if (i < RASTER_BUF_SIZE) f->r->edge_marked[i] = (uint8_t)(k >> 31);
+        }
+        memcpy(ref->color, f->r->color, sizeof ref->color);
+        memcpy(ref->attr, f->r->attr, sizeof ref->attr);
+        memcpy(ref->edge_marked, f->r->edge_marked, sizeof ref->edge_marked);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        bool marked = round & 1;
+        raster_antialias_pass(f->r, y0, y1, marked);
+        raster_antialias_pass_ref(ref, y0, y1, marked);
+        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i])
+                fail_msg("round %d pixel %u: %08x, reference %08x", round, i, f->r->color[i],
+                         ref->color[i]);
+        }
+    }
+    raster_destroy(ref);
+}
+
 /* ---- edge marking ---- */
+
+/* Edge marking (four pixels at a time with SSE2) against raster_edge_mark_pass_ref: random
+ * buffers (few polygon IDs and depths from a small set, so that equal IDs and equal depths
+ * next to each other are common; depths also with the top bit set, for the unsigned compare;
+ * random edge flags and high attribute bits), random edge colours; the colours and
+ * edge_marked[] of the whole buffer compared. */
+static void test_edge_mark_pass_matches_ref(void **state)
+{
+    fixture *f = *state;
+    raster_engine *ref = raster_create();
+    assert_non_null(ref);
+    gx_render_regs *g = &f->in->regs;
+    uint32_t st = 0xBADC0DEu;
+    for (int round = 0; round < 60; round++) {
+        for (int i = 0; i < 8; i++) g->edge_color[i] = (uint16_t)xs32(&st);
+        uint32_t zs[4] = {xs32(&st), xs32(&st) & 0xFFFFFFu, xs32(&st) & 0xFFFFFFu, 0x7FFFFFFFu};
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+            uint32_t k = xs32(&st);
+            f->r->depth[i] = (k & 8u) ? zs[k & 3u] : xs32(&st);
+            f->r->color[i] = xs32(&st);
+            f->r->attr[i] = (((k >> 4) & 3u) << 27) | ((k >> 6) & 0x00FFFFFFu) |
+                            ((k & 0x40000000u) ? 1u << 30 : 0u);
+            f->r->edge_marked[i] = (uint8_t)(k >> 28 & 1u);
+        }
+        memcpy(ref->depth, f->r->depth, sizeof ref->depth);
+        memcpy(ref->color, f->r->color, sizeof ref->color);
+        memcpy(ref->attr, f->r->attr, sizeof ref->attr);
+        memcpy(ref->edge_marked, f->r->edge_marked, sizeof ref->edge_marked);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        raster_edge_mark_pass(f->r, g, y0, y1);
+        raster_edge_mark_pass_ref(ref, g, y0, y1);
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+            if (f->r->color[i] != ref->color[i] || f->r->edge_marked[i] != ref->edge_marked[i])
+                fail_msg("round %d pixel %u: %08x/%u, reference %08x/%u", round, i, f->r->color[i],
+                         f->r->edge_marked[i], ref->color[i], ref->edge_marked[i]);
+        }
+    }
+    raster_destroy(ref);
+}
 
 /* Draw an opaque "polygon" block x0..x1, y0..y1 with ID id and depth z; its outline pixels
  * carry edge flags, the inside none. */
@@ -479,17 +583,20 @@ int main(void)
         cmocka_unit_test(test_clear_depth_expansion),
         cmocka_unit_test_setup_teardown(test_clear_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_clear_plane_matches_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clear_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_pass_bits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_pass_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_against_clear_plane, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edge_mark_pass_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_neighbour_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_screen_border, setup, teardown),
         cmocka_unit_test(test_aa_blend),
         cmocka_unit_test(test_aa_blend_channels),
         cmocka_unit_test_setup_teardown(test_aa_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_aa_pass_matches_ref, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
