@@ -664,7 +664,12 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
     span_k_init(c, &k, flags);
     const span_runs u = span_line_runs(c, xcut);
     const int32_t lim1 = u.lim1, lim2 = u.lim2, xs = u.xs, xe = u.xe;
-    if (xe - xs <= SPAN_VEC_MIN)
+    if (xe - xs == 1) {
+        /* one pixel: its attributes and depth straight from the span's products (plot's
+         * lin_fast branch, the line is lin_fast), no accumulators to set up */
+        uint32_t edge = xs < lim1 ? RASTER_ATTR_EDGE_LEFT : xs < lim2 ? 0u : RASTER_ATTR_EDGE_RIGHT;
+        plot(c, xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
+    } else if (xe - xs <= SPAN_VEC_MIN)
         draw_short(c, xs, xe, lim1, lim2, flags, &k);
     else if (xe - xs <= 4)
         draw_vec(c, xs, xe, lim1, lim2, flags, &k, true);
