@@ -197,9 +197,10 @@ SPAN_INLINE void span_factor(const span_line *c, int32_t xr, uint32_t f[2])
     f[1] = 256u - q;
 }
 
-/* Attribute k (0-4: r, g, b, s, t) of the span: raster_attr_persp with the factors f =
- * {factor, 256 - factor}; raster_attr_linear at xs = {xr, xdiff - xr}; and the latter on
- * lin_fast spans, where every d * x < 2^25: raster_interp_lindiv's product by lin_recip. */
+/* Attribute k (0-4: r, g, b, s, t) of the span: raster_attr_persp with the factor f0 (its
+ * product d * f[sel] mod 2^32 as a_pd + a_ps * f0, see span_line); raster_attr_linear at xs =
+ * {xr, xdiff - xr}; and the latter on lin_fast spans, where every d * x < 2^25:
+ * raster_interp_lindiv's product by lin_recip. */
 SPAN_INLINE int32_t span_attr_persp(const span_line *c, int k, uint32_t f0)
 {
     return (int32_t)(c->a_base[k] + ((c->a_pd[k] + c->a_ps[k] * f0) >> 8));

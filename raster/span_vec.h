@@ -6,12 +6,14 @@
  * Hardware notes: none of its own; it draws exactly what span_pixel.h plot() draws, pixel for
  * pixel (unit.test_raster_span_diff compares both with the reference path on random frames).
  *
- * What it covers: spans of more than SPAN_VEC_MIN pixels of opaque (alpha 31), not wireframe
+ * What it covers: spans of more than SPAN_VEC_MIN (1) pixels of opaque (alpha 31), not wireframe
  * polygons with the fused shading (vertex colour, modulate from a decoded texture; flat or
  * not): linear Z-buffered (SPAN_DDA) spans, and perspective or W-buffered spans where
  * span_pixel.h persp_ok finds the arithmetic below exact; without anti-aliasing, or with it the
  * inside run of a line that is not the polygon's first or last (no edge flag: no coverage).
- * Each step takes pixels x .. x + 3 of [xs, xe):
+ * Spans of at most four pixels take one step (draw_vec's @p one: nothing stepped); a linear
+ * span of one pixel is drawn by span_pixel.h plot (draw_vec_line). Each step takes pixels
+ * x .. x + 3 of [xs, xe):
  *  - perspective: the factor floor(num / den) per lane by a double division (num < 2^32,
  *    0 < den < 2^31: a quotient that is not an integer is at least 1/den from the next one,
  *    more than the rounding error, so the floor is exact), f1 = 256 - f0, each attribute
