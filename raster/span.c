@@ -91,29 +91,8 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, con
     const raster_interp *ix = &c->ix;
     c->den_step = ix->w0d - ix->w1d;
     c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
-    /* raster_attr_prepare of the five attributes, computed lane-wise on local arrays (the
-     * compiler vectorises the lanes), then stored */
-    int32_t a0[5], a1[5];
-    uint32_t base[5], d[5], sel[5], dmax = 0;
-    for (int k = 0; k < 5; k++) a0[k] = vs[RASTER_EA_R + k], a1[k] = ve[RASTER_EA_R + k];
-    for (int k = 0; k < 5; k++) {
-        bool lt = a0[k] < a1[k];
-        sel[k] = lt ? 0u : 1u;
-        base[k] = (uint32_t)(lt ? a0[k] : a1[k]);
-        d[k] = lt ? (uint32_t)a1[k] - (uint32_t)a0[k] : (uint32_t)a0[k] - (uint32_t)a1[k];
-    }
-    for (int k = 0; k < 5; k++) {
-        c->ap[k].base = base[k];
-        c->ap[k].d = d[k];
-        c->ap[k].sel = sel[k];
-        dmax = d[k] > dmax ? d[k] : dmax;
-    }
-    c->lin_fast = false;
-    if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
-        /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
-        c->lin_fast = ((uint64_t)dmax * (uint64_t)ix->xdiff) >> 25 == 0;
-        for (int k = 0; k < 5; k++) c->lin_dr[k] = (uint64_t)d[k] * ix->lin_recip;
-    }
+    /* raster_attr_prepare of the five attributes, four lanes at a time (span_pixel.h) */
+    span_attrs_prepare(c, vs + RASTER_EA_R, ve + RASTER_EA_R, !ix->linear);
 
     int32_t z0 = c->zl, z1 = c->zr;
     c->zsel = z0 < z1 ? 0u : 1u;
@@ -126,6 +105,16 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, con
         c->zk = disp; /* base + (disp * f) >> 8 */
     } else {
         c->zk = (int64_t)(disp >> 9) * ix->xrecip_z; /* base + (disp >> 9) * k * recip >> 13 */
+    }
+    if (!wbuffer) {
+        c->zacc0 = c->zsel ? c->zk * ix->xdiff : 0;
+        c->zstep = c->zsel ? -c->zk : c->zk;
+    }
+
+    c->lin_fast = false;
+    if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
+        /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
+        c->lin_fast = span_attrs_lin_fast(c, ix->xdiff);
     }
 }
 
@@ -332,7 +321,9 @@ static void mask_line(raster_band *b, raster_poly *rp, int32_t y)
     step_edges(rp);
 }
 
-static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
+/* (not inlined into draw_scanline: gcc 12 does since span_prepare became smaller, and the
+ * merged function ran ~0.56 M more instructions on g_heavy_1, callgrind) */
+SPAN_NOINLINE static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
 {
     raster_engine *r = b->r;
     span_line c;

@@ -15,9 +15,11 @@
 #include "raster/raster_internal.h"
 
 #if defined(__GNUC__)
-#define SPAN_INLINE static inline __attribute__((always_inline))
+#define SPAN_INLINE   static inline __attribute__((always_inline))
+#define SPAN_NOINLINE __attribute__((noinline))
 #else
 #define SPAN_INLINE static inline
+#define SPAN_NOINLINE
 #endif
 
 enum { PART_LEFT, PART_INSIDE, PART_RIGHT };
@@ -51,11 +53,19 @@ typedef struct span_line {
     int64_t zbase, zk;          /* depth along the span: base + (zk * k) >> 13 (Z) or >> 8 (W) */
     uint32_t zsel;              /* which end is the smaller depth */
     int32_t den_base, den_step; /* factor denominator: xr * den_step + den_base */
-    raster_attr_prep ap[5];     /* r, g, b, s, t along the span */
-    uint64_t lin_dr[5];         /* linear spans: d * lin_recip per attribute */
-    bool lin_fast;              /* linear span whose products all stay below 2^25 */
-    int32_t l_cov, r_cov;       /* edge coverage words */
-    int32_t xcov;               /* running X-major coverage */
+    /* r, g, b, s, t along the span, as raster_attr_prep in three arrays, which the line
+     * set-up writes four lanes at a time (span_attrs_prepare): the value is a_base +
+     * ((a_d * f[a_sel]) >> 8) (perspective) or a_base + a_d * xs[a_sel] / xdiff (linear;
+     * span_attr_persp / span_attr_linear); and the perspective product d * f[sel] mod 2^32
+     * as a_pd + a_ps * f[0] (a_pd = 256 d, a_ps = -d for sel 1, else 0 and d: d * (256 -
+     * f0) = 256 d - d f0 mod 2^32) */
+    uint32_t a_base[5], a_d[5], a_sel[5], a_pd[5], a_ps[5];
+    bool lin_fast; /* linear span whose products all stay below 2^25 */
+    /* Z-buffered polygons: the depth's product zk * xs (xs = x - x0 or xdiff - (x - x0) by
+     * zsel, |zk * xdiff| < 2^53) at pixel x is zacc0 + zstep * (x - x0) (span_dda) */
+    int64_t zacc0, zstep;
+    int32_t l_cov, r_cov; /* edge coverage words */
+    int32_t xcov;         /* running X-major coverage */
     int32_t xstart, xend;
     uint32_t flat_color; /* SPAN_FLAT: the shaded colour of every pixel */
     int32_t l_len, r_len;
@@ -89,15 +99,15 @@ SPAN_INLINE void span_k_init(const span_line *c, span_k *k, int flags)
     k->flat = (flags & SPAN_FLAT) ? c->flat_color : 0u; /* set by raster_span_choose */
     if (!(flags & SPAN_FLAT) || !(flags & SPAN_SHADE_MODDEC)) return;
     uint32_t v6 = k->flat;
-    k->fr1 = (v6 & 0x3Fu) + 1;
-    k->fg1 = ((v6 >> 8) & 0x3Fu) + 1;
-    k->fb1 = ((v6 >> 16) & 0x3Fu) + 1;
     /* ((t + 1) * 64 - 1) >> 6 = t for t <= 63 and ((a + 1) * 32 - 1) >> 5 = a for a <= 31:
      * modulating by white with polygon alpha 31 (alpha_or 0) returns the texel as it is */
-    /* (tested on v6 itself, not on the fields just stored: gcc read fr1 / fg1 back as one
+    /* (tested on v6 itself, not on the fields stored below: gcc read fr1 / fg1 back as one
      * 64-bit load of two 32-bit stores, a store-forwarding stall, ~20% of span_fn_dfmod_1's
      * time under perf) */
     k->ident = (v6 & 0x3F3F3Fu) == 0x3F3F3Fu && k->p->a31;
+    k->fr1 = (v6 & 0x3Fu) + 1;
+    k->fg1 = ((v6 >> 8) & 0x3Fu) + 1;
+    k->fb1 = ((v6 >> 16) & 0x3Fu) + 1;
 }
 
 /* raster_tex_wrap for the span loop. Repeat axes: the clamp does not limit (lo/hi are the
@@ -187,6 +197,26 @@ SPAN_INLINE void span_factor(const span_line *c, int32_t xr, uint32_t f[2])
     f[1] = 256u - q;
 }
 
+/* Attribute k (0-4: r, g, b, s, t) of the span: raster_attr_persp with the factor f0 (its
+ * product d * f[sel] mod 2^32 as a_pd + a_ps * f0, see span_line); raster_attr_linear at xs =
+ * {xr, xdiff - xr}; and the latter on lin_fast spans, where every d * x < 2^25:
+ * raster_interp_lindiv's product by lin_recip. */
+SPAN_INLINE int32_t span_attr_persp(const span_line *c, int k, uint32_t f0)
+{
+    return (int32_t)(c->a_base[k] + ((c->a_pd[k] + c->a_ps[k] * f0) >> 8));
+}
+
+SPAN_INLINE int32_t span_attr_linear(const span_line *c, int k, const int32_t xs[2])
+{
+    return (int32_t)c->a_base[k] + raster_interp_lindiv(&c->ix, c->a_d[k], xs[c->a_sel[k]]);
+}
+
+SPAN_INLINE uint32_t span_attr_lin_fast(const span_line *c, int k, const uint32_t xs[2])
+{
+    uint64_t n = (uint64_t)(c->a_d[k] * xs[c->a_sel[k]]); /* < 2^25 */
+    return c->a_base[k] + (uint32_t)((n * c->ix.lin_recip) >> 35);
+}
+
 /* Z-buffer depth along the span (raster_interp_z, X direction, with the span's constants). */
 SPAN_INLINE int32_t span_zz(const span_line *c, int32_t xr)
 {
@@ -219,11 +249,12 @@ SPAN_INLINE void dda_init(const span_line *c, int32_t x, span_dda *d, int k0, in
     uint64_t xr = (uint32_t)(x - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (x - c->ix.x0));
     for (int k = k0; k < n; k++) {
         /* the base is folded in (dda_attr) */
-        d->acc[k] = c->lin_dr[k] * (c->ap[k].sel ? xl : xr) + ((uint64_t)c->ap[k].base << 35);
-        d->step[k] = c->ap[k].sel ? 0u - c->lin_dr[k] : c->lin_dr[k];
+        uint64_t dr = (uint64_t)c->a_d[k] * c->ix.lin_recip;
+        d->acc[k] = dr * (c->a_sel[k] ? xl : xr) + ((uint64_t)c->a_base[k] << 35);
+        d->step[k] = c->a_sel[k] ? 0u - dr : dr;
     }
-    d->zacc = c->zk * (int64_t)(c->zsel ? xl : xr);
-    d->zstep = c->zsel ? -c->zk : c->zk;
+    d->zacc = c->zacc0 + c->zstep * (int64_t)xr;
+    d->zstep = c->zstep;
 }
 
 /* Move the accumulators to the next pixel (steps: +-dr, +-zk, signs chosen in dda_init; the
@@ -373,31 +404,31 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
         }
     } else if (!ix->linear) {
         if (!wbuf) span_factor(c, xr, f);
-        vr = (uint32_t)raster_attr_persp(&c->ap[0], f, 8);
-        vg = (uint32_t)raster_attr_persp(&c->ap[1], f, 8);
-        vb = (uint32_t)raster_attr_persp(&c->ap[2], f, 8);
+        vr = (uint32_t)span_attr_persp(c, 0, f[0]);
+        vg = (uint32_t)span_attr_persp(c, 1, f[0]);
+        vb = (uint32_t)span_attr_persp(c, 2, f[0]);
         if (tex) {
-            s = raster_attr_persp(&c->ap[3], f, 8);
-            t = raster_attr_persp(&c->ap[4], f, 8);
+            s = span_attr_persp(c, 3, f[0]);
+            t = span_attr_persp(c, 4, f[0]);
         }
     } else if (c->lin_fast) {
-        /* linear, every d * x < 2^25: one multiply by d * lin_recip (see interp.h) */
-        const uint64_t xs[2] = {(uint64_t)xr, (uint64_t)(ix->xdiff - xr)};
-        vr = c->ap[0].base + (uint32_t)((c->lin_dr[0] * xs[c->ap[0].sel]) >> 35);
-        vg = c->ap[1].base + (uint32_t)((c->lin_dr[1] * xs[c->ap[1].sel]) >> 35);
-        vb = c->ap[2].base + (uint32_t)((c->lin_dr[2] * xs[c->ap[2].sel]) >> 35);
+        /* linear, every d * x < 2^25: one multiply by lin_recip (see interp.h) */
+        const uint32_t xs[2] = {(uint32_t)xr, (uint32_t)(ix->xdiff - xr)};
+        vr = span_attr_lin_fast(c, 0, xs);
+        vg = span_attr_lin_fast(c, 1, xs);
+        vb = span_attr_lin_fast(c, 2, xs);
         if (tex) {
-            s = (int32_t)(c->ap[3].base + (uint32_t)((c->lin_dr[3] * xs[c->ap[3].sel]) >> 35));
-            t = (int32_t)(c->ap[4].base + (uint32_t)((c->lin_dr[4] * xs[c->ap[4].sel]) >> 35));
+            s = (int32_t)span_attr_lin_fast(c, 3, xs);
+            t = (int32_t)span_attr_lin_fast(c, 4, xs);
         }
     } else {
         const int32_t xs[2] = {xr, ix->xdiff - xr};
-        vr = (uint32_t)raster_attr_linear(ix, &c->ap[0], xs);
-        vg = (uint32_t)raster_attr_linear(ix, &c->ap[1], xs);
-        vb = (uint32_t)raster_attr_linear(ix, &c->ap[2], xs);
+        vr = (uint32_t)span_attr_linear(c, 0, xs);
+        vg = (uint32_t)span_attr_linear(c, 1, xs);
+        vb = (uint32_t)span_attr_linear(c, 2, xs);
         if (tex) {
-            s = raster_attr_linear(ix, &c->ap[3], xs);
-            t = raster_attr_linear(ix, &c->ap[4], xs);
+            s = span_attr_linear(c, 3, xs);
+            t = span_attr_linear(c, 4, xs);
         }
     }
     uint32_t color;
@@ -413,6 +444,53 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
 }
 
 #include "raster/span_vec.h"
+
+/* The line set-up of the span's attributes (span.c span_prepare): raster_attr_prepare of the
+ * five attributes r, g, b, s, t from their values @p a0 at the span's start and @p a1 at its
+ * end (five int32 each), into c->a_base / a_d / a_sel, and for a perspective span (@p persp)
+ * a_pd / a_ps. */
+SPAN_INLINE void span_attrs_prepare(span_line *c, const int32_t *a0, const int32_t *a1, bool persp)
+{
+#if SPAN_VEC
+    /* lanes 0-3, then lanes 1-4 (lanes 1-3 are written twice with the same values) */
+    __m128i v0[2], v1[2], lt[2];
+    for (int h = 0; h < 2; h++) {
+        v0[h] = _mm_loadu_si128((const __m128i *)(a0 + h));
+        v1[h] = _mm_loadu_si128((const __m128i *)(a1 + h));
+        lt[h] = _mm_cmplt_epi32(v0[h], v1[h]);
+        _mm_storeu_si128((__m128i *)(c->a_base + h), vec_select(lt[h], v0[h], v1[h]));
+        _mm_storeu_si128((__m128i *)(c->a_d + h), vec_select(lt[h], _mm_sub_epi32(v1[h], v0[h]),
+                                                             _mm_sub_epi32(v0[h], v1[h])));
+        _mm_storeu_si128((__m128i *)(c->a_sel + h), _mm_andnot_si128(lt[h], _mm_set1_epi32(1)));
+    }
+    if (!persp) return;
+    for (int h = 0; h < 2; h++) {
+        /* (a1 - a0 is -d for sel 1) */
+        _mm_storeu_si128((__m128i *)(c->a_ps + h), _mm_sub_epi32(v1[h], v0[h]));
+        _mm_storeu_si128((__m128i *)(c->a_pd + h),
+                         _mm_andnot_si128(lt[h], _mm_slli_epi32(_mm_sub_epi32(v0[h], v1[h]), 8)));
+    }
+#else
+    for (int k = 0; k < 5; k++) {
+        bool lt = a0[k] < a1[k];
+        c->a_sel[k] = lt ? 0u : 1u;
+        c->a_base[k] = (uint32_t)(lt ? a0[k] : a1[k]);
+        c->a_d[k] = lt ? (uint32_t)a1[k] - (uint32_t)a0[k] : (uint32_t)a0[k] - (uint32_t)a1[k];
+        if (!persp) continue;
+        c->a_ps[k] = (uint32_t)a1[k] - (uint32_t)a0[k];
+        c->a_pd[k] = lt ? 0u : c->a_d[k] << 8;
+    }
+#endif
+}
+
+/* Whether every attribute's d * xdiff < 2^25 (lin_fast's bound; xdiff <= 1024): the OR of the
+ * products is below 2^25 exactly when each is. */
+SPAN_INLINE bool span_attrs_lin_fast(const span_line *c, int32_t xdiff)
+{
+    uint64_t any = 0;
+    for (int k = 0; k < 5; k++) any |= (uint64_t)c->a_d[k] * (uint32_t)xdiff;
+    return any >> 25 == 0;
+}
 
 static inline int32_t min32(int32_t a, int32_t b)
 {
@@ -457,7 +535,7 @@ static inline bool persp_ok(const span_line *c, int32_t xs, int32_t xe, int flag
         ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
              num / den <= 256;
     }
-    for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->ap[a].d <= 65536u;
+    for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->a_d[a] <= 65536u;
     if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
     return ok;
 }
@@ -560,7 +638,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
         if ((flags & (SPAN_AA | SPAN_CURSE)) && (flags & (SPAN_SHADE_MODDEC | SPAN_SHADE_VERTEX)) &&
             !c->yedge && k.p->valpha == 31u << 24 && xlimit - x > SPAN_VEC_MIN &&
             ((flags & SPAN_DDA) || persp_ok(c, x, xlimit, flags))) {
-            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags, &k);
+            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags, &k, false);
             x = xlimit;
         }
 #endif
@@ -587,10 +665,17 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
     span_k_init(c, &k, flags);
     const span_runs u = span_line_runs(c, xcut);
     const int32_t lim1 = u.lim1, lim2 = u.lim2, xs = u.xs, xe = u.xe;
-    if (xe - xs <= SPAN_VEC_MIN)
+    if (xe - xs == 1) {
+        /* one pixel: its attributes and depth straight from the span's products (plot's
+         * lin_fast branch, the line is lin_fast), no accumulators to set up */
+        uint32_t edge = xs < lim1 ? RASTER_ATTR_EDGE_LEFT : xs < lim2 ? 0u : RASTER_ATTR_EDGE_RIGHT;
+        plot(c, xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
+    } else if (xe - xs <= SPAN_VEC_MIN)
         draw_short(c, xs, xe, lim1, lim2, flags, &k);
+    else if (xe - xs <= 4)
+        draw_vec(c, xs, xe, lim1, lim2, flags, &k, true);
     else
-        draw_vec(c, xs, xe, lim1, lim2, flags, &k);
+        draw_vec(c, xs, xe, lim1, lim2, flags, &k, false);
 }
 #endif
 
@@ -612,7 +697,7 @@ SPAN_INLINE void draw_persp_line(span_line *c, int32_t xcut, int flags)
     }
     span_k k;
     span_k_init(c, &k, flags);
-    draw_vec(c, xs, xe, lim1, lim2, flags, &k);
+    draw_vec(c, xs, xe, lim1, lim2, flags, &k, false);
 }
 #endif
 
@@ -623,13 +708,13 @@ SPAN_INLINE void draw_persp_line(span_line *c, int32_t xcut, int flags)
 static inline raster_span_fn raster_span_choose(const raster_poly *rp, span_line *c)
 {
     if (rp->span_lin && c->ix.linear && c->lin_fast) {
-        if (rp->span_flat && (c->ap[0].d | c->ap[1].d | c->ap[2].d) == 0) {
+        if (rp->span_flat && (c->a_d[0] | c->a_d[1] | c->a_d[2]) == 0) {
             /* every pixel gets the colour of the span's start (the vertex colour's 6-bit
              * channels, which a textured flat span modulates: span_k_init): = raster_shade_vertex
              * with the alpha from the pixel loop's constants (spk.valpha, which the loop reads
              * anyway; the shader's own fields would be one more cache line per line) */
-            c->flat_color = (c->ap[0].base >> 3) | ((c->ap[1].base >> 3) << 8) |
-                            ((c->ap[2].base >> 3) << 16) | rp->spk.valpha;
+            c->flat_color = (c->a_base[0] >> 3) | ((c->a_base[1] >> 3) << 8) |
+                            ((c->a_base[2] >> 3) << 16) | rp->spk.valpha;
             return rp->span_flat;
         }
         return rp->span_lin;

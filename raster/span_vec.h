@@ -6,12 +6,14 @@
  * Hardware notes: none of its own; it draws exactly what span_pixel.h plot() draws, pixel for
  * pixel (unit.test_raster_span_diff compares both with the reference path on random frames).
  *
- * What it covers: spans of more than SPAN_VEC_MIN pixels of opaque (alpha 31), not wireframe
+ * What it covers: spans of more than SPAN_VEC_MIN (1) pixels of opaque (alpha 31), not wireframe
  * polygons with the fused shading (vertex colour, modulate from a decoded texture; flat or
  * not): linear Z-buffered (SPAN_DDA) spans, and perspective or W-buffered spans where
  * span_pixel.h persp_ok finds the arithmetic below exact; without anti-aliasing, or with it the
  * inside run of a line that is not the polygon's first or last (no edge flag: no coverage).
- * Each step takes pixels x .. x + 3 of [xs, xe):
+ * Spans of at most four pixels take one step (draw_vec's @p one: nothing stepped); a linear
+ * span of one pixel is drawn by span_pixel.h plot (draw_vec_line). Each step takes pixels
+ * x .. x + 3 of [xs, xe):
  *  - perspective: the factor floor(num / den) per lane by a double division (num < 2^32,
  *    0 < den < 2^31: a quotient that is not an integer is at least 1/den from the next one,
  *    more than the rounding error, so the floor is exact), f1 = 256 - f0, each attribute
@@ -44,7 +46,7 @@
 #if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
 #define SPAN_VEC 1
 #ifndef SPAN_VEC_MIN
-#define SPAN_VEC_MIN 3
+#define SPAN_VEC_MIN 1
 #endif
 #include <emmintrin.h>
 
@@ -119,9 +121,10 @@ SPAN_INLINE __m128i vec_depth_pass(int dt, __m128i dstz, __m128i z, __m128i dsta
 }
 
 /* Pixels [xs, xe) of a SPAN_DDA line (see the top of this file). lim1 / lim2: the left run
- * ends before lim1, the right run starts at lim2 (edge flags, as draw_line's short loop). */
+ * ends before lim1, the right run starts at lim2 (edge flags, as draw_line's short loop).
+ * @p one: at most four pixels (xe - xs <= 4), one step: nothing is stepped. */
 SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
-                          int flags, const span_k *k)
+                          int flags, const span_k *k, bool one)
 {
     if (xs >= xe) return;
     raster_engine *r = c->r;
@@ -144,13 +147,13 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             dstep = _mm_setzero_pd(), dbase = _mm_setzero_pd();
     for (int a = a0; a < a1; a++) {
         if (persp) {
-            vd[a] = _mm_set1_ps((float)c->ap[a].d);
-            vb[a] = _mm_set1_epi32((int32_t)c->ap[a].base);
-            vsel[a] = c->ap[a].sel != 0;
+            vd[a] = _mm_set1_ps((float)c->a_d[a]);
+            vb[a] = _mm_set1_epi32((int32_t)c->a_base[a]);
+            vsel[a] = c->a_sel[a] != 0;
         } else {
-            uint64_t dr = c->lin_dr[a];
-            vec_acc_init(&va[a], dr * (c->ap[a].sel ? xl : xr) + ((uint64_t)c->ap[a].base << 35),
-                         c->ap[a].sel ? 0u - dr : dr);
+            uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
+            vec_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
+                         c->a_sel[a] ? 0u - dr : dr);
         }
     }
     if (persp) {
@@ -161,9 +164,7 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
         dbase = _mm_set1_pd((double)c->den_base);
     }
     const bool wbuf = (flags & SPAN_WBUFFER) != 0;
-    if (!wbuf)
-        vec_acc_init(&vz, (uint64_t)(c->zk * (int64_t)(c->zsel ? xl : xr)),
-                     (uint64_t)(c->zsel ? -c->zk : c->zk));
+    if (!wbuf) vec_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
     const __m128i wzk = _mm_set1_epi32((int32_t)(uint32_t)c->zk); /* W-buffer: 0 <= zk < 2^32 */
     const __m128i zbase = _mm_set1_epi32((int32_t)(uint32_t)(uint64_t)c->zbase);
 
@@ -172,9 +173,11 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
     const uint32_t am = 2 * p->pa1 - 1; /* m - 1 of the alpha channel */
     const bool ident = flat && k->ident;
     __m128i mflat = _mm_setzero_si128();
-    if (tex && flat)
-        mflat = _mm_set_epi16((short)(am + 1), (short)k->fb1, (short)k->fg1, (short)k->fr1,
-                              (short)(am + 1), (short)k->fb1, (short)k->fg1, (short)k->fr1);
+    if (tex && flat && !ident) {
+        /* the flat colour's channels + 1 and am + 1 as bytes, then 16-bit lanes, two pixels */
+        int32_t m8 = (int32_t)(((k->flat & 0x3F3F3Fu) | am << 24) + 0x01010101u);
+        mflat = _mm_unpacklo_epi8(_mm_set1_epi32(m8), _mm_setzero_si128());
+    }
     const __m128i one16 = _mm_set1_epi16(1);
     const __m128i a31 = _mm_set1_epi32(31);
     const __m128i polyattr = _mm_set1_epi32((int32_t)(p->polyattr | c->yedge));
@@ -333,6 +336,7 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             }
         }
 
+        if (one) break;
         xv = _mm_add_epi32(xv, _mm_set1_epi32(4));
         if (persp) {
             xd0 = _mm_add_pd(xd0, _mm_set1_pd(4.0));
