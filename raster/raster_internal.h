@@ -265,6 +265,12 @@ struct raster_engine {
      *  function of its flags (span_fns.c), which shades through raster_shade, instead of the
      *  specialised ones: the reference the fast paths are compared with. Default false. */
     bool span_reference;
+    /** Test hook (unit.test_raster_pmajor): every frame drawn scanline by scanline (span.c
+     *  raster_draw_band), none polygon by polygon (raster_draw_band_pmajor): the reference
+     *  the polygon-major order is compared with. Default false. */
+    bool scanline_order;
+    /** this frame is drawn polygon by polygon (threads.c, raster_pmajor_frame) */
+    bool pmajor;
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
@@ -371,6 +377,14 @@ uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw lines [b->y0, b->y1) of every polygon in the render list, in order, against
  *  b->timing (span.c). */
 void raster_draw_band(raster_band *b);
+/** Whether this frame may be drawn polygon by polygon (raster_draw_band_pmajor): no shadow
+ *  polygons or masks, no scanline_order hook, every polygon with 0 <= ytop <= ybottom. */
+bool raster_pmajor_frame(const raster_engine *r);
+/** raster_draw_band in polygon-major order: each polygon of the render list over all its
+ *  lines in [b->y0, b->y1), in list order, recording every line's timing cost into @p rec
+ *  (rec[y] for y in the band; timing.h raster_timing_rec_*): nothing is cut, the caller
+ *  replays the lines (threads.c). Only for frames raster_pmajor_frame accepts. */
+void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec);
 /** raster_draw_band in steps (lines.c): start the band, then each line y0..y1-1 in order. */
 void raster_band_start(raster_band *b);
 void raster_band_line(raster_band *b, int32_t y);

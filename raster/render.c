@@ -220,7 +220,7 @@ void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster
         raster_timing_frame_begin(&r->timing, in);
         start_clear(r, in);
     }
-    if (lines != RASTER_LINES_SPLIT) {
+    if (lines == RASTER_LINES_NOT_SPLIT || lines == RASTER_LINES_CUT) {
         raster_draw_lines(r, 0, 192);
         raster_lines_done(r, 0, 192);
     }

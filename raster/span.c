@@ -448,3 +448,106 @@ void raster_draw_band(raster_band *b)
     raster_band_start(b);
     for (int32_t y = b->y0; y < b->y1; y++) draw_scanline(b, y);
 }
+
+/* ---- polygon-major order ---- */
+
+/*
+ * The same frame drawn polygon by polygon: each polygon of the render list over all its lines
+ * of the band, in list order, instead of every polygon on a line, line by line. Why the
+ * pixels are the same: a polygon line reads and writes only its own row (both layers), and on
+ * every row the polygons still come in list order, so each pixel sees the same writes in the
+ * same order; what runs from line to line in the scanline order is left out or kept per line:
+ *  - the shadow stencil rows and the "previous polygon was a shadow mask" flag: frames with
+ *    shadow polygons or masks are drawn scanline by scanline (raster_pmajor_frame);
+ *  - the timing model: each line's charges are recorded into that line's entry (timing.h
+ *    raster_timing_rec_*), in list order per line, and replayed in line order by the caller as
+ *    for the bands of several threads (threads.c; a line the live model would have cut sends
+ *    the frame back to the scanline order);
+ *  - the lazy clear (render.c) is exact in any order: a line's valid range only grows to the
+ *    one run holding every span that touched it, and only pixels outside it are cleared; the
+ *    whole-line clear of lines crossed by 8 or more polygons is done for every line before any
+ *    polygon, where draw_scanline does it before the line's first polygon (the line is then
+ *    untouched either way);
+ *  - a polygon's edges step from line to line in its own state (one activation per band, at
+ *    its first line in it, as update_active does).
+ */
+
+bool raster_pmajor_frame(const raster_engine *r)
+{
+    if (r->has_shadows || r->scanline_order) return false;
+    /* (the active list keeps a polygon from its top line through its bottom line; the lines
+     * drawn here are the same for these, which is every polygon the geometry engine makes) */
+    for (uint32_t i = 0; i < r->npolys; i++)
+        if (r->list[i]->ytop < 0 || r->list[i]->ytop > r->list[i]->ybottom) return false;
+    return true;
+}
+
+/* draw_scanline's whole-line clear for lines [y0, y1): those that 8 or more polygons cross
+ * (ytop <= y <= ybottom, as in the active list). */
+static void pmajor_line_clears(raster_engine *r, int32_t y0, int32_t y1)
+{
+    int32_t diff[RASTER_TIMING_LINES + 1] = {0};
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        const gx_polygon *p = r->list[i];
+        if (p->ytop >= y1 || p->ybottom < y0) continue;
+        diff[p->ytop > y0 ? p->ytop : y0]++;
+        diff[p->ybottom < y1 ? p->ybottom + 1 : y1]--;
+    }
+    int32_t run = 0;
+    for (int32_t y = y0; y < y1; y++) {
+        run += diff[y];
+        if (run >= 8) raster_span_begin(r, y, 0, 256);
+    }
+}
+
+/* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
+ * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. */
+static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
+                        raster_timing_line *rec)
+{
+    raster_engine *r = b->r;
+    int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
+    if (y < ydraw) b->drew = true;
+    if (rp->lin_line) {
+        for (; y < ydraw; y++) {
+            span_line c;
+            line_setup_lin(r, rp, y, &c);
+            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+            span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
+            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+            rp->xl = raster_slope_step_lin(&rp->left);
+            rp->xr = raster_slope_step_lin(&rp->right);
+        }
+    } else {
+        for (; y < ydraw; y++) {
+            span_line c;
+            line_setup(r, rp, y, &c);
+            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+            span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
+            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+            step_edges(rp);
+        }
+    }
+    if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
+}
+
+void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec)
+{
+    raster_engine *r = b->r;
+    const int32_t y0 = b->y0, y1 = b->y1;
+    for (int32_t y = y0; y < y1; y++) raster_timing_rec_start(&rec[y]);
+    if (r->lazy_clear) pmajor_line_clears(r, y0, y1);
+    b->drew = false;
+    /* one state slot for every polygon: the last polygon's material state is reused when the
+     * next has the same material (setup.c material_reusable) */
+    raster_poly *rp = &b->polys[0];
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        const gx_polygon *p = r->list[i];
+        if (p->ytop >= y1 || p->ybottom < y0) continue;
+        int32_t y = p->ytop > y0 ? p->ytop : y0;
+        rp->poly = p;
+        raster_poly_activate(r, rp, y);
+        pmajor_poly(b, rp, y, p->ybottom < y1 ? p->ybottom + 1 : y1, rec);
+    }
+    if (b->drew) b->prev_mask = false; /* (no shadow masks: as poly_line leaves it) */
+}

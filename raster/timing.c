@@ -45,7 +45,7 @@ enum {
     T_FIRST_READ = 52440,                        /* SLRead[0] */
     T_FIRST_DEADLINE = 53501,                    /* pair 0 (TEMP in the branch: SLRead[2] - 1069) */
     T_FIRST_POLY = 4,                            /* FirstPolyDelay */
-    T_EMPTY_LINE = 4,                            /* EmptyPolyScanline */
+    T_EMPTY_LINE = RASTER_TIMING_EMPTY_LINE,     /* EmptyPolyScanline (4) */
     T_PER_POLY = RASTER_TIMING_PER_POLY,         /* PerPolyScanline (12) */
     T_FREE_PIXELS = RASTER_TIMING_FREE_PIXELS,   /* NumFreePixels (4) */
     T_MIN_TO_START = RASTER_TIMING_MIN_TO_START, /* MinToStartPoly (2) */
@@ -208,7 +208,7 @@ static void record(raster_timing *t, int64_t units, int64_t margin)
 
 void raster_timing_poly_bottom(raster_timing *t, int y)
 {
-    if (t->recording) record(t, T_EMPTY_LINE, 0);
+    if (t->recording) raster_timing_rec_bottom(&t->rec_cur); /* (= record(t, T_EMPTY_LINE, 0)) */
     if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES || t->line_aborted[y & 1]) return;
     t->line_time[y & 1] += T_EMPTY_LINE;
     if (time_left(t, y) < 0) abort_line(t, y);
@@ -226,11 +226,10 @@ int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr,
 {
     int32_t first = xl < 0 ? 0 : xl;
     if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES) {
-        if (t->recording) {
-            /* the 12, then the start test (2 left) and the pixels (as below) */
-            int64_t cost = count_pixels ? pixel_cost(first, xr) : 0;
-            record(t, T_PER_POLY + cost, cost < T_MIN_TO_START ? T_MIN_TO_START - cost : 0);
-        }
+        /* the 12, then the start test (2 left) and the pixels (as below):
+         * record(t, T_PER_POLY + cost, max(T_MIN_TO_START - cost, 0)) */
+        if (t->recording && count_pixels) raster_timing_rec_span(&t->rec_cur, xl, xr);
+        if (t->recording && !count_pixels) record(t, T_PER_POLY, T_MIN_TO_START);
         return RASTER_TIMING_NO_LIMIT;
     }
     if (t->line_aborted[y & 1]) return RASTER_TIMING_SKIP;

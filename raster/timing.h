@@ -123,6 +123,33 @@ void raster_timing_record(raster_timing *t, raster_timing_line *lines);
  */
 bool raster_timing_replay_line(raster_timing *t, int y, raster_timing_line rec);
 
+/** The model's constants the inline functions below need (MODEL.md 2; timing.c names them
+ *  T_EMPTY_LINE, T_PER_POLY, T_FREE_PIXELS, T_MIN_TO_START). */
+#define RASTER_TIMING_EMPTY_LINE   4
+#define RASTER_TIMING_PER_POLY     12
+#define RASTER_TIMING_FREE_PIXELS  4
+#define RASTER_TIMING_MIN_TO_START 2
+
+/**
+ * Recording for polygon-major drawing (span.c raster_draw_band_pmajor): the charges of line y
+ * go straight to its entry @p rec of the recorded lines, the same way the recording model
+ * adds them (raster_timing_poly_bottom / raster_timing_poly_span): a line's polygons come in
+ * list order when the polygons are drawn in list order, whatever order the lines come in.
+ * raster_timing_rec_start first (what raster_timing_line_begin starts a recorded line with).
+ */
+static inline void raster_timing_rec_start(raster_timing_line *rec)
+{
+    rec->time = 0;
+    rec->need = INT64_MIN;
+}
+/** A polygon's bottom line: 4 units, nothing needed after them (raster_timing_poly_bottom). */
+static inline void raster_timing_rec_bottom(raster_timing_line *rec)
+{
+    int64_t need = rec->time + RASTER_TIMING_EMPTY_LINE;
+    if (need > rec->need) rec->need = need;
+    rec->time += RASTER_TIMING_EMPTY_LINE;
+}
+
 /** Power-on state: RDLINES_COUNT 63, the next frame untimed. */
 void raster_timing_init(raster_timing *t);
 /** 3D rendering powered (re-)on in POWCNT1: same as init. */
@@ -146,11 +173,19 @@ static inline bool raster_timing_line_aborted(const raster_timing *t, int y)
  *         (RASTER_TIMING_NO_LIMIT when the whole span fits).
  */
 int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr, bool count_pixels);
-/** The model's per-polygon constants the inline fast path below needs (MODEL.md 2; timing.c
- *  names them T_PER_POLY, T_FREE_PIXELS, T_MIN_TO_START). */
-#define RASTER_TIMING_PER_POLY     12
-#define RASTER_TIMING_FREE_PIXELS  4
-#define RASTER_TIMING_MIN_TO_START 2
+
+/** A polygon's span xl..xr on a recorded line (raster_timing_poly_span's recording: its 12
+ *  units and pixel cost, with the start test's 2 units or the pixels left after the 12). */
+static inline void raster_timing_rec_span(raster_timing_line *rec, int32_t xl, int32_t xr)
+{
+    int32_t first = xl < 0 ? 0 : xl;
+    int64_t width = (int64_t)xr + 1 - first;
+    int64_t cost = width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0;
+    int64_t need = rec->time + RASTER_TIMING_PER_POLY +
+                   (cost > RASTER_TIMING_MIN_TO_START ? cost : RASTER_TIMING_MIN_TO_START);
+    if (need > rec->need) rec->need = need;
+    rec->time += RASTER_TIMING_PER_POLY + cost;
+}
 
 /**
  * raster_timing_poly_span(t, y, xl, xr, true), with the common case inline (the scanline loop
