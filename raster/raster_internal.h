@@ -269,8 +269,14 @@ struct raster_engine {
      *  raster_draw_band), none polygon by polygon (raster_draw_band_pmajor): the reference
      *  the polygon-major order is compared with. Default false. */
     bool scanline_order;
+    /** Test hook (unit.test_raster_pmajor): polygon by polygon also when the upper bound of
+     *  the timing costs may be cut (raster_pmajor_frame), so that the redraw of a frame the
+     *  timing model cuts after all is tested. Default false. */
+    bool pmajor_unchecked;
     /** this frame is drawn polygon by polygon (threads.c, raster_pmajor_frame) */
     bool pmajor;
+    /** lines that 8 or more polygons cross (raster_pmajor_frame): cleared whole first */
+    bool pmajor_full[192];
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
@@ -377,9 +383,11 @@ uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw lines [b->y0, b->y1) of every polygon in the render list, in order, against
  *  b->timing (span.c). */
 void raster_draw_band(raster_band *b);
-/** Whether this frame may be drawn polygon by polygon (raster_draw_band_pmajor): no shadow
- *  polygons or masks, no scanline_order hook, every polygon with 0 <= ytop <= ybottom. */
-bool raster_pmajor_frame(const raster_engine *r);
+/** Whether this frame is drawn polygon by polygon (raster_draw_band_pmajor): no shadow
+ *  polygons or masks, no scanline_order hook, every polygon with 0 <= ytop <= ybottom, and an
+ *  upper bound of its timing costs that the timing model (after raster_timing_frame_begin)
+ *  does not cut. Uses raster_engine.line_rec. */
+bool raster_pmajor_frame(raster_engine *r);
 /** raster_draw_band in polygon-major order: each polygon of the render list over all its
  *  lines in [b->y0, b->y1), in list order, recording every line's timing cost into @p rec
  *  (rec[y] for y in the band; timing.h raster_timing_rec_*): nothing is cut, the caller

@@ -472,32 +472,60 @@ void raster_draw_band(raster_band *b)
  *    its first line in it, as update_active does).
  */
 
-bool raster_pmajor_frame(const raster_engine *r)
+/* An upper bound of each line's timing charges (rec[y]): every polygon charged 12 plus the
+ * pixel cost of its bounding box's width on each line it is drawn on, 4 on its bottom line,
+ * and 2 units more needed after the last. Every span lies within its polygon's bounding box
+ * (edges are clamped to their extent), so no line costs more than this. Also which lines 8 or
+ * more polygons cross (raster_engine.pmajor_full). */
+static void pmajor_estimate(raster_engine *r, raster_timing_line *rec)
+{
+    int64_t diff[RASTER_TIMING_LINES + 1] = {0}, bottom[RASTER_TIMING_LINES] = {0};
+    int32_t crossing[RASTER_TIMING_LINES + 1] = {0}; /* polygons with ytop <= y <= ybottom */
+    const gx_vertex *verts = r->frame->verts;
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        const gx_polygon *p = r->list[i];
+        int32_t x0 = INT32_MAX, x1 = INT32_MIN;
+        for (unsigned k = 0; k < p->nverts; k++) {
+            int32_t x = verts[p->vtx[k]].sx;
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+        }
+        int64_t width = (int64_t)x1 + 1 - (x0 < 0 ? 0 : x0);
+        int64_t cost = RASTER_TIMING_PER_POLY +
+                       (width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0);
+        int32_t yend = p->ytop == p->ybottom ? p->ybottom + 1 : p->ybottom; /* drawn lines */
+        if (p->ytop >= RASTER_TIMING_LINES) continue;
+        crossing[p->ytop]++;
+        crossing[p->ybottom < RASTER_TIMING_LINES ? p->ybottom + 1 : RASTER_TIMING_LINES]--;
+        diff[p->ytop] += cost;
+        diff[yend < RASTER_TIMING_LINES ? yend : RASTER_TIMING_LINES] -= cost;
+        if (p->ytop != p->ybottom && p->ybottom < RASTER_TIMING_LINES)
+            bottom[p->ybottom] += RASTER_TIMING_EMPTY_LINE;
+    }
+    int64_t run = 0;
+    int32_t n = 0;
+    for (int32_t y = 0; y < RASTER_TIMING_LINES; y++) {
+        n += crossing[y];
+        r->pmajor_full[y] = n >= 8;
+        run += diff[y];
+        rec[y].time = run + bottom[y];
+        rec[y].need = rec[y].time > 0 ? rec[y].time + RASTER_TIMING_MIN_TO_START : INT64_MIN;
+    }
+}
+
+bool raster_pmajor_frame(raster_engine *r)
 {
     if (r->has_shadows || r->scanline_order) return false;
     /* (the active list keeps a polygon from its top line through its bottom line; the lines
      * drawn here are the same for these, which is every polygon the geometry engine makes) */
     for (uint32_t i = 0; i < r->npolys; i++)
         if (r->list[i]->ytop < 0 || r->list[i]->ytop > r->list[i]->ybottom) return false;
-    return true;
-}
-
-/* draw_scanline's whole-line clear for lines [y0, y1): those that 8 or more polygons cross
- * (ytop <= y <= ybottom, as in the active list). */
-static void pmajor_line_clears(raster_engine *r, int32_t y0, int32_t y1)
-{
-    int32_t diff[RASTER_TIMING_LINES + 1] = {0};
-    for (uint32_t i = 0; i < r->npolys; i++) {
-        const gx_polygon *p = r->list[i];
-        if (p->ytop >= y1 || p->ybottom < y0) continue;
-        diff[p->ytop > y0 ? p->ytop : y0]++;
-        diff[p->ybottom < y1 ? p->ybottom + 1 : y1]--;
-    }
-    int32_t run = 0;
-    for (int32_t y = y0; y < y1; y++) {
-        run += diff[y];
-        if (run >= 8) raster_span_begin(r, y, 0, 256);
-    }
+    /* A frame the timing model cuts is drawn scanline by scanline against the live model: drawn
+     * polygon by polygon first, it would be drawn twice. When the upper bound of its lines'
+     * costs fits, the frame does (a line that costs less leaves no less time to any later
+     * line: timing.h raster_timing_fits); else it may not, and the scanline order draws it. */
+    pmajor_estimate(r, r->line_rec);
+    return raster_timing_fits(&r->timing, r->line_rec) || r->pmajor_unchecked;
 }
 
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
@@ -536,7 +564,9 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec)
     raster_engine *r = b->r;
     const int32_t y0 = b->y0, y1 = b->y1;
     for (int32_t y = y0; y < y1; y++) raster_timing_rec_start(&rec[y]);
-    if (r->lazy_clear) pmajor_line_clears(r, y0, y1);
+    /* draw_scanline's whole-line clear of the lines 8 or more polygons cross */
+    for (int32_t y = y0; y < y1; y++)
+        if (r->lazy_clear && r->pmajor_full[y]) raster_span_begin(r, y, 0, 256);
     b->drew = false;
     /* one state slot for every polygon: the last polygon's material state is reused when the
      * next has the same material (setup.c material_reusable) */

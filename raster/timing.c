@@ -198,12 +198,13 @@ static void abort_line(raster_timing *t, int y)
 
 /* Recording: a charge of @p units with @p margin units that must still be left after it
  * (bottom line: 0, time_left < 0 aborts; polygon: max(2, pixel cost), the start test and the
- * pixels). The line needs time + units + margin at its start for this charge to pass. */
+ * pixels). The line needs time + units + margin at its start for this charge to pass; it is
+ * the line's need once the charge is its last (timing.h raster_timing_rec_start: every charge
+ * is at least 4 units, every margin at most 2). */
 static void record(raster_timing *t, int64_t units, int64_t margin)
 {
-    int64_t need = t->rec_cur.time + units + margin;
-    if (need > t->rec_cur.need) t->rec_cur.need = need;
     t->rec_cur.time += units;
+    t->rec_cur.need = t->rec_cur.time + margin;
 }
 
 void raster_timing_poly_bottom(raster_timing *t, int y)
@@ -262,6 +263,19 @@ bool raster_timing_replay_line(raster_timing *t, int y, raster_timing_line rec)
      * what is left after a charge with that charge's margin (record()). */
     if (rec.need > time_left(t, y)) return false;
     t->line_time[y & 1] += (int32_t)rec.time; /* (<= need <= time left: fits) */
+    return true;
+}
+
+bool raster_timing_fits(const raster_timing *t, const raster_timing_line *lines)
+{
+    if (!t->timed) return true;
+    raster_timing m = *t;
+    m.recording = false;
+    for (int y = 0; y < RASTER_TIMING_LINES; y++) {
+        raster_timing_line_begin(&m, y);
+        if (!raster_timing_replay_line(&m, y, lines[y])) return false;
+        raster_timing_line_end(&m, y);
+    }
     return true;
 }
 
