@@ -38,6 +38,9 @@
  * anti-aliasing, no shadow, one W for every vertex: all its edges and spans linear) takes a
  * line set-up with those modes resolved once per polygon (line_setup_lin); line_setup stays
  * the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
+ * Frames without shadow polygons are drawn polygon by polygon (raster_draw_band_pmajor, at the
+ * end of this file): one polygon state over all its lines, no active list to merge per line;
+ * the scanline loop stays for the rest and is the reference (test_raster_pmajor).
  */
 #include "raster/span_pixel.h"
 
@@ -477,7 +480,7 @@ void raster_draw_band(raster_band *b)
  * and 2 units more needed after the last. Every span lies within its polygon's bounding box
  * (edges are clamped to their extent), so no line costs more than this. Also which lines 8 or
  * more polygons cross (raster_engine.pmajor_full). */
-static void pmajor_estimate(raster_engine *r, raster_timing_line *rec)
+static int64_t pmajor_estimate(raster_engine *r, raster_timing_line *rec)
 {
     int64_t diff[RASTER_TIMING_LINES + 1] = {0}, bottom[RASTER_TIMING_LINES] = {0};
     int32_t crossing[RASTER_TIMING_LINES + 1] = {0}; /* polygons with ytop <= y <= ybottom */
@@ -502,7 +505,7 @@ static void pmajor_estimate(raster_engine *r, raster_timing_line *rec)
         if (p->ytop != p->ybottom && p->ybottom < RASTER_TIMING_LINES)
             bottom[p->ybottom] += RASTER_TIMING_EMPTY_LINE;
     }
-    int64_t run = 0;
+    int64_t run = 0, most = 0;
     int32_t n = 0;
     for (int32_t y = 0; y < RASTER_TIMING_LINES; y++) {
         n += crossing[y];
@@ -510,7 +513,9 @@ static void pmajor_estimate(raster_engine *r, raster_timing_line *rec)
         run += diff[y];
         rec[y].time = run + bottom[y];
         rec[y].need = rec[y].time > 0 ? rec[y].time + RASTER_TIMING_MIN_TO_START : INT64_MIN;
+        most = rec[y].need > most ? rec[y].need : most;
     }
+    return most;
 }
 
 bool raster_pmajor_frame(raster_engine *r)
@@ -524,8 +529,12 @@ bool raster_pmajor_frame(raster_engine *r)
      * polygon by polygon first, it would be drawn twice. When the upper bound of its lines'
      * costs fits, the frame does (a line that costs less leaves no less time to any later
      * line: timing.h raster_timing_fits); else it may not, and the scanline order draws it. */
-    pmajor_estimate(r, r->line_rec);
-    return raster_timing_fits(&r->timing, r->line_rec) || r->pmajor_unchecked;
+    /* (lines that need at most the final pass's 500 units, the first-polygon delay included,
+     * always fit: each pair then takes 512 units, its deadline comes 2130 later than the last
+     * one's, and a buffer stall waits for a line read far before the deadline; no need to ask
+     * the model) */
+    return pmajor_estimate(r, r->line_rec) <= 500 - 4 ||
+           raster_timing_fits(&r->timing, r->line_rec) || r->pmajor_unchecked;
 }
 
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).

@@ -22,7 +22,10 @@
  *    RDLINES_COUNT, underflow bit) and the frame is the frame; otherwise it is drawn again on one
  *    thread with the live model (render.c). Frames too small to gain are drawn on one thread.
  * The result is the same frame, bit for bit, whatever the number of threads (test_raster_threads
- * and the golden tests run with 1 and with several threads).
+ * and the golden tests run with 1 and with several threads). Frames span.c raster_pmajor_frame
+ * accepts are drawn polygon by polygon in each band (raster_draw_band_pmajor), and on one thread
+ * the same way against a recording model, replayed as the bands' (raster/README.md "Drawing
+ * order").
  *
  * A frame is drawn in steps (its lines, then its final pass), each open to whoever joins it
  * while it runs: the caller's thread works as thread 0, the workers (created once,
