@@ -230,6 +230,11 @@ typedef struct raster_band {
     uint32_t active_tmp[GX_MAX_POLYGONS];
     uint16_t free_slots[GX_MAX_POLYGONS];
     uint32_t nfree;
+    /** polygon-major bands (span.c raster_draw_band_pmajor): the states of the polygons that
+     *  cross the band's last line, stepped to the line after it, in list order, in
+     *  polys[carry_at, carry_at + ncarry); carry_ok: every one of them fitted */
+    uint32_t carry_at, ncarry;
+    bool carry_ok;
     raster_poly polys[GX_MAX_POLYGONS];
 } raster_band;
 
@@ -391,8 +396,10 @@ bool raster_pmajor_frame(raster_engine *r);
 /** raster_draw_band in polygon-major order: each polygon of the render list over all its
  *  lines in [b->y0, b->y1), in list order, recording every line's timing cost into @p rec
  *  (rec[y] for y in the band; timing.h raster_timing_rec_*): nothing is cut, the caller
- *  replays the lines (threads.c). Only for frames raster_pmajor_frame accepts. */
-void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec);
+ *  replays the lines (threads.c). Only for frames raster_pmajor_frame accepts. @p carry_on:
+ *  the band starts where the band's last one (this frame, polygon-major) ended, whose
+ *  polygons crossing into it are taken on as that band left them instead of set up again. */
+void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry_on);
 /** raster_draw_band in steps (lines.c): start the band, then each line y0..y1-1 in order. */
 void raster_band_start(raster_band *b);
 void raster_band_line(raster_band *b, int32_t y);

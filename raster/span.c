@@ -568,7 +568,11 @@ static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend
     if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
 }
 
-void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec)
+/* Polygon states a band hands on to the next (raster_band.carry_at): two halves of the state
+ * slots after slot 0, one read while the other is written. */
+#define PMAJOR_CARRY_MAX ((GX_MAX_POLYGONS - 1u) / 2u)
+
+void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry_on)
 {
     raster_engine *r = b->r;
     const int32_t y0 = b->y0, y1 = b->y1;
@@ -577,16 +581,34 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec)
     for (int32_t y = y0; y < y1; y++)
         if (r->lazy_clear && r->pmajor_full[y]) raster_span_begin(r, y, 0, 256);
     b->drew = false;
-    /* one state slot for every polygon: the last polygon's material state is reused when the
-     * next has the same material (setup.c material_reusable) */
-    raster_poly *rp = &b->polys[0];
+    /* the polygons above the band that reach it: as the last band left them (in list order:
+     * the same polygons, crossing line y0), or set up at y0 */
+    uint32_t in_at = b->carry_at, nin = carry_on && b->carry_ok ? b->ncarry : 0, taken = 0;
+    uint32_t out_at = in_at == 1 ? 1 + PMAJOR_CARRY_MAX : 1, nout = 0;
+    bool out_ok = true;
+    /* one state slot for every other polygon: the last polygon's material state is reused when
+     * the next has the same material (setup.c material_reusable) */
     for (uint32_t i = 0; i < r->npolys; i++) {
         const gx_polygon *p = r->list[i];
         if (p->ytop >= y1 || p->ybottom < y0) continue;
         int32_t y = p->ytop > y0 ? p->ytop : y0;
-        rp->poly = p;
-        raster_poly_activate(r, rp, y);
+        raster_poly *rp = &b->polys[0];
+        if (p->ytop < y0 && taken < nin && b->polys[in_at + taken].poly == p) {
+            rp = &b->polys[in_at + taken++];
+        } else {
+            rp->poly = p;
+            raster_poly_activate(r, rp, y);
+        }
         pmajor_poly(b, rp, y, p->ybottom < y1 ? p->ybottom + 1 : y1, rec);
+        if (p->ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
+            if (nout < PMAJOR_CARRY_MAX)
+                b->polys[out_at + nout++] = *rp;
+            else
+                out_ok = false;
+        }
     }
+    b->carry_at = out_at;
+    b->ncarry = nout;
+    b->carry_ok = out_ok;
     if (b->drew) b->prev_mask = false; /* (no shadow masks: as poly_line leaves it) */
 }

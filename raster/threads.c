@@ -332,7 +332,7 @@ static void draw_job(raster_engine *r, unsigned i)
         if (r->pmajor) {
             b->y0 = y0;
             b->y1 = y1;
-            raster_draw_band_pmajor(b, r->line_rec);
+            raster_draw_band_pmajor(b, r->line_rec, y0 == end);
         } else if (y0 == end) {
             for (int32_t y = y0; y < y1; y++) raster_band_line(b, y); /* (b->y0 as it was) */
             b->y1 = y1;
@@ -388,7 +388,7 @@ static raster_lines_result draw_lines_pmajor(raster_engine *r)
     raster_band *b = r->band[0];
     b->y0 = 0;
     b->y1 = 192;
-    raster_draw_band_pmajor(b, r->line_rec);
+    raster_draw_band_pmajor(b, r->line_rec, false);
     if (b->drew) r->prev_shadow_mask = b->prev_mask;
     raster_lines_done(r, 0, 192);
     return replay_lines(r) ? RASTER_LINES_DRAWN : RASTER_LINES_CUT;
