@@ -230,6 +230,11 @@ typedef struct raster_band {
     uint32_t active_tmp[GX_MAX_POLYGONS];
     uint16_t free_slots[GX_MAX_POLYGONS];
     uint32_t nfree;
+    /** polygon-major bands (span.c raster_draw_band_pmajor): the states of the polygons that
+     *  cross the band's last line, stepped to the line after it, in list order, in
+     *  polys[carry_at, carry_at + ncarry); carry_ok: every one of them fitted */
+    uint32_t carry_at, ncarry;
+    bool carry_ok;
     raster_poly polys[GX_MAX_POLYGONS];
 } raster_band;
 
@@ -265,6 +270,18 @@ struct raster_engine {
      *  function of its flags (span_fns.c), which shades through raster_shade, instead of the
      *  specialised ones: the reference the fast paths are compared with. Default false. */
     bool span_reference;
+    /** Test hook (unit.test_raster_pmajor): every frame drawn scanline by scanline (span.c
+     *  raster_draw_band), none polygon by polygon (raster_draw_band_pmajor): the reference
+     *  the polygon-major order is compared with. Default false. */
+    bool scanline_order;
+    /** Test hook (unit.test_raster_pmajor): polygon by polygon also when the upper bound of
+     *  the timing costs may be cut (raster_pmajor_frame), so that the redraw of a frame the
+     *  timing model cuts after all is tested. Default false. */
+    bool pmajor_unchecked;
+    /** this frame is drawn polygon by polygon (threads.c, raster_pmajor_frame) */
+    bool pmajor;
+    /** lines that 8 or more polygons cross (raster_pmajor_frame): cleared whole first */
+    bool pmajor_full[192];
 
     /* lazy clear (render.c): with a plain clear plane, line y's pixels [valid_lo, valid_hi)
      * hold this frame's values (clear or drawn); the rest is cleared only when a polygon line
@@ -371,6 +388,18 @@ uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp);
 /** Draw lines [b->y0, b->y1) of every polygon in the render list, in order, against
  *  b->timing (span.c). */
 void raster_draw_band(raster_band *b);
+/** Whether this frame is drawn polygon by polygon (raster_draw_band_pmajor): no shadow
+ *  polygons or masks, no scanline_order hook, every polygon with 0 <= ytop <= ybottom, and an
+ *  upper bound of its timing costs that the timing model (after raster_timing_frame_begin)
+ *  does not cut. Uses raster_engine.line_rec. */
+bool raster_pmajor_frame(raster_engine *r);
+/** raster_draw_band in polygon-major order: each polygon of the render list over all its
+ *  lines in [b->y0, b->y1), in list order, recording every line's timing cost into @p rec
+ *  (rec[y] for y in the band; timing.h raster_timing_rec_*): nothing is cut, the caller
+ *  replays the lines (threads.c). Only for frames raster_pmajor_frame accepts. @p carry_on:
+ *  the band starts where the band's last one (this frame, polygon-major) ended, whose
+ *  polygons crossing into it are taken on as that band left them instead of set up again. */
+void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry_on);
 /** raster_draw_band in steps (lines.c): start the band, then each line y0..y1-1 in order. */
 void raster_band_start(raster_band *b);
 void raster_band_line(raster_band *b, int32_t y);

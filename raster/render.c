@@ -1,6 +1,7 @@
 /*
  * render.c - the rendering engine's frame: latch the frame state, clear, draw every polygon
- * scanline by scanline (with the timing model), then the final pass.
+ * (with the timing model; polygon by polygon or scanline by scanline, span.c and
+ * raster/README.md "Drawing order"), then the final pass.
  *
  * Hardware notes: the order clear -> polygons (opaque, then translucent, per scanline) -> edge
  * marking / fog / anti-aliasing follows melonDS GPU3D_Soft.cpp RenderFrame/RenderPolygons. melonDS
@@ -209,8 +210,10 @@ void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster
     raster_frame_prepare(r, in, out);
 
     /* The lines: in bands on several threads when possible (threads.c; each band also
-     * completes the clear of its lines for the final pass, or writes them out), else, or when
-     * the timing model would have cut a line, on this thread against the live timing model. */
+     * completes the clear of its lines for the final pass, or writes them out), or polygon by
+     * polygon on this thread (RASTER_LINES_DRAWN; the timing replayed after), else, or when the
+     * timing model would have cut a line, scanline by scanline on this thread against the live
+     * timing model. */
     raster_timing before = r->timing;
     raster_timing_frame_begin(&r->timing, in);
     raster_lines_result lines = raster_draw_lines_split(r);
@@ -220,7 +223,7 @@ void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster
         raster_timing_frame_begin(&r->timing, in);
         start_clear(r, in);
     }
-    if (lines != RASTER_LINES_SPLIT) {
+    if (lines == RASTER_LINES_NOT_SPLIT || lines == RASTER_LINES_CUT) {
         raster_draw_lines(r, 0, 192);
         raster_lines_done(r, 0, 192);
     }

@@ -38,6 +38,9 @@
  * anti-aliasing, no shadow, one W for every vertex: all its edges and spans linear) takes a
  * line set-up with those modes resolved once per polygon (line_setup_lin); line_setup stays
  * the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
+ * Frames without shadow polygons are drawn polygon by polygon (raster_draw_band_pmajor, at the
+ * end of this file): one polygon state over all its lines, no active list to merge per line;
+ * the scanline loop stays for the rest and is the reference (test_raster_pmajor).
  */
 #include "raster/span_pixel.h"
 
@@ -438,4 +441,165 @@ void raster_draw_band(raster_band *b)
 {
     raster_band_start(b);
     for (int32_t y = b->y0; y < b->y1; y++) draw_scanline(b, y);
+}
+
+/* ---- polygon-major order ---- */
+
+/*
+ * The same frame drawn polygon by polygon: each polygon of the render list over all its lines
+ * of the band, in list order, instead of every polygon on a line, line by line. Why the
+ * pixels are the same: a polygon line reads and writes only its own row (both layers), and on
+ * every row the polygons still come in list order, so each pixel sees the same writes in the
+ * same order; what runs from line to line in the scanline order is left out or kept per line:
+ *  - the shadow stencil rows and the "previous polygon was a shadow mask" flag: frames with
+ *    shadow polygons or masks are drawn scanline by scanline (raster_pmajor_frame);
+ *  - the timing model: each line's charges are recorded into that line's entry (timing.h
+ *    raster_timing_rec_*), in list order per line, and replayed in line order by the caller as
+ *    for the bands of several threads (threads.c; a line the live model would have cut sends
+ *    the frame back to the scanline order);
+ *  - the lazy clear (render.c) is exact in any order: a line's valid range only grows to the
+ *    one run holding every span that touched it, and only pixels outside it are cleared; the
+ *    whole-line clear of lines crossed by 8 or more polygons is done for every line before any
+ *    polygon, where draw_scanline does it before the line's first polygon (the line is then
+ *    untouched either way);
+ *  - a polygon's edges step from line to line in its own state (one activation per band, at
+ *    its first line in it, as update_active does).
+ */
+
+/* An upper bound of each line's timing charges (rec[y]): every polygon charged 12 plus the
+ * pixel cost of its bounding box's width on each line it is drawn on, 4 on its bottom line,
+ * and 2 units more needed after the last. Every span lies within its polygon's bounding box
+ * (edges are clamped to their extent), so no line costs more than this. Also which lines 8 or
+ * more polygons cross (raster_engine.pmajor_full). */
+static int64_t pmajor_estimate(raster_engine *r, raster_timing_line *rec)
+{
+    int64_t diff[RASTER_TIMING_LINES + 1] = {0}, bottom[RASTER_TIMING_LINES] = {0};
+    int32_t crossing[RASTER_TIMING_LINES + 1] = {0}; /* polygons with ytop <= y <= ybottom */
+    const gx_vertex *verts = r->frame->verts;
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        const gx_polygon *p = r->list[i];
+        int32_t x0 = INT32_MAX, x1 = INT32_MIN;
+        for (unsigned k = 0; k < p->nverts; k++) {
+            int32_t x = verts[p->vtx[k]].sx;
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+        }
+        int64_t width = (int64_t)x1 + 1 - (x0 < 0 ? 0 : x0);
+        int64_t cost = RASTER_TIMING_PER_POLY +
+                       (width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0);
+        int32_t yend = p->ytop == p->ybottom ? p->ybottom + 1 : p->ybottom; /* drawn lines */
+        if (p->ytop >= RASTER_TIMING_LINES) continue;
+        crossing[p->ytop]++;
+        crossing[p->ybottom < RASTER_TIMING_LINES ? p->ybottom + 1 : RASTER_TIMING_LINES]--;
+        diff[p->ytop] += cost;
+        diff[yend < RASTER_TIMING_LINES ? yend : RASTER_TIMING_LINES] -= cost;
+        if (p->ytop != p->ybottom && p->ybottom < RASTER_TIMING_LINES)
+            bottom[p->ybottom] += RASTER_TIMING_EMPTY_LINE;
+    }
+    int64_t run = 0, most = 0;
+    int32_t n = 0;
+    for (int32_t y = 0; y < RASTER_TIMING_LINES; y++) {
+        n += crossing[y];
+        r->pmajor_full[y] = n >= 8;
+        run += diff[y];
+        rec[y].time = run + bottom[y];
+        rec[y].need = rec[y].time > 0 ? rec[y].time + RASTER_TIMING_MIN_TO_START : INT64_MIN;
+        most = rec[y].need > most ? rec[y].need : most;
+    }
+    return most;
+}
+
+bool raster_pmajor_frame(raster_engine *r)
+{
+    if (r->has_shadows || r->scanline_order) return false;
+    /* (the active list keeps a polygon from its top line through its bottom line; the lines
+     * drawn here are the same for these, which is every polygon the geometry engine makes) */
+    for (uint32_t i = 0; i < r->npolys; i++)
+        if (r->list[i]->ytop < 0 || r->list[i]->ytop > r->list[i]->ybottom) return false;
+    /* A frame the timing model cuts is drawn scanline by scanline against the live model: drawn
+     * polygon by polygon first, it would be drawn twice. When the upper bound of its lines'
+     * costs fits, the frame does (a line that costs less leaves no less time to any later
+     * line: timing.h raster_timing_fits); else it may not, and the scanline order draws it. */
+    /* (lines that need at most the final pass's 500 units, the first-polygon delay included,
+     * always fit: each pair then takes 512 units, its deadline comes 2130 later than the last
+     * one's, and a buffer stall waits for a line read far before the deadline; no need to ask
+     * the model) */
+    return pmajor_estimate(r, r->line_rec) <= 500 - 4 ||
+           raster_timing_fits(&r->timing, r->line_rec) || r->pmajor_unchecked;
+}
+
+/* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
+ * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. */
+static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
+                        raster_timing_line *rec)
+{
+    raster_engine *r = b->r;
+    int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
+    if (y < ydraw) b->drew = true;
+    if (rp->lin_line) {
+        for (; y < ydraw; y++) {
+            span_line c;
+            line_setup_lin(r, rp, y, &c);
+            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+            span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
+            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+            rp->xl = raster_slope_step_lin(&rp->left);
+            rp->xr = raster_slope_step_lin(&rp->right);
+        }
+    } else {
+        for (; y < ydraw; y++) {
+            span_line c;
+            line_setup(r, rp, y, &c);
+            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+            span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
+            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+            step_edges(rp);
+        }
+    }
+    if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
+}
+
+/* Polygon states a band hands on to the next (raster_band.carry_at): two halves of the state
+ * slots after slot 0, one read while the other is written. */
+#define PMAJOR_CARRY_MAX ((GX_MAX_POLYGONS - 1u) / 2u)
+
+void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry_on)
+{
+    raster_engine *r = b->r;
+    const int32_t y0 = b->y0, y1 = b->y1;
+    for (int32_t y = y0; y < y1; y++) raster_timing_rec_start(&rec[y]);
+    /* draw_scanline's whole-line clear of the lines 8 or more polygons cross */
+    for (int32_t y = y0; y < y1; y++)
+        if (r->lazy_clear && r->pmajor_full[y]) raster_span_begin(r, y, 0, 256);
+    b->drew = false;
+    /* the polygons above the band that reach it: as the last band left them (in list order:
+     * the same polygons, crossing line y0), or set up at y0 */
+    uint32_t in_at = b->carry_at, nin = carry_on && b->carry_ok ? b->ncarry : 0, taken = 0;
+    uint32_t out_at = in_at == 1 ? 1 + PMAJOR_CARRY_MAX : 1, nout = 0;
+    bool out_ok = true;
+    /* one state slot for every other polygon: the last polygon's material state is reused when
+     * the next has the same material (setup.c material_reusable) */
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        const gx_polygon *p = r->list[i];
+        if (p->ytop >= y1 || p->ybottom < y0) continue;
+        int32_t y = p->ytop > y0 ? p->ytop : y0;
+        raster_poly *rp = &b->polys[0];
+        if (p->ytop < y0 && taken < nin && b->polys[in_at + taken].poly == p) {
+            rp = &b->polys[in_at + taken++];
+        } else {
+            rp->poly = p;
+            raster_poly_activate(r, rp, y);
+        }
+        pmajor_poly(b, rp, y, p->ybottom < y1 ? p->ybottom + 1 : y1, rec);
+        if (p->ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
+            if (nout < PMAJOR_CARRY_MAX)
+                b->polys[out_at + nout++] = *rp;
+            else
+                out_ok = false;
+        }
+    }
+    b->carry_at = out_at;
+    b->ncarry = nout;
+    b->carry_ok = out_ok;
+    if (b->drew) b->prev_mask = false; /* (no shadow masks: as poly_line leaves it) */
 }

@@ -22,7 +22,10 @@
  *    RDLINES_COUNT, underflow bit) and the frame is the frame; otherwise it is drawn again on one
  *    thread with the live model (render.c). Frames too small to gain are drawn on one thread.
  * The result is the same frame, bit for bit, whatever the number of threads (test_raster_threads
- * and the golden tests run with 1 and with several threads).
+ * and the golden tests run with 1 and with several threads). Frames span.c raster_pmajor_frame
+ * accepts are drawn polygon by polygon in each band (raster_draw_band_pmajor), and on one thread
+ * the same way against a recording model, replayed as the bands' (raster/README.md "Drawing
+ * order").
  *
  * A frame is drawn in steps (its lines, then its final pass), each open to whoever joins it
  * while it runs: the caller's thread works as thread 0, the workers (created once,
@@ -326,7 +329,11 @@ static void draw_job(raster_engine *r, unsigned i)
         unsigned k = atomic_fetch_add(&r->next_band, 1u);
         if (k >= r->nbands) break;
         int32_t y0 = r->band_y[k], y1 = r->band_y[k + 1];
-        if (y0 == end) {
+        if (r->pmajor) {
+            b->y0 = y0;
+            b->y1 = y1;
+            raster_draw_band_pmajor(b, r->line_rec, y0 == end);
+        } else if (y0 == end) {
             for (int32_t y = y0; y < y1; y++) raster_band_line(b, y); /* (b->y0 as it was) */
             b->y1 = y1;
         } else {
@@ -363,12 +370,38 @@ static void plan_bands(raster_engine *r, uint64_t total)
     r->nbands = k;
 }
 
+/* The timing model, line by line in order, from the recorded costs. @return false when a
+ * line would have been cut (the model must then be restarted). */
+static bool replay_lines(raster_engine *r)
+{
+    for (int y = 0; y < 192; y++) {
+        raster_timing_line_begin(&r->timing, y);
+        if (!raster_timing_replay_line(&r->timing, y, r->line_rec[y])) return false;
+        raster_timing_line_end(&r->timing, y);
+    }
+    return true;
+}
+
+/* A frame on this thread alone in polygon-major order (span.c raster_draw_band_pmajor). */
+static raster_lines_result draw_lines_pmajor(raster_engine *r)
+{
+    raster_band *b = r->band[0];
+    b->y0 = 0;
+    b->y1 = 192;
+    raster_draw_band_pmajor(b, r->line_rec, false);
+    if (b->drew) r->prev_shadow_mask = b->prev_mask;
+    raster_lines_done(r, 0, 192);
+    return replay_lines(r) ? RASTER_LINES_DRAWN : RASTER_LINES_CUT;
+}
+
 static raster_lines_result draw_lines_split(raster_engine *r)
 {
-    if (r->threads < 2 || !r->pool || r->has_shadows) return RASTER_LINES_NOT_SPLIT;
+    r->pmajor = raster_pmajor_frame(r);
+    if (r->threads < 2 || !r->pool || r->has_shadows)
+        return r->pmajor ? draw_lines_pmajor(r) : RASTER_LINES_NOT_SPLIT;
     uint64_t total = 0;
     for (int y = 0; y < 192; y++) total += r->line_work[y];
-    if (total < r->split_min_work) return RASTER_LINES_NOT_SPLIT;
+    if (total < r->split_min_work) return r->pmajor ? draw_lines_pmajor(r) : RASTER_LINES_NOT_SPLIT;
 
     plan_bands(r, total);
     atomic_store(&r->next_band, 0u);
@@ -379,13 +412,7 @@ static raster_lines_result draw_lines_split(raster_engine *r)
     for (unsigned i = 0; i < r->threads; i++) {
         if (r->band[i]->drew) r->prev_shadow_mask = r->band[i]->prev_mask;
     }
-    /* the timing model, line by line in order, from the recorded costs */
-    for (int y = 0; y < 192; y++) {
-        raster_timing_line_begin(&r->timing, y);
-        if (!raster_timing_replay_line(&r->timing, y, r->line_rec[y])) return RASTER_LINES_CUT;
-        raster_timing_line_end(&r->timing, y);
-    }
-    return RASTER_LINES_SPLIT;
+    return replay_lines(r) ? RASTER_LINES_SPLIT : RASTER_LINES_CUT;
 }
 
 raster_lines_result raster_draw_lines_split(raster_engine *r)

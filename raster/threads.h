@@ -21,6 +21,9 @@ typedef enum raster_lines_result {
     RASTER_LINES_SPLIT,     /**< every line drawn by the bands; the timing model replayed */
     RASTER_LINES_CUT,       /**< drawn, but the timing model would have cut a line: the lines
                                  and the timing model must be restarted and drawn on one thread */
+    RASTER_LINES_DRAWN,     /**< every line drawn on this thread in polygon-major order (span.c
+                                 raster_draw_band_pmajor), each then done; the timing model
+                                 replayed */
 } raster_lines_result;
 
 /** Draw lines 0..191 of the frame (after raster_setup_frame and raster_timing_frame_begin) in

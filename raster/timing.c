@@ -45,7 +45,7 @@ enum {
     T_FIRST_READ = 52440,                        /* SLRead[0] */
     T_FIRST_DEADLINE = 53501,                    /* pair 0 (TEMP in the branch: SLRead[2] - 1069) */
     T_FIRST_POLY = 4,                            /* FirstPolyDelay */
-    T_EMPTY_LINE = 4,                            /* EmptyPolyScanline */
+    T_EMPTY_LINE = RASTER_TIMING_EMPTY_LINE,     /* EmptyPolyScanline (4) */
     T_PER_POLY = RASTER_TIMING_PER_POLY,         /* PerPolyScanline (12) */
     T_FREE_PIXELS = RASTER_TIMING_FREE_PIXELS,   /* NumFreePixels (4) */
     T_MIN_TO_START = RASTER_TIMING_MIN_TO_START, /* MinToStartPoly (2) */
@@ -198,17 +198,18 @@ static void abort_line(raster_timing *t, int y)
 
 /* Recording: a charge of @p units with @p margin units that must still be left after it
  * (bottom line: 0, time_left < 0 aborts; polygon: max(2, pixel cost), the start test and the
- * pixels). The line needs time + units + margin at its start for this charge to pass. */
+ * pixels). The line needs time + units + margin at its start for this charge to pass; it is
+ * the line's need once the charge is its last (timing.h raster_timing_rec_start: every charge
+ * is at least 4 units, every margin at most 2). */
 static void record(raster_timing *t, int64_t units, int64_t margin)
 {
-    int64_t need = t->rec_cur.time + units + margin;
-    if (need > t->rec_cur.need) t->rec_cur.need = need;
     t->rec_cur.time += units;
+    t->rec_cur.need = t->rec_cur.time + margin;
 }
 
 void raster_timing_poly_bottom(raster_timing *t, int y)
 {
-    if (t->recording) record(t, T_EMPTY_LINE, 0);
+    if (t->recording) raster_timing_rec_bottom(&t->rec_cur); /* (= record(t, T_EMPTY_LINE, 0)) */
     if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES || t->line_aborted[y & 1]) return;
     t->line_time[y & 1] += T_EMPTY_LINE;
     if (time_left(t, y) < 0) abort_line(t, y);
@@ -226,11 +227,10 @@ int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr,
 {
     int32_t first = xl < 0 ? 0 : xl;
     if (!t->timed || y < 0 || y >= RASTER_TIMING_LINES) {
-        if (t->recording) {
-            /* the 12, then the start test (2 left) and the pixels (as below) */
-            int64_t cost = count_pixels ? pixel_cost(first, xr) : 0;
-            record(t, T_PER_POLY + cost, cost < T_MIN_TO_START ? T_MIN_TO_START - cost : 0);
-        }
+        /* the 12, then the start test (2 left) and the pixels (as below):
+         * record(t, T_PER_POLY + cost, max(T_MIN_TO_START - cost, 0)) */
+        if (t->recording && count_pixels) raster_timing_rec_span(&t->rec_cur, xl, xr);
+        if (t->recording && !count_pixels) record(t, T_PER_POLY, T_MIN_TO_START);
         return RASTER_TIMING_NO_LIMIT;
     }
     if (t->line_aborted[y & 1]) return RASTER_TIMING_SKIP;
@@ -263,6 +263,19 @@ bool raster_timing_replay_line(raster_timing *t, int y, raster_timing_line rec)
      * what is left after a charge with that charge's margin (record()). */
     if (rec.need > time_left(t, y)) return false;
     t->line_time[y & 1] += (int32_t)rec.time; /* (<= need <= time left: fits) */
+    return true;
+}
+
+bool raster_timing_fits(const raster_timing *t, const raster_timing_line *lines)
+{
+    if (!t->timed) return true;
+    raster_timing m = *t;
+    m.recording = false;
+    for (int y = 0; y < RASTER_TIMING_LINES; y++) {
+        raster_timing_line_begin(&m, y);
+        if (!raster_timing_replay_line(&m, y, lines[y])) return false;
+        raster_timing_line_end(&m, y);
+    }
     return true;
 }
 

@@ -123,6 +123,44 @@ void raster_timing_record(raster_timing *t, raster_timing_line *lines);
  */
 bool raster_timing_replay_line(raster_timing *t, int y, raster_timing_line rec);
 
+/** The model's constants the inline functions below need (MODEL.md 2; timing.c names them
+ *  T_EMPTY_LINE, T_PER_POLY, T_FREE_PIXELS, T_MIN_TO_START). */
+#define RASTER_TIMING_EMPTY_LINE   4
+#define RASTER_TIMING_PER_POLY     12
+#define RASTER_TIMING_FREE_PIXELS  4
+#define RASTER_TIMING_MIN_TO_START 2
+
+/**
+ * Recording for polygon-major drawing (span.c raster_draw_band_pmajor): the charges of line y
+ * go straight to its entry @p rec of the recorded lines, with the same result as the recording
+ * model's (raster_timing_poly_bottom / raster_timing_poly_span): a line's polygons come in
+ * list order when the polygons are drawn in list order, whatever order the lines come in.
+ * raster_timing_rec_start first (what raster_timing_line_begin starts a recorded line with).
+ * The need of a line is that of its last charge: a charge adds at least 4 units and asks for at
+ * most 2 after it, so each charge's need (time after it + what must be left) exceeds every
+ * earlier one's; the functions below store it instead of taking the maximum.
+ */
+static inline void raster_timing_rec_start(raster_timing_line *rec)
+{
+    rec->time = 0;
+    rec->need = INT64_MIN;
+}
+/** A polygon's bottom line: 4 units, nothing needed after them (raster_timing_poly_bottom). */
+static inline void raster_timing_rec_bottom(raster_timing_line *rec)
+{
+    rec->time += RASTER_TIMING_EMPTY_LINE;
+    rec->need = rec->time;
+}
+
+/**
+ * Whether lines costing @p lines (RASTER_TIMING_LINES entries, as recorded) would all pass the
+ * model as it is now (after raster_timing_frame_begin): the replay of raster_timing_replay_line
+ * on a copy. Lines that cost no more (time and need) pass too: a pair's end clock, its
+ * padding, the buffer's stalls and the next deadline's time left are monotonic in the lines'
+ * costs.
+ */
+bool raster_timing_fits(const raster_timing *t, const raster_timing_line *lines);
+
 /** Power-on state: RDLINES_COUNT 63, the next frame untimed. */
 void raster_timing_init(raster_timing *t);
 /** 3D rendering powered (re-)on in POWCNT1: same as init. */
@@ -146,11 +184,19 @@ static inline bool raster_timing_line_aborted(const raster_timing *t, int y)
  *         (RASTER_TIMING_NO_LIMIT when the whole span fits).
  */
 int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr, bool count_pixels);
-/** The model's per-polygon constants the inline fast path below needs (MODEL.md 2; timing.c
- *  names them T_PER_POLY, T_FREE_PIXELS, T_MIN_TO_START). */
-#define RASTER_TIMING_PER_POLY     12
-#define RASTER_TIMING_FREE_PIXELS  4
-#define RASTER_TIMING_MIN_TO_START 2
+
+/** A polygon's span xl..xr on a recorded line (raster_timing_poly_span's recording): its 12
+ *  units and pixel cost, after which the start test's 2 units must have been left (counted
+ *  from the 12: the pixels they paid for count towards them). */
+static inline void raster_timing_rec_span(raster_timing_line *rec, int32_t xl, int32_t xr)
+{
+    int32_t first = xl < 0 ? 0 : xl;
+    int64_t width = (int64_t)xr + 1 - first;
+    int64_t cost = width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0;
+    rec->time += RASTER_TIMING_PER_POLY + cost;
+    rec->need =
+        rec->time + (cost < RASTER_TIMING_MIN_TO_START ? RASTER_TIMING_MIN_TO_START - cost : 0);
+}
 
 /**
  * raster_timing_poly_span(t, y, xl, xr, true), with the common case inline (the scanline loop

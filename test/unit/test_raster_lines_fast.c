@@ -2,8 +2,9 @@
  * test_raster_lines_fast.c - the specialised line set-up of the common polygon (span.c
  * line_setup_lin: Z-buffered, no anti-aliasing, no shadow, every vertex W equal with bits 0-6
  * clear) draws what the general line set-up draws (raster_engine.ref_lines forces the general
- * one on every line): two engines render the same random frames, one each way, and must agree
- * on every buffer word (both layers), the output frame and the timing model's results.
+ * one on every line): two engines render the same random frames, one each way, every other
+ * frame in the scanline order and the others in the polygon-major order, and must agree on
+ * every buffer word (both layers), the output frame and the timing model's results.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,7 +82,8 @@ static void render(raster_engine *r, const gx_frame *f, dsgx_frame *out, raster_
     raster_render(r, f, out, res);
 }
 
-/* Polygons of the last frame that took line_setup_lin (their state slots still hold it). */
+/* Polygons of the last frame that took line_setup_lin (their state slots still hold it: frames
+ * drawn scanline by scanline, where each polygon on a line has a slot of its own). */
 static unsigned lin_polys(const raster_engine *r)
 {
     unsigned n = 0;
@@ -110,6 +112,9 @@ static void test_fast_lines_match_general(void **state)
     for (int frame = 0; frame < 120; frame++) {
         unsigned n = frame % 10 == 9 ? 1500u : (unsigned)rnd_in(&seed, 1, 200);
         random_frame(f, &seed, n, modes[frame % 7]);
+        /* every other frame polygon by polygon (span.c raster_draw_band_pmajor), the others
+         * scanline by scanline: both orders draw through the two line set-ups */
+        fast->scanline_order = ref->scanline_order = frame % 2 == 0;
         raster_result rf, rr;
         render(fast, f, out_fast, &rf);
         render(ref, f, out_ref, &rr);
@@ -121,9 +126,9 @@ static void test_fast_lines_match_general(void **state)
         assert_int_equal(rf.underflow, rr.underflow);
         assert_int_equal(rf.lines_cut, rr.lines_cut);
         assert_int_equal(lin_polys(ref), 0);
-        fast_polys += lin_polys(fast);
+        if (fast->scanline_order) fast_polys += lin_polys(fast);
     }
-    assert_true(fast_polys > 1000); /* the specialised set-up did draw */
+    assert_true(fast_polys > 500); /* the specialised set-up did draw */
     free(out_fast);
     free(out_ref);
     raster_destroy(fast);
