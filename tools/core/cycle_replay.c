@@ -70,16 +70,7 @@ static size_t write_run(gx_engine *gx, const dsgx_trace_item *items, size_t i, s
             w[m].addr = items[i + m].addr;
             w[m].value = items[i + m].value;
         }
-        for (size_t j = 0; j < m;) {
-            uint32_t stall;
-            j += gx_bus_write32_run(gx, w + j, m - j, slice, &stall);
-            if (stall) { /* the write at j stalled: as bus_write, then on with the next */
-                st->stalls++, st->stall_cycles += stall;
-                gx_run(gx, slice);
-                j++;
-            }
-        }
-        st->run_cycles += (uint64_t)slice * m;
+        write_prepared(gx, w, m, slice, st);
         i += m;
         if (m < CHUNK) return i;
     }
