@@ -301,6 +301,26 @@ void gx_write32(gx_engine *gx, uint32_t addr, uint32_t val)
     write_masked(gx, addr, val, 0xFFFFFFFFu);
 }
 
+void gx_write32_block(gx_engine *gx, uint32_t addr, const uint8_t *bytes, size_t n)
+{
+    n &= ~(size_t)3;
+    const uint32_t window = REG_VRAM_LCDC_END - REG_VRAM_LCDC_BASE;
+    for (size_t k = 0; k < n;) {
+        uint32_t a = addr + (uint32_t)k, in = a - REG_VRAM_LCDC_BASE;
+        if (!(a & 3u) && in < window) { /* (VRAM is neither timed nor seen by commands) */
+            size_t len = window - in < n - k ? window - in : n - k;
+            gx_vram_lcdc_write_block(&gx->vram, a, bytes + k, (uint32_t)len);
+            k += len;
+        } else {
+            const uint8_t *b = bytes + k;
+            gx_write32(gx, a,
+                       (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                           (uint32_t)b[3] << 24);
+            k += 4;
+        }
+    }
+}
+
 void gx_write_gxfifo(gx_engine *gx, const uint32_t *words, size_t n)
 {
     /* write_masked's GXFIFO path for each word: POWCNT1 is not a command's to change */

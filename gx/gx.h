@@ -66,6 +66,11 @@ typedef struct gx_bus_word {
  *  i = 0..n-1, with the GXFIFO and command-port writes executed in one loop (no call and no
  *  address decode per word). For a host that replays recorded writes (the trace replay). */
 void gx_write32_run(gx_engine *gx, const gx_bus_word *w, size_t n);
+/** n / 4 32-bit little-endian writes of @p bytes from @p addr on (n rounded down to a multiple
+ *  of 4): the same as gx_write32(gx, addr + k, bytes[k..k+3]) for k = 0, 4, ..., with the
+ *  words that land in the VRAM LCDC window copied there in blocks. For a host that uploads
+ *  textures and the rear-plane image (a trace's `data` lines). */
+void gx_write32_block(gx_engine *gx, uint32_t addr, const uint8_t *bytes, size_t n);
 /** Bus reads (status and result registers, 3D registers that read back, VRAM LCDC window). */
 uint32_t gx_read32(gx_engine *gx, uint32_t addr);
 uint16_t gx_read16(gx_engine *gx, uint32_t addr);

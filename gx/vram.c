@@ -127,6 +127,24 @@ void gx_vram_lcdc_write32(gx_vram *v, uint32_t addr, uint32_t val, uint32_t mask
     mark_used(v, b, off, off + 4u); /* conservative by up to 3 bytes: those are zero or data */
 }
 
+void gx_vram_lcdc_write_block(gx_vram *v, uint32_t addr, const uint8_t *bytes, uint32_t n)
+{
+    /* the banks' LCDC ranges tile the window: a piece ends where the data or its bank ends */
+    uint32_t off = addr - REG_VRAM_LCDC_BASE;
+    for (unsigned i = 0; i < VRAM_NBANKS && n; i++) {
+        uint32_t end = lcdc_base[i] + bank_size[i];
+        if (off >= end) continue;
+        uint32_t len = end - off < n ? end - off : n;
+        if (enabled(v, i) && mst(v, i) == 0) {
+            uint32_t at = off - lcdc_base[i];
+            memcpy(v->bank[i] + at, bytes, len);
+            v->dirty = true;
+            mark_used(v, i, at, at + len);
+        }
+        off += len, bytes += len, n -= len;
+    }
+}
+
 uint8_t gx_vram_lcdc_read8(const gx_vram *v, uint32_t addr)
 {
     unsigned b;

@@ -44,6 +44,10 @@ void gx_vram_set_cnt(gx_vram *v, unsigned bank, uint8_t val);
 void gx_vram_lcdc_write8(gx_vram *v, uint32_t addr, uint8_t val);
 /** The bytes of @p val selected by @p mask (0xFF per byte lane) at word address @p addr. */
 void gx_vram_lcdc_write32(gx_vram *v, uint32_t addr, uint32_t val, uint32_t mask);
+/** @p n bytes at @p addr (4-byte aligned, the whole range in the LCDC window), copied into the
+ *  banks mapped there as gx_vram_lcdc_write32 would word by word (n a multiple of 4; bytes
+ *  over unmapped banks are dropped). */
+void gx_vram_lcdc_write_block(gx_vram *v, uint32_t addr, const uint8_t *bytes, uint32_t n);
 uint8_t gx_vram_lcdc_read8(const gx_vram *v, uint32_t addr);
 
 /** Size of a bank in bytes. */

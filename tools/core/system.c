@@ -421,12 +421,7 @@ void dsgx_system_exec(dsgx_system *s, const dsgx_trace *t, const dsgx_trace_item
     case TRACE_W8: gx_write8(s->gx, it->addr, (uint8_t)it->value); break;
     case TRACE_DATA:
         /* consecutive 32-bit little-endian writes (specs/trace.md) */
-        for (uint32_t k = 0; k + 4 <= it->data_len; k += 4) {
-            const uint8_t *b = t->data + it->data_off + k;
-            uint32_t v =
-                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-            gx_write32(s->gx, it->addr + k, v);
-        }
+        gx_write32_block(s->gx, it->addr, t->data + it->data_off, it->data_len);
         break;
     case TRACE_VBLANK: gx_vblank(s->gx); break; /* latches, draws nothing (trace.h) */
     default: break;
