@@ -228,6 +228,67 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     span_prepare(c, rp->wbuffer, vs, ve);
 }
 
+#if SPAN_VEC
+/* The attributes of a linear edge on its current line, base + (acc >> 35)
+ * (raster_slope_attr_values' accumulator case): @p v[0] lanes r, g, b, s (attributes 1-4), @p v[1]
+ * lanes g, b, s, t (2-5). The accumulators are read as the edge step stores them (two four-lane
+ * halves and a scalar): a load across two stores would wait for both (store forwarding). */
+static inline void slope_lin_vals(const raster_slope *s, __m128i v[2])
+{
+    const __m128i *acc = (const __m128i *)s->attr_acc;
+    __m128 lo = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc), 35));
+    __m128 hi = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc + 1), 35));
+    v[0] = _mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                         _mm_loadu_si128((const __m128i *)(s->attr_base + RASTER_EA_R)));
+    uint32_t t = s->attr_base[RASTER_EA_T] + (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35);
+    v[1] = _mm_or_si128(_mm_srli_si128(v[0], 4), _mm_slli_si128(_mm_cvtsi32_si128((int32_t)t), 12));
+}
+
+/* span_prepare of a linear Z-buffered span (line_setup_lin) from the edges' values in
+ * registers: @p v0 / @p v1 the span's start / end edge, lanes 0-3 and 1-4 of r, g, b, s, t
+ * (slope_lin_vals). The same fields as span_prepare(c, false, ...) with span_attrs_prepare's
+ * linear case and span_attrs_lin_fast's bound, all five attributes' products at once. */
+SPAN_INLINE void span_prepare_lin(span_line *c, const __m128i v0[2], const __m128i v1[2])
+{
+    const raster_interp *ix = &c->ix;
+    c->den_step = 0; /* (w0d = w1d) */
+    c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
+    __m128i d[2];
+    for (int h = 0; h < 2; h++) {
+        __m128i lt = _mm_cmplt_epi32(v0[h], v1[h]);
+        d[h] = vec_select(lt, _mm_sub_epi32(v1[h], v0[h]), _mm_sub_epi32(v0[h], v1[h]));
+        _mm_storeu_si128((__m128i *)(c->a_base + h), vec_select(lt, v0[h], v1[h]));
+        _mm_storeu_si128((__m128i *)(c->a_d + h), d[h]);
+        _mm_storeu_si128((__m128i *)(c->a_sel + h), _mm_andnot_si128(lt, _mm_set1_epi32(1)));
+    }
+
+    int32_t z0 = c->zl, z1 = c->zr;
+    c->zsel = z0 < z1 ? 0u : 1u;
+    c->zbase = z0 < z1 ? z0 : z1;
+    int32_t disp = z0 < z1 ? z1 - z0 : z0 - z1;
+    if (ix->xdiff == 0 || z0 == z1) {
+        c->zbase = z0;
+        c->zk = 0;
+    } else {
+        c->zk = (int64_t)(disp >> 9) * ix->xrecip_z;
+    }
+    c->zacc0 = c->zsel ? c->zk * ix->xdiff : 0;
+    c->zstep = c->zsel ? -c->zk : c->zk;
+
+    c->lin_fast = false;
+    if (ix->lin_recip != 0 && ix->xdiff <= 1024) {
+        /* every d * xdiff < 2^25 (span_attrs_lin_fast): the 64-bit products of lanes 0 and 2
+         * of d[0] (r, b), of d[0] >> 32 (g, s) and of d[1] >> 32 (b, t), ORed */
+        const __m128i x = _mm_set1_epi32(ix->xdiff);
+        __m128i any =
+            _mm_or_si128(_mm_mul_epu32(d[0], x), _mm_mul_epu32(_mm_srli_epi64(d[0], 32), x));
+        any = _mm_or_si128(any, _mm_mul_epu32(_mm_srli_epi64(d[1], 32), x));
+        any = _mm_srli_epi64(any, 25);
+        c->lin_fast = _mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) == 0xFFFF;
+    }
+}
+#endif
+
 /*
  * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
  * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
@@ -252,6 +313,14 @@ static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_li
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
+#if SPAN_VEC
+    /* the edges' values in registers (staged through arrays, the four-lane reloads of lanes
+     * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
+     * time under perf) */
+    __m128i lv[2], rv[2];
+    slope_lin_vals(L, lv);
+    slope_lin_vals(R, rv);
+#else
     /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
     int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
     lv[RASTER_EA_W] = rv[RASTER_EA_W] = rp->lin_w;
@@ -259,6 +328,7 @@ static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_li
         lv[k] = (int32_t)(L->attr_base[k] + (uint32_t)(L->attr_acc[k - 1] >> 35));
         rv[k] = (int32_t)(R->attr_base[k] + (uint32_t)(R->attr_acc[k - 1] >> 35));
     }
+#endif
     c->zl = raster_slope_zdepth(L);
     c->zr = raster_slope_zdepth(R);
 
@@ -270,7 +340,11 @@ static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_li
     line_ends(r, rp, y, bottom, xstart, xend, c);
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, rp->lin_w, rp->lin_w,
                             r->recip);
+#if SPAN_VEC
+    span_prepare_lin(c, lv, rv);
+#else
     span_prepare(c, false, lv, rv);
+#endif
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
