@@ -247,12 +247,11 @@ static inline void slope_lin_vals(const raster_slope *s, __m128i v[2])
 /* span_prepare of a linear Z-buffered span (line_setup_lin) from the edges' values in
  * registers: @p v0 / @p v1 the span's start / end edge, lanes 0-3 and 1-4 of r, g, b, s, t
  * (slope_lin_vals). The same fields as span_prepare(c, false, ...) with span_attrs_prepare's
- * linear case and span_attrs_lin_fast's bound, all five attributes' products at once. */
+ * linear case and span_attrs_lin_fast's bound, all five attributes' products at once; the
+ * factor denominator (unused by linear spans, set as span_prepare does) is line_lin_interp's. */
 SPAN_INLINE void span_prepare_lin(span_line *c, const __m128i v0[2], const __m128i v1[2])
 {
     const raster_interp *ix = &c->ix;
-    c->den_step = 0; /* (w0d = w1d) */
-    c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
     __m128i d[2];
     for (int h = 0; h < 2; h++) {
         __m128i lt = _mm_cmplt_epi32(v0[h], v1[h]);
@@ -289,12 +288,54 @@ SPAN_INLINE void span_prepare_lin(span_line *c, const __m128i v0[2], const __m12
 }
 #endif
 
+/* The fields of a lin_line polygon's span_line that are the same on every line, with the
+ * values line_setup gives them too (X interpolator of W lin_w on both ends: linear, position
+ * and factor 0; no coverage; no stencil): set once before the polygon's first line_setup_lin,
+ * which writes every other field. (The span functions write none of them: only the
+ * anti-aliased ones write xcov.) */
+static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
+{
+    c->r = r;
+    c->rp = rp;
+    c->xcov = 0;
+    c->l_cov = c->r_cov = 0;
+    raster_interp *ix = &c->ix;
+    ix->x = 0;
+    ix->factor = 0;
+    ix->linear = true;
+    ix->shift = 8;
+    ix->dir = RASTER_INTERP_X;
+    ix->w0n = ix->w0d = ix->w1d = rp->lin_w;
+    c->den_step = 0;
+}
+
+/* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, w, w, tab) of a
+ * linear span's interpolator (xstart <= xend) after line_lin_begin: its position and
+ * reciprocals, and the factor denominator's base (span_prepare). */
+static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
+                                   const raster_recip *tab)
+{
+    raster_interp *ix = &c->ix;
+    int32_t xdiff = xend + 1 - xstart; /* (>= 1) */
+    ix->x0 = xstart;
+    ix->xdiff = xdiff;
+    if (tab && xdiff <= RASTER_RECIP_MAX) {
+        ix->xrecip_z = tab->z[xdiff];
+        ix->lin_recip = tab->lin[xdiff];
+    } else {
+        ix->xrecip_z = (1 << 22) / xdiff;
+        ix->lin_recip = xdiff <= 1024 ? (((uint64_t)1 << 35) / (uint64_t)xdiff) + 1u : 0u;
+    }
+    c->den_base = dsgx_wrap32(dsgx_mul64(xdiff, ix->w1d));
+}
+
 /*
  * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
  * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
  * span interpolates linearly with that W. The same values as line_setup with the modes it
  * tests per line resolved once per polygon: the edges' values straight from their
- * accumulators, no W-buffer depth, run lengths without coverage, no stencil row. A line it
+ * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
+ * that are the same on every line of the polygon are set once by line_lin_begin. A line it
  * does not cover (crossed edges, an edge without its accumulators) takes line_setup.
  * unit.test_raster_lines_fast compares the two on random frames.
  */
@@ -335,11 +376,12 @@ static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_li
     bool bottom = y == rp->ybottom - 1;
     c->l_len = raster_slope_edge_length(L, false);
     c->r_len = raster_slope_edge_length(R, false);
-    c->l_cov = c->r_cov = 0;
     fill_rules(rp, L, R, bottom, xstart, xend, c);
-    line_ends(r, rp, y, bottom, xstart, xend, c);
-    raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, rp->lin_w, rp->lin_w,
-                            r->recip);
+    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->xstart = xstart;
+    c->xend = xend;
+    c->line = raster_addr(0, y);
+    line_lin_interp(c, xstart, xend, r->recip);
 #if SPAN_VEC
     span_prepare_lin(c, lv, rv);
 #else
@@ -406,10 +448,12 @@ SPAN_NOINLINE static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
     span_line c;
     b->drew = true;
     b->prev_mask = false;
-    if (rp->lin_line)
+    if (rp->lin_line) {
+        line_lin_begin(r, rp, &c);
         line_setup_lin(r, rp, y, &c);
-    else
+    } else {
         line_setup(r, rp, y, &c);
+    }
     if (!raster_timing_line_aborted(b->timing, y)) {
         int32_t xcut = raster_timing_poly_span_px(b->timing, y, c.xstart, c.xend);
         if (xcut >= 0) {
@@ -611,8 +655,9 @@ static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend
     int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
     if (y < ydraw) b->drew = true;
     if (rp->lin_line) {
+        span_line c;
+        line_lin_begin(r, rp, &c);
         for (; y < ydraw; y++) {
-            span_line c;
             line_setup_lin(r, rp, y, &c);
             raster_timing_rec_span(&rec[y], c.xstart, c.xend);
             span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
