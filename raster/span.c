@@ -337,9 +337,11 @@ static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
  * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
  * that are the same on every line of the polygon are set once by line_lin_begin. A line it
  * does not cover (crossed edges, an edge without its accumulators) takes line_setup.
- * unit.test_raster_lines_fast compares the two on random frames.
+ * unit.test_raster_lines_fast compares the two on random frames. Inline into its two callers
+ * (with the per-line stores of span_line now few, the polygon-major loop no longer runs out
+ * of registers around it: g_heavy_1 -0.38 M instructions, where pmajor measured +0.23 M).
  */
-static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
+SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
 {
     raster_slope *L = &rp->left, *R = &rp->right;
     if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
