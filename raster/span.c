@@ -87,15 +87,68 @@ static void draw_mask_line(span_line *c, int32_t xcut, int dt, bool wbuf)
 
 /* Span constants for the pixel loops: the same arithmetic as raster_interp_attr/_z along X,
  * with everything that does not depend on the pixel computed once. */
-/* @p vs, @p ve: the attributes (RASTER_EA_*) at the span's start and end edge, prepared here
- * straight from the edges' values (no copy into span_line in between). */
-SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const int32_t *ve)
+#if SPAN_VEC
+/* The values of r, g, b, s, t at one edge of a span: lanes 0-3 and 1-4 (raster_slope_attr_vec). */
+typedef __m128i span_vals[2];
+
+/* span_attrs_prepare (span_pixel.h) from the values in registers: @p a0 / @p a1 at the span's
+ * start / end, lanes 0-3 and 1-4 of the five attributes (the overlapping lanes 1-3 are
+ * written twice with the same values); @p d: the differences a_d, for the caller. */
+SPAN_INLINE void span_attrs_prepare_vec(span_line *c, const __m128i a0[2], const __m128i a1[2],
+                                        bool persp, __m128i d[2])
+{
+    for (int h = 0; h < 2; h++) {
+        __m128i lt = _mm_cmplt_epi32(a0[h], a1[h]);
+        d[h] = vec_select(lt, _mm_sub_epi32(a1[h], a0[h]), _mm_sub_epi32(a0[h], a1[h]));
+        _mm_storeu_si128((__m128i *)(c->a_base + h), vec_select(lt, a0[h], a1[h]));
+        _mm_storeu_si128((__m128i *)(c->a_d + h), d[h]);
+        _mm_storeu_si128((__m128i *)(c->a_sel + h), _mm_andnot_si128(lt, _mm_set1_epi32(1)));
+        if (!persp) continue;
+        /* (a1 - a0 is -d for sel 1) */
+        _mm_storeu_si128((__m128i *)(c->a_ps + h), _mm_sub_epi32(a1[h], a0[h]));
+        _mm_storeu_si128((__m128i *)(c->a_pd + h),
+                         _mm_andnot_si128(lt, _mm_slli_epi32(_mm_sub_epi32(a0[h], a1[h]), 8)));
+    }
+}
+#else
+/* The values of r, g, b, s, t at one edge of a span. */
+typedef int32_t span_vals[5];
+#endif
+
+#if SPAN_VEC
+/* Whether every d * xdiff < 2^25 (span_attrs_lin_fast) for the differences @p d (lanes 0-3
+ * and 1-4 of the five): the 64-bit products of lanes 0 and 2 of d[0] (r, b), of d[0] >> 32
+ * (g, s) and of d[1] >> 32 (b, t), ORed. */
+static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
+{
+    const __m128i x = _mm_set1_epi32(xdiff);
+    __m128i any = _mm_or_si128(_mm_mul_epu32(d[0], x), _mm_mul_epu32(_mm_srli_epi64(d[0], 32), x));
+    any = _mm_or_si128(any, _mm_mul_epu32(_mm_srli_epi64(d[1], 32), x));
+    any = _mm_srli_epi64(any, 25);
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) == 0xFFFF;
+}
+#endif
+
+/* @p vs, @p ve: r, g, b, s, t at the span's start and end edge, prepared here straight from
+ * the edges' values (no copy into span_line in between). @p lin: the span is known to be
+ * linear with equal W and its factor denominator set (line_setup_lin: line_lin_begin,
+ * line_lin_interp); else both are read from / set for the interpolator. */
+SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, const span_vals vs,
+                              const span_vals ve)
 {
     const raster_interp *ix = &c->ix;
-    c->den_step = ix->w0d - ix->w1d;
-    c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
-    /* raster_attr_prepare of the five attributes, four lanes at a time (span_pixel.h) */
-    span_attrs_prepare(c, vs + RASTER_EA_R, ve + RASTER_EA_R, !ix->linear);
+    bool linear = lin || ix->linear;
+    if (!lin) {
+        c->den_step = ix->w0d - ix->w1d;
+        c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
+    }
+    /* raster_attr_prepare of the five attributes, four lanes at a time */
+#if SPAN_VEC
+    __m128i d[2];
+    span_attrs_prepare_vec(c, vs, ve, !linear, d);
+#else
+    span_attrs_prepare(c, vs, ve, !linear);
+#endif
 
     int32_t z0 = c->zl, z1 = c->zr;
     c->zsel = z0 < z1 ? 0u : 1u;
@@ -115,9 +168,13 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, con
     }
 
     c->lin_fast = false;
-    if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
+    if (linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
         /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
+#if SPAN_VEC
+        c->lin_fast = span_lin_fast_vec(d, ix->xdiff);
+#else
         c->lin_fast = span_attrs_lin_fast(c, ix->xdiff);
+#endif
     }
 }
 
@@ -179,11 +236,18 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
 
     int32_t xstart = rp->xl, xend = rp->xr;
     /* W, colour and texcoords along both edges, from their per-edge preparation */
-    int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
-    raster_slope_attr_values(L, lv);
-    raster_slope_attr_values(R, rv);
+#if SPAN_VEC
+    span_vals lv, rv;
+    int32_t wl = raster_slope_attr_vec(L, lv), wr = raster_slope_attr_vec(R, rv);
+    const __m128i *vs = lv, *ve = rv; /* the span's start and end edge */
+#else
+    int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
+    raster_slope_attr_values(L, la);
+    raster_slope_attr_values(R, ra);
+    const int32_t *lv = la + RASTER_EA_R, *rv = ra + RASTER_EA_R;
     const int32_t *vs = lv, *ve = rv; /* the span's start and end edge */
-    int32_t wl = lv[RASTER_EA_W], wr = rv[RASTER_EA_W];
+    int32_t wl = la[RASTER_EA_W], wr = ra[RASTER_EA_W];
+#endif
     if (rp->wbuffer) {
         c->zl = raster_interp_z(&L->interp, L->z0, L->z1, true);
         c->zr = raster_interp_z(&R->interp, R->z0, R->z1, true);
@@ -225,74 +289,14 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     /* (read by shadow polygons and masks only: span_pixel.h plot, mask_pixel) */
     if (rp->is_shadow || rp->is_mask) c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, r->recip);
-    span_prepare(c, rp->wbuffer, vs, ve);
+    span_prepare(c, rp->wbuffer, false, vs, ve);
 }
-
-#if SPAN_VEC
-/* The attributes of a linear edge on its current line, base + (acc >> 35)
- * (raster_slope_attr_values' accumulator case): @p v[0] lanes r, g, b, s (attributes 1-4), @p v[1]
- * lanes g, b, s, t (2-5). The accumulators are read as the edge step stores them (two four-lane
- * halves and a scalar): a load across two stores would wait for both (store forwarding). */
-static inline void slope_lin_vals(const raster_slope *s, __m128i v[2])
-{
-    const __m128i *acc = (const __m128i *)s->attr_acc;
-    __m128 lo = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc), 35));
-    __m128 hi = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc + 1), 35));
-    v[0] = _mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
-                         _mm_loadu_si128((const __m128i *)(s->attr_base + RASTER_EA_R)));
-    uint32_t t = s->attr_base[RASTER_EA_T] + (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35);
-    v[1] = _mm_or_si128(_mm_srli_si128(v[0], 4), _mm_slli_si128(_mm_cvtsi32_si128((int32_t)t), 12));
-}
-
-/* span_prepare of a linear Z-buffered span (line_setup_lin) from the edges' values in
- * registers: @p v0 / @p v1 the span's start / end edge, lanes 0-3 and 1-4 of r, g, b, s, t
- * (slope_lin_vals). The same fields as span_prepare(c, false, ...) with span_attrs_prepare's
- * linear case and span_attrs_lin_fast's bound, all five attributes' products at once; the
- * factor denominator (unused by linear spans, set as span_prepare does) is line_lin_interp's. */
-SPAN_INLINE void span_prepare_lin(span_line *c, const __m128i v0[2], const __m128i v1[2])
-{
-    const raster_interp *ix = &c->ix;
-    __m128i d[2];
-    for (int h = 0; h < 2; h++) {
-        __m128i lt = _mm_cmplt_epi32(v0[h], v1[h]);
-        d[h] = vec_select(lt, _mm_sub_epi32(v1[h], v0[h]), _mm_sub_epi32(v0[h], v1[h]));
-        _mm_storeu_si128((__m128i *)(c->a_base + h), vec_select(lt, v0[h], v1[h]));
-        _mm_storeu_si128((__m128i *)(c->a_d + h), d[h]);
-        _mm_storeu_si128((__m128i *)(c->a_sel + h), _mm_andnot_si128(lt, _mm_set1_epi32(1)));
-    }
-
-    int32_t z0 = c->zl, z1 = c->zr;
-    c->zsel = z0 < z1 ? 0u : 1u;
-    c->zbase = z0 < z1 ? z0 : z1;
-    int32_t disp = z0 < z1 ? z1 - z0 : z0 - z1;
-    if (ix->xdiff == 0 || z0 == z1) {
-        c->zbase = z0;
-        c->zk = 0;
-    } else {
-        c->zk = (int64_t)(disp >> 9) * ix->xrecip_z;
-    }
-    c->zacc0 = c->zsel ? c->zk * ix->xdiff : 0;
-    c->zstep = c->zsel ? -c->zk : c->zk;
-
-    c->lin_fast = false;
-    if (ix->lin_recip != 0 && ix->xdiff <= 1024) {
-        /* every d * xdiff < 2^25 (span_attrs_lin_fast): the 64-bit products of lanes 0 and 2
-         * of d[0] (r, b), of d[0] >> 32 (g, s) and of d[1] >> 32 (b, t), ORed */
-        const __m128i x = _mm_set1_epi32(ix->xdiff);
-        __m128i any =
-            _mm_or_si128(_mm_mul_epu32(d[0], x), _mm_mul_epu32(_mm_srli_epi64(d[0], 32), x));
-        any = _mm_or_si128(any, _mm_mul_epu32(_mm_srli_epi64(d[1], 32), x));
-        any = _mm_srli_epi64(any, 25);
-        c->lin_fast = _mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) == 0xFFFF;
-    }
-}
-#endif
 
 /* The fields of a lin_line polygon's span_line that are the same on every line, with the
  * values line_setup gives them too (X interpolator of W lin_w on both ends: linear, position
- * and factor 0; no coverage; no stencil): set once before the polygon's first line_setup_lin,
- * which writes every other field. (The span functions write none of them: only the
- * anti-aliased ones write xcov.) */
+ * and factor 0, factor denominator step 0; no coverage; no stencil): set once before the polygon's
+ * first line_setup_lin, which writes every other field. (The span functions write none of them:
+ * only the anti-aliased ones write xcov.) */
 static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
 {
     c->r = r;
@@ -311,7 +315,8 @@ static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
 
 /* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, w, w, tab) of a
  * linear span's interpolator (xstart <= xend) after line_lin_begin: its position and
- * reciprocals, and the factor denominator's base (span_prepare). */
+ * reciprocals, and the factor denominator's base (as span_prepare sets it; unused by linear
+ * spans). */
 static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
                                    const raster_recip *tab)
 {
@@ -361,15 +366,14 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
      * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
      * time under perf) */
     __m128i lv[2], rv[2];
-    slope_lin_vals(L, lv);
-    slope_lin_vals(R, rv);
+    raster_slope_acc_vec(L, lv);
+    raster_slope_acc_vec(R, rv);
 #else
     /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
-    int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
-    lv[RASTER_EA_W] = rv[RASTER_EA_W] = rp->lin_w;
-    for (int k = 1; k < RASTER_EDGE_ATTRS; k++) {
-        lv[k] = (int32_t)(L->attr_base[k] + (uint32_t)(L->attr_acc[k - 1] >> 35));
-        rv[k] = (int32_t)(R->attr_base[k] + (uint32_t)(R->attr_acc[k - 1] >> 35));
+    span_vals lv, rv;
+    for (int k = 0; k < 5; k++) {
+        lv[k] = (int32_t)(L->attr_base[k + 1] + (uint32_t)(L->attr_acc[k] >> 35));
+        rv[k] = (int32_t)(R->attr_base[k + 1] + (uint32_t)(R->attr_acc[k] >> 35));
     }
 #endif
     c->zl = raster_slope_zdepth(L);
@@ -384,11 +388,7 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
     c->xend = xend;
     c->line = raster_addr(0, y);
     line_lin_interp(c, xstart, xend, r->recip);
-#if SPAN_VEC
-    span_prepare_lin(c, lv, rv);
-#else
-    span_prepare(c, false, lv, rv);
-#endif
+    span_prepare(c, false, true, lv, rv);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
