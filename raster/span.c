@@ -132,8 +132,9 @@ static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
 /* @p vs, @p ve: r, g, b, s, t at the span's start and end edge, prepared here straight from
  * the edges' values (no copy into span_line in between). @p lin: the span is known to be
  * linear with equal W and its factor denominator set (line_setup_lin: line_lin_begin,
- * line_lin_interp); else both are read from / set for the interpolator. */
-SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, const span_vals vs,
+ * line_lin_interp); else both are read from / set for the interpolator. @p small (with lin):
+ * every attribute's d * xdiff is known to be below 2^25 (line_lin_narrow), so lin_fast is. */
+SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, const span_vals vs,
                               const span_vals ve)
 {
     const raster_interp *ix = &c->ix;
@@ -168,7 +169,9 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, const span_v
     }
 
     c->lin_fast = false;
-    if (linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
+    if (lin && small) {
+        c->lin_fast = true;
+    } else if (linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
         /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
 #if SPAN_VEC
         c->lin_fast = span_lin_fast_vec(d, ix->xdiff);
@@ -289,7 +292,7 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     /* (read by shadow polygons and masks only: span_pixel.h plot, mask_pixel) */
     if (rp->is_shadow || rp->is_mask) c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, r->recip);
-    span_prepare(c, rp->wbuffer, false, vs, ve);
+    span_prepare(c, rp->wbuffer, false, false, vs, ve);
 }
 
 /* The fields of a lin_line polygon's span_line that are the same on every line, with the
@@ -311,6 +314,27 @@ static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
     ix->dir = RASTER_INTERP_X;
     ix->w0n = ix->w0d = ix->w1d = rp->lin_w;
     c->den_step = 0;
+}
+
+/* Whether every line_setup_lin span of the polygon is at most 512 pixels long: its vertices' X
+ * lie within 511 of each other (a span lies between its edges' ends, each clamped to its edge's
+ * extent). Then every span attribute's d * xdiff < 2^16 * 2^9 = 2^25, lin_fast's bound: the
+ * attributes are 16-bit at the vertices (colour, texcoords; below), and line_setup_lin reads an
+ * edge's values only between its ends (x <= xdiff), where they lie between the ends' values, so
+ * a span's difference d is at most 65535. */
+_Static_assert(_Generic(((const gx_vertex *)0)->color[0], uint16_t : 1, default : 0) &&
+                   _Generic(((const gx_vertex *)0)->texcoord[0], int16_t : 1, default : 0),
+               "line_lin_narrow's bound needs 16-bit vertex attributes");
+static bool line_lin_narrow(const raster_poly *rp)
+{
+    const gx_polygon *p = rp->poly;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (unsigned i = 0; i < p->nverts; i++) {
+        int32_t x = rp->verts[p->vtx[i]].sx;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    return (int64_t)hi - lo < 512;
 }
 
 /* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, w, w, tab) of a
@@ -341,12 +365,14 @@ static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
  * tests per line resolved once per polygon: the edges' values straight from their
  * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
  * that are the same on every line of the polygon are set once by line_lin_begin. A line it
- * does not cover (crossed edges, an edge without its accumulators) takes line_setup.
+ * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
+ * line_lin_narrow's result for the polygon (false: not known).
  * unit.test_raster_lines_fast compares the two on random frames. Inline into its two callers
  * (with the per-line stores of span_line now few, the polygon-major loop no longer runs out
  * of registers around it: g_heavy_1 -0.38 M instructions, where pmajor measured +0.23 M).
  */
-SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
+SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                bool narrow)
 {
     raster_slope *L = &rp->left, *R = &rp->right;
     if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
@@ -388,7 +414,7 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
     c->xend = xend;
     c->line = raster_addr(0, y);
     line_lin_interp(c, xstart, xend, r->recip);
-    span_prepare(c, false, true, lv, rv);
+    span_prepare(c, false, true, narrow, lv, rv);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -452,7 +478,7 @@ SPAN_NOINLINE static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
     b->prev_mask = false;
     if (rp->lin_line) {
         line_lin_begin(r, rp, &c);
-        line_setup_lin(r, rp, y, &c);
+        line_setup_lin(r, rp, y, &c, false);
     } else {
         line_setup(r, rp, y, &c);
     }
@@ -659,8 +685,9 @@ static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend
     if (rp->lin_line) {
         span_line c;
         line_lin_begin(r, rp, &c);
+        const bool narrow = line_lin_narrow(rp);
         for (; y < ydraw; y++) {
-            line_setup_lin(r, rp, y, &c);
+            line_setup_lin(r, rp, y, &c, narrow);
             raster_timing_rec_span(&rec[y], c.xstart, c.xend);
             span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
             raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
