@@ -149,6 +149,78 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
     }
 }
 
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+#define RASTER_SLOPE_VEC 1
+#include <emmintrin.h>
+
+/* Four lanes of a * b mod 2^32 (SSE2 has no 32-bit low multiply). */
+static inline __m128i raster_mullo32(__m128i a, __m128i b)
+{
+    __m128i even = _mm_mul_epu32(a, b);
+    __m128i odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32));
+    return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                              _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+}
+
+/**
+ * raster_slope_attr_values' accumulator case (attr_lin_fast, the interpolator within the edge)
+ * in registers: @p v[0] holds attributes 1-4 (r, g, b, s), @p v[1] attributes 2-5 (g, b, s, t),
+ * each base + (acc >> 35) (W is attr_base[RASTER_EA_W]). The accumulators are read as the edge
+ * step stores them (two four-lane halves and a scalar): a load across two stores would wait
+ * for both (store forwarding).
+ */
+static inline void raster_slope_acc_vec(const raster_slope *s, __m128i v[2])
+{
+    const __m128i *acc = (const __m128i *)s->attr_acc;
+    __m128 lo = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc), 35));
+    __m128 hi = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc + 1), 35));
+    v[0] = _mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                         _mm_loadu_si128((const __m128i *)(s->attr_base + RASTER_EA_R)));
+    uint32_t t = s->attr_base[RASTER_EA_T] + (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35);
+    v[1] = _mm_or_si128(_mm_srli_si128(v[0], 4), _mm_slli_si128(_mm_cvtsi32_si128((int32_t)t), 12));
+}
+
+/**
+ * raster_slope_attr_values for the span set-up (span.c line_setup), in registers: @p v[0]
+ * holds attributes 1-4 (r, g, b, s), @p v[1] attributes 2-5 (g, b, s, t); @return attribute
+ * 0 (W). The same values (unit.test_raster_edge_step). The perspective and accumulator cases
+ * four lanes at a time; the rest through raster_slope_attr_values. (Read from an array, the
+ * lanes 1-4 and 2-5 would each wait for two stores: store-forwarding stalls.)
+ */
+static inline int32_t raster_slope_attr_vec(const raster_slope *s, __m128i v[2])
+{
+    const raster_interp *ip = &s->interp;
+    uint32_t t, w;
+    if (!ip->linear) {
+        /* base + ((d * f[sel]) >> 9), f = {factor, 512 - factor}, mod 2^32 */
+        const uint32_t f[2] = {ip->factor, (1u << 9) - ip->factor};
+        __m128i f0 = _mm_set1_epi32((int32_t)f[0]), fx = _mm_set1_epi32((int32_t)(f[0] ^ f[1]));
+        __m128i sel = _mm_loadu_si128((const __m128i *)(s->attr_sel + RASTER_EA_R));
+        __m128i fs = _mm_xor_si128(f0, _mm_and_si128(fx, _mm_sub_epi32(_mm_setzero_si128(), sel)));
+        __m128i d = _mm_loadu_si128((const __m128i *)(s->attr_d + RASTER_EA_R));
+        v[0] = _mm_add_epi32(_mm_loadu_si128((const __m128i *)(s->attr_base + RASTER_EA_R)),
+                             _mm_srli_epi32(raster_mullo32(d, fs), 9));
+        t = s->attr_base[RASTER_EA_T] +
+            ((s->attr_d[RASTER_EA_T] * f[s->attr_sel[RASTER_EA_T]]) >> 9);
+        w = s->attr_base[RASTER_EA_W] +
+            ((s->attr_d[RASTER_EA_W] * f[s->attr_sel[RASTER_EA_W]]) >> 9);
+    } else if (s->attr_lin_fast && (uint32_t)ip->x <= (uint32_t)ip->xdiff) {
+        raster_slope_acc_vec(s, v);
+        return (int32_t)s->attr_base[RASTER_EA_W];
+    } else {
+        int32_t out[RASTER_EDGE_ATTRS];
+        raster_slope_attr_values(s, out);
+        v[0] = _mm_loadu_si128((const __m128i *)(out + RASTER_EA_R));
+        t = (uint32_t)out[RASTER_EA_T];
+        w = (uint32_t)out[RASTER_EA_W];
+    }
+    v[1] = _mm_or_si128(_mm_srli_si128(v[0], 4), _mm_slli_si128(_mm_cvtsi32_si128((int32_t)t), 12));
+    return (int32_t)w;
+}
+#else
+#define RASTER_SLOPE_VEC 0
+#endif
+
 /**
  * Set up an edge from (x0, y0) to (x1, y1) (y1 >= y0) with normalized W values, positioned at
  * scanline @p y. @p hw_gaps selects the hardware X-major run end (true) or melonDS's (false).

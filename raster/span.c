@@ -87,15 +87,69 @@ static void draw_mask_line(span_line *c, int32_t xcut, int dt, bool wbuf)
 
 /* Span constants for the pixel loops: the same arithmetic as raster_interp_attr/_z along X,
  * with everything that does not depend on the pixel computed once. */
-/* @p vs, @p ve: the attributes (RASTER_EA_*) at the span's start and end edge, prepared here
- * straight from the edges' values (no copy into span_line in between). */
-SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, const int32_t *ve)
+#if SPAN_VEC
+/* The values of r, g, b, s, t at one edge of a span: lanes 0-3 and 1-4 (raster_slope_attr_vec). */
+typedef __m128i span_vals[2];
+
+/* span_attrs_prepare (span_pixel.h) from the values in registers: @p a0 / @p a1 at the span's
+ * start / end, lanes 0-3 and 1-4 of the five attributes (the overlapping lanes 1-3 are
+ * written twice with the same values); @p d: the differences a_d, for the caller. */
+SPAN_INLINE void span_attrs_prepare_vec(span_line *c, const __m128i a0[2], const __m128i a1[2],
+                                        bool persp, __m128i d[2])
+{
+    for (int h = 0; h < 2; h++) {
+        __m128i lt = _mm_cmplt_epi32(a0[h], a1[h]);
+        d[h] = vec_select(lt, _mm_sub_epi32(a1[h], a0[h]), _mm_sub_epi32(a0[h], a1[h]));
+        _mm_storeu_si128((__m128i *)(c->a_base + h), vec_select(lt, a0[h], a1[h]));
+        _mm_storeu_si128((__m128i *)(c->a_d + h), d[h]);
+        _mm_storeu_si128((__m128i *)(c->a_sel + h), _mm_andnot_si128(lt, _mm_set1_epi32(1)));
+        if (!persp) continue;
+        /* (a1 - a0 is -d for sel 1) */
+        _mm_storeu_si128((__m128i *)(c->a_ps + h), _mm_sub_epi32(a1[h], a0[h]));
+        _mm_storeu_si128((__m128i *)(c->a_pd + h),
+                         _mm_andnot_si128(lt, _mm_slli_epi32(_mm_sub_epi32(a0[h], a1[h]), 8)));
+    }
+}
+#else
+/* The values of r, g, b, s, t at one edge of a span. */
+typedef int32_t span_vals[5];
+#endif
+
+#if SPAN_VEC
+/* Whether every d * xdiff < 2^25 (span_attrs_lin_fast) for the differences @p d (lanes 0-3
+ * and 1-4 of the five): the 64-bit products of lanes 0 and 2 of d[0] (r, b), of d[0] >> 32
+ * (g, s) and of d[1] >> 32 (b, t), ORed. */
+static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
+{
+    const __m128i x = _mm_set1_epi32(xdiff);
+    __m128i any = _mm_or_si128(_mm_mul_epu32(d[0], x), _mm_mul_epu32(_mm_srli_epi64(d[0], 32), x));
+    any = _mm_or_si128(any, _mm_mul_epu32(_mm_srli_epi64(d[1], 32), x));
+    any = _mm_srli_epi64(any, 25);
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) == 0xFFFF;
+}
+#endif
+
+/* @p vs, @p ve: r, g, b, s, t at the span's start and end edge, prepared here straight from
+ * the edges' values (no copy into span_line in between). @p lin: the span is known to be
+ * linear with equal W and its factor denominator set (line_setup_lin: line_lin_begin,
+ * line_lin_interp); else both are read from / set for the interpolator. @p small (with lin):
+ * every attribute's d * xdiff is known to be below 2^25 (line_lin_narrow), so lin_fast is. */
+SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, const span_vals vs,
+                              const span_vals ve)
 {
     const raster_interp *ix = &c->ix;
-    c->den_step = ix->w0d - ix->w1d;
-    c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
-    /* raster_attr_prepare of the five attributes, four lanes at a time (span_pixel.h) */
-    span_attrs_prepare(c, vs + RASTER_EA_R, ve + RASTER_EA_R, !ix->linear);
+    bool linear = lin || ix->linear;
+    if (!lin) {
+        c->den_step = ix->w0d - ix->w1d;
+        c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
+    }
+    /* raster_attr_prepare of the five attributes, four lanes at a time */
+#if SPAN_VEC
+    __m128i d[2];
+    span_attrs_prepare_vec(c, vs, ve, !linear, d);
+#else
+    span_attrs_prepare(c, vs, ve, !linear);
+#endif
 
     int32_t z0 = c->zl, z1 = c->zr;
     c->zsel = z0 < z1 ? 0u : 1u;
@@ -115,9 +169,15 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, const int32_t *vs, con
     }
 
     c->lin_fast = false;
-    if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
+    if (lin && small) {
+        c->lin_fast = true;
+    } else if (linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
         /* d * x <= d * xdiff: the exactness bound of raster_interp_lindiv holds for the span */
+#if SPAN_VEC
+        c->lin_fast = span_lin_fast_vec(d, ix->xdiff);
+#else
         c->lin_fast = span_attrs_lin_fast(c, ix->xdiff);
+#endif
     }
 }
 
@@ -179,11 +239,18 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
 
     int32_t xstart = rp->xl, xend = rp->xr;
     /* W, colour and texcoords along both edges, from their per-edge preparation */
-    int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
-    raster_slope_attr_values(L, lv);
-    raster_slope_attr_values(R, rv);
+#if SPAN_VEC
+    span_vals lv, rv;
+    int32_t wl = raster_slope_attr_vec(L, lv), wr = raster_slope_attr_vec(R, rv);
+    const __m128i *vs = lv, *ve = rv; /* the span's start and end edge */
+#else
+    int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
+    raster_slope_attr_values(L, la);
+    raster_slope_attr_values(R, ra);
+    const int32_t *lv = la + RASTER_EA_R, *rv = ra + RASTER_EA_R;
     const int32_t *vs = lv, *ve = rv; /* the span's start and end edge */
-    int32_t wl = lv[RASTER_EA_W], wr = rv[RASTER_EA_W];
+    int32_t wl = la[RASTER_EA_W], wr = ra[RASTER_EA_W];
+#endif
     if (rp->wbuffer) {
         c->zl = raster_interp_z(&L->interp, L->z0, L->z1, true);
         c->zr = raster_interp_z(&R->interp, R->z0, R->z1, true);
@@ -225,7 +292,70 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     /* (read by shadow polygons and masks only: span_pixel.h plot, mask_pixel) */
     if (rp->is_shadow || rp->is_mask) c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, r->recip);
-    span_prepare(c, rp->wbuffer, vs, ve);
+    span_prepare(c, rp->wbuffer, false, false, vs, ve);
+}
+
+/* The fields of a lin_line polygon's span_line that are the same on every line, with the
+ * values line_setup gives them too (X interpolator of W lin_w on both ends: linear, position
+ * and factor 0, factor denominator step 0; no coverage; no stencil): set once before the polygon's
+ * first line_setup_lin, which writes every other field. (The span functions write none of them:
+ * only the anti-aliased ones write xcov.) */
+static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
+{
+    c->r = r;
+    c->rp = rp;
+    c->xcov = 0;
+    c->l_cov = c->r_cov = 0;
+    raster_interp *ix = &c->ix;
+    ix->x = 0;
+    ix->factor = 0;
+    ix->linear = true;
+    ix->shift = 8;
+    ix->dir = RASTER_INTERP_X;
+    ix->w0n = ix->w0d = ix->w1d = rp->lin_w;
+    c->den_step = 0;
+}
+
+/* Whether every line_setup_lin span of the polygon is at most 512 pixels long: its vertices' X
+ * lie within 511 of each other (a span lies between its edges' ends, each clamped to its edge's
+ * extent). Then every span attribute's d * xdiff < 2^16 * 2^9 = 2^25, lin_fast's bound: the
+ * attributes are 16-bit at the vertices (colour, texcoords; below), and line_setup_lin reads an
+ * edge's values only between its ends (x <= xdiff), where they lie between the ends' values, so
+ * a span's difference d is at most 65535. */
+_Static_assert(_Generic(((const gx_vertex *)0)->color[0], uint16_t : 1, default : 0) &&
+                   _Generic(((const gx_vertex *)0)->texcoord[0], int16_t : 1, default : 0),
+               "line_lin_narrow's bound needs 16-bit vertex attributes");
+static bool line_lin_narrow(const raster_poly *rp)
+{
+    const gx_polygon *p = rp->poly;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (unsigned i = 0; i < p->nverts; i++) {
+        int32_t x = rp->verts[p->vtx[i]].sx;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    return (int64_t)hi - lo < 512;
+}
+
+/* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, w, w, tab) of a
+ * linear span's interpolator (xstart <= xend) after line_lin_begin: its position and
+ * reciprocals, and the factor denominator's base (as span_prepare sets it; unused by linear
+ * spans). */
+static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
+                                   const raster_recip *tab)
+{
+    raster_interp *ix = &c->ix;
+    int32_t xdiff = xend + 1 - xstart; /* (>= 1) */
+    ix->x0 = xstart;
+    ix->xdiff = xdiff;
+    if (tab && xdiff <= RASTER_RECIP_MAX) {
+        ix->xrecip_z = tab->z[xdiff];
+        ix->lin_recip = tab->lin[xdiff];
+    } else {
+        ix->xrecip_z = (1 << 22) / xdiff;
+        ix->lin_recip = xdiff <= 1024 ? (((uint64_t)1 << 35) / (uint64_t)xdiff) + 1u : 0u;
+    }
+    c->den_base = dsgx_wrap32(dsgx_mul64(xdiff, ix->w1d));
 }
 
 /*
@@ -233,11 +363,16 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
  * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
  * span interpolates linearly with that W. The same values as line_setup with the modes it
  * tests per line resolved once per polygon: the edges' values straight from their
- * accumulators, no W-buffer depth, run lengths without coverage, no stencil row. A line it
- * does not cover (crossed edges, an edge without its accumulators) takes line_setup.
- * unit.test_raster_lines_fast compares the two on random frames.
+ * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
+ * that are the same on every line of the polygon are set once by line_lin_begin. A line it
+ * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
+ * line_lin_narrow's result for the polygon (false: not known).
+ * unit.test_raster_lines_fast compares the two on random frames. Inline into its two callers
+ * (with the per-line stores of span_line now few, the polygon-major loop no longer runs out
+ * of registers around it: g_heavy_1 -0.38 M instructions, where pmajor measured +0.23 M).
  */
-static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c)
+SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                bool narrow)
 {
     raster_slope *L = &rp->left, *R = &rp->right;
     if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
@@ -252,25 +387,34 @@ static void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_li
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
+#if SPAN_VEC
+    /* the edges' values in registers (staged through arrays, the four-lane reloads of lanes
+     * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
+     * time under perf) */
+    __m128i lv[2], rv[2];
+    raster_slope_acc_vec(L, lv);
+    raster_slope_acc_vec(R, rv);
+#else
     /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
-    int32_t lv[RASTER_EDGE_ATTRS], rv[RASTER_EDGE_ATTRS];
-    lv[RASTER_EA_W] = rv[RASTER_EA_W] = rp->lin_w;
-    for (int k = 1; k < RASTER_EDGE_ATTRS; k++) {
-        lv[k] = (int32_t)(L->attr_base[k] + (uint32_t)(L->attr_acc[k - 1] >> 35));
-        rv[k] = (int32_t)(R->attr_base[k] + (uint32_t)(R->attr_acc[k - 1] >> 35));
+    span_vals lv, rv;
+    for (int k = 0; k < 5; k++) {
+        lv[k] = (int32_t)(L->attr_base[k + 1] + (uint32_t)(L->attr_acc[k] >> 35));
+        rv[k] = (int32_t)(R->attr_base[k + 1] + (uint32_t)(R->attr_acc[k] >> 35));
     }
+#endif
     c->zl = raster_slope_zdepth(L);
     c->zr = raster_slope_zdepth(R);
 
     bool bottom = y == rp->ybottom - 1;
     c->l_len = raster_slope_edge_length(L, false);
     c->r_len = raster_slope_edge_length(R, false);
-    c->l_cov = c->r_cov = 0;
     fill_rules(rp, L, R, bottom, xstart, xend, c);
-    line_ends(r, rp, y, bottom, xstart, xend, c);
-    raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, rp->lin_w, rp->lin_w,
-                            r->recip);
-    span_prepare(c, false, lv, rv);
+    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->xstart = xstart;
+    c->xend = xend;
+    c->line = raster_addr(0, y);
+    line_lin_interp(c, xstart, xend, r->recip);
+    span_prepare(c, false, true, narrow, lv, rv);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -332,10 +476,12 @@ SPAN_NOINLINE static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
     span_line c;
     b->drew = true;
     b->prev_mask = false;
-    if (rp->lin_line)
-        line_setup_lin(r, rp, y, &c);
-    else
+    if (rp->lin_line) {
+        line_lin_begin(r, rp, &c);
+        line_setup_lin(r, rp, y, &c, false);
+    } else {
         line_setup(r, rp, y, &c);
+    }
     if (!raster_timing_line_aborted(b->timing, y)) {
         int32_t xcut = raster_timing_poly_span_px(b->timing, y, c.xstart, c.xend);
         if (xcut >= 0) {
@@ -537,9 +683,11 @@ static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend
     int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
     if (y < ydraw) b->drew = true;
     if (rp->lin_line) {
+        span_line c;
+        line_lin_begin(r, rp, &c);
+        const bool narrow = line_lin_narrow(rp);
         for (; y < ydraw; y++) {
-            span_line c;
-            line_setup_lin(r, rp, y, &c);
+            line_setup_lin(r, rp, y, &c, narrow);
             raster_timing_rec_span(&rec[y], c.xstart, c.xend);
             span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
             raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);

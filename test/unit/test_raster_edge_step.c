@@ -6,7 +6,8 @@
  * at the edge interpolator's position (the arithmetic of melonDS GPU3D_Soft.h Interpolator).
  * Compared on many random edges (linear and perspective, X- and Y-major, both sides, with and
  * without the reciprocal table) over every line from the top vertex to the bottom one. Also the
- * attribute set-up's vector form against its scalar reference (raster_slope_attrs_ref).
+ * attribute set-up's vector form against its scalar reference (raster_slope_attrs_ref), and the
+ * span set-up's vector form of the values (raster_slope_attr_vec) against raster_slope_attr_values.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,6 +33,23 @@ static uint32_t rnd(uint32_t *st)
 static int32_t rnd_range(uint32_t *st, int32_t lo, int32_t hi)
 {
     return lo + (int32_t)(rnd(st) % (uint32_t)(hi - lo + 1));
+}
+
+/* The span set-up's vector form of the edge values (raster_slope_attr_vec; with SSE2) against
+ * raster_slope_attr_values' @p out: W, and r, g, b, s, t in both lane groups. */
+static void check_attr_vec(const raster_slope *s, const int32_t out[])
+{
+#if RASTER_SLOPE_VEC
+    __m128i v[2];
+    int32_t lanes[2][4];
+    assert_int_equal(raster_slope_attr_vec(s, v), out[RASTER_EA_W]);
+    for (int h = 0; h < 2; h++) {
+        _mm_storeu_si128((__m128i *)lanes[h], v[h]);
+        for (int k = 0; k < 4; k++) assert_int_equal(lanes[h][k], out[RASTER_EA_R + h + k]);
+    }
+#else
+    (void)s, (void)out;
+#endif
 }
 
 /* One random edge checked on all its lines; returns the number of values compared. */
@@ -71,6 +89,7 @@ static unsigned check_edge(uint32_t *st, const raster_recip *tab)
         }
         assert_int_equal(raster_slope_zdepth(&s), raster_interp_z(&s.interp, z0, z1, false));
         n++;
+        check_attr_vec(&s, out);
         (void)raster_slope_step(&s);
     }
     return n;

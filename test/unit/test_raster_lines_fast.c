@@ -34,10 +34,14 @@ static int32_t rnd_in(uint32_t *s, int32_t lo, int32_t hi)
 /* A random frame of n polygons, most of them of the kind line_setup_lin takes (one W with
  * bits 0-6 clear), the rest perspective, W-buffered or with W bits 0-6 set; small and large,
  * convex or not, sometimes with a repeated vertex (line polygons), one or many colours,
- * opaque, translucent or wireframe, front- or back-facing. */
+ * opaque, translucent or wireframe, front- or back-facing; with texturing on (DISP3DCNT bit
+ * 0), half of them textured, with close or far-apart texcoords. */
 static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3dcnt)
 {
+    const uint8_t *tex = f->tex_vram, *pal = f->pal_vram;
     memset(f, 0, sizeof *f);
+    f->tex_vram = tex;
+    f->pal_vram = pal;
     f->regs.disp3dcnt = disp3dcnt;
     f->regs.clear_depth = 0x7FFF;
     f->regs.clear_color = 0x001F0000u | (uint32_t)rnd_in(seed, 0, 0x7FFF);
@@ -60,6 +64,17 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3
                         (rnd(seed) % 8 == 0 ? 1u << 14 : 0); /* depth equal */
         gx_polygon *p = scene_poly(&s, nv, xy, attr, 0, rnd(seed) % 2 != 0, 31, 31, 31);
         p->wbuffer = rnd(seed) % 8 == 0;
+        /* textured (modulate: every attribute read) half of the time, any format, small sizes
+         * (decoded by the texture cache, so the polygon has linear span functions) */
+        if (disp3dcnt & 1u && rnd(seed) % 2) {
+            uint32_t fmt = (uint32_t)rnd_in(seed, 2, 7); /* (not the translucent A3I5) */
+            if (fmt == TEXFMT_A5I3) fmt = TEXFMT_DIRECT;
+            p->teximage = (rnd(seed) & 0xFFFFu) | (uint32_t)rnd_in(seed, 0, 3) << 20 |
+                          (uint32_t)rnd_in(seed, 0, 3) << 23 | fmt << 26 | (rnd(seed) & 0xFu) << 16;
+            p->pltt_base = rnd(seed) & 0x1FFFu;
+        }
+        /* texcoords: close (a few texels over the polygon) or up to the full 16-bit range */
+        int32_t t0 = rnd_in(seed, -4096, 4096), tr = rnd(seed) % 2 ? 64 : 32767;
         uint32_t kind = rnd(seed) % 8;
         int32_t w = kind < 5 ? (int32_t)((rnd(seed) & 0xFF80u) | 0x80u) : 0x1000;
         bool one_color = rnd(seed) % 2;
@@ -69,6 +84,8 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3
             gx_vertex *v = &f->verts[p->vtx[i]];
             for (int c = 0; c < 3; c++)
                 v->color[c] = one_color ? col[c] : (uint16_t)rnd_in(seed, 0, 511);
+            for (int c = 0; c < 2; c++)
+                v->texcoord[c] = (int16_t)dsgx_clamp(t0 + rnd_in(seed, -tr, tr), -32768, 32767);
             p->z[i] = rnd_in(seed, 0, 0xFFFFFF);
             /* kinds 0-5: one W (bits 0-6 clear), 6: perspective, 7: one W with low bits */
             p->w[i] = kind == 6 ? rnd_in(seed, 0x100, 0xFFFF) : (kind == 7 ? w | 0x41 : w);
@@ -102,16 +119,25 @@ static void test_fast_lines_match_general(void **state)
     assert_non_null(ref);
     assert_non_null(out_fast);
     assert_non_null(out_ref);
+    uint8_t *tex = malloc(GX_TEX_VRAM_SIZE), *pal = malloc(GX_PAL_VRAM_SIZE);
+    assert_non_null(tex);
+    assert_non_null(pal);
+    uint32_t vseed = 0x5EEDu;
+    for (uint32_t i = 0; i < GX_TEX_VRAM_SIZE; i++) tex[i] = (uint8_t)rnd(&vseed);
+    for (uint32_t i = 0; i < GX_PAL_VRAM_SIZE; i++) pal[i] = (uint8_t)rnd(&vseed);
+    f->tex_vram = tex;
+    f->pal_vram = pal;
     ref->ref_lines = true;
     uint32_t seed = 0xC0FFEEu;
     unsigned fast_polys = 0;
     /* DISP3DCNT: plain, alpha test, blending, edge marking, fog, anti-aliasing (which turns
-     * the specialised set-up off: the frames must still agree) */
+     * the specialised set-up off: the frames must still agree), texturing (bit 0) */
     const uint16_t modes[] = {
-        0, 1u << 2, 1u << 3, 1u << 5, (1u << 7) | (1u << 5), 1u << 4, (1u << 3) | (1u << 2)};
+        0,  1u << 2,       1u << 3, 1u << 5, (1u << 7) | (1u << 5), 1u << 4, (1u << 3) | (1u << 2),
+        1u, 1u | (1u << 3)};
     for (int frame = 0; frame < 120; frame++) {
         unsigned n = frame % 10 == 9 ? 1500u : (unsigned)rnd_in(&seed, 1, 200);
-        random_frame(f, &seed, n, modes[frame % 7]);
+        random_frame(f, &seed, n, modes[frame % 9]);
         /* every other frame polygon by polygon (span.c raster_draw_band_pmajor), the others
          * scanline by scanline: both orders draw through the two line set-ups */
         fast->scanline_order = ref->scanline_order = frame % 2 == 0;
@@ -129,6 +155,8 @@ static void test_fast_lines_match_general(void **state)
         if (fast->scanline_order) fast_polys += lin_polys(fast);
     }
     assert_true(fast_polys > 500); /* the specialised set-up did draw */
+    free(tex);
+    free(pal);
     free(out_fast);
     free(out_ref);
     raster_destroy(fast);
