@@ -224,6 +224,43 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     }
 }
 
+/* Batch vertex @p j as gx_geom_submit_vertex leaves it in the polygon buffer. */
+static inline void batch_vertex(const batch *b, size_t j, gx_vertex *v)
+{
+    memset(v, 0, sizeof(*v));
+    memcpy(v->clip, b->clip[j], sizeof(v->clip));
+    for (int k = 0; k < 3; k++) v->color5[k] = (int32_t)(((uint32_t)b->color[j][k] << 12) | 0xFFFu);
+    v->texcoord[0] = b->tex[j][0];
+    v->texcoord[1] = b->tex[j][1];
+}
+
+/* gx_geom_assemble_vertex for separate triangles and quads (no hook is set) whose polygon
+ * started in this batch: the vertex stays in the batch's arrays (its polygon buffer slot is
+ * noted in @p last_j, filled once at the end of the batch) and a completed polygon goes to
+ * gx_geom_store_direct, or, when the clipper or a full RAM is involved, to
+ * gx_geom_submit_polygon from the polygon buffer. */
+static GX_ALWAYS_INLINE void direct_vertex(gx_engine *gx, const batch *b, size_t j,
+                                           const gx_polygon *tmpl, int32_t last_j[4])
+{
+    gx_geom_state *g = &gx->geom;
+    uint32_t slot = g->vtx_in_poly, n = g->prim_type == 0 ? 3u : 4u;
+    last_j[slot] = (int32_t)j;
+    g->poly_completed = false;
+    g->poly_rejected = false;
+    if (slot + 1 < n) {
+        g->vtx_in_poly = slot + 1;
+    } else {
+        size_t j0 = j + 1 - n;
+        g->vtx_in_poly = 0;
+        if (!gx_geom_store_direct(gx, tmpl, b->clip + j0, b->color + j0, b->tex + j0, (int)n)) {
+            for (uint32_t k = 0; k < n; k++) batch_vertex(b, j0 + k, &g->buf[k]);
+            gx_geom_submit_polygon(gx);
+        }
+        g->strip_polys++;
+    }
+    g->incomplete = !g->poly_completed;
+}
+
 /* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
 static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n, size_t nwords,
                                           uint32_t slice)
@@ -246,6 +283,9 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     uint64_t total = 0;
     bool busy = true;
     size_t j = 0;
+    bool direct = false;                  /* separate triangles or quads through direct_vertex */
+    gx_polygon tmpl;                      /* (once direct) */
+    int32_t last_j[4] = {-1, -1, -1, -1}; /* the vertex direct_vertex put last in each slot */
     for (size_t e = 0; e < ncmd; e++) {
         if (kind[e] != K_VTX16) {
             if (slice == 0) {
@@ -296,20 +336,27 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         total += (uint64_t)charged;
         vertex_cycles = charged;
         if (slice) idle_after(gx, (int64_t)slice - charged);
-        gx_vertex *v = &g->buf[g->vtx_in_poly];
-        memset(v, 0, sizeof(*v));
-        memcpy(v->clip, b->clip[j], sizeof(v->clip));
-        for (int k = 0; k < 3; k++)
-            v->color5[k] = (int32_t)(((uint32_t)b->color[j][k] << 12) | 0xFFFu);
-        v->texcoord[0] = b->tex[j][0];
-        v->texcoord[1] = b->tex[j][1];
+        if (!direct && g->prim_type < 2 && g->vtx_in_poly == 0) { /* (the prim stays) */
+            direct = true;
+            gx_geom_polygon_template(g, &tmpl);
+        }
+        if (direct) {
+            direct_vertex(gx, b, j, &tmpl, last_j);
+        } else {
+            batch_vertex(b, j, &g->buf[g->vtx_in_poly]);
+            gx_geom_assemble_vertex(gx);
+        }
         j++;
-        gx_geom_assemble_vertex(gx);
         charged = 1 + gx_cyc_vertex_work_after1(c, g);
         vertex_cycles += charged;
         total += (uint64_t)charged;
         if (slice) busy = idle_after(gx, (int64_t)slice - charged);
     }
+
+    /* the polygon buffer as the vertices left it */
+    if (direct)
+        for (int k = 0; k < 4; k++)
+            if (last_j[k] >= 0) batch_vertex(b, (size_t)last_j[k], &g->buf[k]);
 
     /* the bookkeeping, as the executor leaves it after the last entry */
     c->charged = charged;

@@ -75,11 +75,16 @@ int gx_clip_polygon(gx_vertex *v, int nverts, int clipstart, bool attribs, bool 
 /** Whether a vertex is inside every plane of the view volume (-w <= x, y, z <= w, with -w in
  *  32-bit wrapping arithmetic as the clipper computes it): gx_clip_polygon leaves a polygon of
  *  such vertices unchanged. */
+static inline bool gx_clip_inside_pos(const int32_t c[4])
+{
+    int32_t w = c[3], nw = (int32_t)(0u - (uint32_t)w);
+    return c[0] <= w && c[1] <= w && c[2] <= w && c[0] >= nw && c[1] >= nw && c[2] >= nw;
+}
+
+/** gx_clip_inside_pos of a vertex's clip position. */
 static inline bool gx_clip_inside(const gx_vertex *v)
 {
-    int32_t w = v->clip[3], nw = (int32_t)(0u - (uint32_t)w);
-    return v->clip[0] <= w && v->clip[1] <= w && v->clip[2] <= w && v->clip[0] >= nw &&
-           v->clip[1] >= nw && v->clip[2] >= nw;
+    return gx_clip_inside_pos(v->clip);
 }
 
 /** Screen position of a clipped vertex (masks W to 24 bits as the hardware does; hardware notes:
@@ -130,6 +135,19 @@ void gx_geom_assemble_vertex(gx_engine *gx);
 
 /** The polygon in g->buf is complete: cull, clip, store. */
 void gx_geom_submit_polygon(gx_engine *gx);
+
+/** A polygon RAM entry with the attributes every polygon gets until the next BEGIN_VTXS,
+ *  TEXIMAGE_PARAM, PLTT_BASE or swap (the rest zero): gx_geom_store_direct's template. */
+void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p);
+
+/** A separate triangle or quad (@p n = 3, 4) completed from the vertex batch (batch.c), its
+ *  vertices given as arrays (clip positions, 5-bit colours, texture coordinates) instead of
+ *  g->buf: culled, or stored when every vertex is inside the view volume and it fits in RAM,
+ *  exactly as gx_geom_submit_polygon would (its polygon entry from @p tmpl).
+ *  @return false when it did nothing: the clipper or a full RAM is involved (then fill g->buf
+ *  and call gx_geom_submit_polygon) */
+bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
+                          const uint8_t (*color)[3], const int16_t (*tex)[2], int n);
 
 /* ---- command handlers (called with all parameter words collected) ---- */
 void gx_cmd_color(gx_engine *gx, const uint32_t *params);
