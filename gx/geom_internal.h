@@ -87,19 +87,17 @@ static inline bool gx_clip_inside(const gx_vertex *v)
     return gx_clip_inside_pos(v->clip);
 }
 
-/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does; hardware notes:
- *  viewport.c). Inline: polygon.c's unclipped path calls it per vertex. */
-static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
+/** Screen position of clip coordinates @p x, @p y with W already masked to 24 bits (@p w24),
+ *  as gx_viewport_transform computes it. */
+static inline void gx_viewport_xy(const gx_geom_state *g, int32_t x, int32_t y, uint32_t w24,
+                                  int32_t *sxp, int32_t *syp)
 {
-    uint32_t w = (uint32_t)v->clip[3] & 0x00FFFFFFu;
     uint32_t sx = 0, sy = 0;
-
-    v->clip[3] = (int32_t)w;
-    if (w != 0) {
-        uint32_t nx = (uint32_t)v->clip[0] + w;
-        uint32_t ny = w - (uint32_t)v->clip[1];
-        uint32_t den = w;
-        if (w > 0xFFFFu) { /* 32-bit divider: drop one bit of precision */
+    if (w24 != 0) {
+        uint32_t nx = (uint32_t)x + w24;
+        uint32_t ny = w24 - (uint32_t)y;
+        uint32_t den = w24;
+        if (w24 > 0xFFFFu) { /* 32-bit divider: drop one bit of precision */
             nx >>= 1;
             ny >>= 1;
             den >>= 1;
@@ -108,8 +106,17 @@ static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
         sx = (nx * g->viewport[4]) / den + g->viewport[0];
         sy = (ny * g->viewport[5]) / den + g->viewport[3];
     }
-    v->sx = (int32_t)(sx & 0x1FFu);
-    v->sy = (int32_t)(sy & 0xFFu);
+    *sxp = (int32_t)(sx & 0x1FFu);
+    *syp = (int32_t)(sy & 0xFFu);
+}
+
+/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does; hardware notes:
+ *  viewport.c). Inline: polygon.c's unclipped path calls it per vertex. */
+static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
+{
+    uint32_t w = (uint32_t)v->clip[3] & 0x00FFFFFFu;
+    v->clip[3] = (int32_t)w;
+    gx_viewport_xy(g, v->clip[0], v->clip[1], w, &v->sx, &v->sy);
 }
 
 /** Texture coordinates for a vertex at @p pos (texgen mode 3), or the current ones. */

@@ -412,21 +412,25 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
     uint32_t w24[4];
     bool one_dot = !polyattr_dot_always(attr);
     for (int i = 0; i < n; i++) {
-        gx_vertex v;
+        /* written in place, never read back: a copy from a local vertex stalled on store
+         * forwarding (its fields written in pieces, read back 16 bytes at a time) */
+        gx_vertex *v = &dst[i];
         uint32_t c[3] = {color[i][0] & 31u, color[i][1] & 31u, color[i][2] & 31u};
-        memset(&v, 0, sizeof(v));
-        memcpy(v.clip, clip[i], sizeof(v.clip));
+        w24[i] = (uint32_t)clip[i][3] & 0x00FFFFFFu;
+        gx_viewport_xy(g, clip[i][0], clip[i][1], w24[i], &sx[i], &sy[i]);
+        memset(v, 0, sizeof(*v));
+        v->clip[0] = clip[i][0];
+        v->clip[1] = clip[i][1];
+        v->clip[2] = clip[i][2];
+        v->clip[3] = (int32_t)w24[i];
         for (int k = 0; k < 3; k++) {
-            v.color5[k] = (int32_t)((c[k] << 12) | 0xFFFu);
-            v.color[k] = color9_of_5[c[k]];
+            v->color5[k] = (int32_t)((c[k] << 12) | 0xFFFu);
+            v->color[k] = color9_of_5[c[k]];
         }
-        v.texcoord[0] = tex[i][0];
-        v.texcoord[1] = tex[i][1];
-        gx_viewport_transform(g, &v);
-        memcpy(&dst[i], &v, sizeof(v));
-        sx[i] = v.sx;
-        sy[i] = v.sy;
-        w24[i] = (uint32_t)v.clip[3];
+        v->texcoord[0] = tex[i][0];
+        v->texcoord[1] = tex[i][1];
+        v->sx = sx[i];
+        v->sy = sy[i];
         /* is_one_dot */
         one_dot &= sx[i] == sx[0] && sy[i] == sy[0] && w24[i] > g->dot_w_limit;
     }
