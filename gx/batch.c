@@ -143,7 +143,7 @@ static bool sched_fresh(const gx_engine *gx)
 typedef struct batch {
     int16_t pos[BATCH_VERTS][3];
     int32_t clip[BATCH_VERTS][4];
-    uint8_t color[BATCH_VERTS][3];
+    uint32_t color[BATCH_VERTS]; /* packed: gx_unpack_color */
     int16_t tex[BATCH_VERTS][2];
     uint8_t kind[BATCH_WORDS]; /* per command: K_* */
     bool texgen2, texgen3;
@@ -152,7 +152,7 @@ typedef struct batch {
      * normals lit in this batch, by hash (NORMAL_BITS + 1: no entry; texgen mode 2 is not
      * remembered, since its NORMAL also sets the texture coordinates) */
     uint32_t seen_key[1u << SEEN_LOG2];
-    uint8_t seen_color[1u << SEEN_LOG2][3];
+    uint32_t seen_color[1u << SEEN_LOG2];
 } batch;
 
 /* The counts of a batch, apart from its arrays (kept in registers: the arrays' address is
@@ -160,6 +160,7 @@ typedef struct batch {
 typedef struct batch_count {
     size_t nv, ncmd;
     uint32_t last_vtx[2]; /* the last vertex's two words */
+    uint32_t color;       /* the vertex colour, packed (g->vtx_color: stored once, in pass 3) */
 } batch_count;
 
 /* Whether the batch may start: no hook observes an entry, no swap or held entries wait, no
@@ -188,20 +189,20 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     const uint32_t params[1] = {v0};
     b->kind[n->ncmd++] = (uint8_t)kd;
     switch (kd) {
-    case K_COLOR: gx_cmd_color(gx, params); break;
+    case K_COLOR: n->color = gx_pack_rgb15(v0); break; /* gx_cmd_color */
     case K_NORMAL: {
         /* a normal seen earlier in the batch: its colour again */
         uint32_t key = v0 & NORMAL_BITS;
         uint32_t h = (key * 0x9E3779B1u) >> (32 - SEEN_LOG2);
         if (b->seen_key[h] == key) {
             for (int k = 0; k < 3; k++) g->normal[k] = (int16_t)dsgx_sext(v0 >> (10 * k), 10);
-            memcpy(g->vtx_color, b->seen_color[h], sizeof(g->vtx_color));
+            n->color = b->seen_color[h];
             break;
         }
-        gx_cmd_normal(gx, params);
+        n->color = gx_light_normal(gx, v0); /* gx_cmd_normal */
         if (!b->texgen2) {
             b->seen_key[h] = key;
-            memcpy(b->seen_color[h], g->vtx_color, sizeof(g->vtx_color));
+            b->seen_color[h] = n->color;
         }
         break;
     }
@@ -212,7 +213,7 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         g->cur_vtx[1] = (int16_t)(uint16_t)(v0 >> 16);
         g->cur_vtx[2] = lo16(v1);
         memcpy(b->pos[j], g->cur_vtx, sizeof(b->pos[j]));
-        memcpy(b->color[j], g->vtx_color, sizeof(b->color[j]));
+        b->color[j] = n->color;
         if (b->texgen3)
             gx_texgen_vertex(gx, g->cur_vtx, b->tex[j]);
         else
@@ -229,7 +230,8 @@ static inline void batch_vertex(const batch *b, size_t j, gx_vertex *v)
 {
     memset(v, 0, sizeof(*v));
     memcpy(v->clip, b->clip[j], sizeof(v->clip));
-    for (int k = 0; k < 3; k++) v->color5[k] = (int32_t)(((uint32_t)b->color[j][k] << 12) | 0xFFFu);
+    for (int k = 0; k < 3; k++)
+        v->color5[k] = (int32_t)((((b->color[j] >> (8 * k)) & 31u) << 12) | 0xFFFu);
     v->texcoord[0] = b->tex[j][0];
     v->texcoord[1] = b->tex[j][1];
 }
@@ -269,6 +271,7 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     gx_geom_state *g = &gx->geom;
     const uint8_t *kind = b->kind;
     size_t ncmd = n.ncmd;
+    gx_unpack_color(n.color, g->vtx_color);
 
     /* pass 2: the positions through the clip matrix */
     if (n.nv)
@@ -388,7 +391,7 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t sl
     if (!batch_allowed(gx)) return 0;
     if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
     batch b;
-    batch_count c = {0, 0, {0, 0}};
+    batch_count c = {0, 0, {0, 0}, gx_pack_color(gx->geom.vtx_color)};
     batch_begin(gx, &b);
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 
@@ -436,7 +439,7 @@ static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
     gx_cmd_state *s = &gx->cmd;
     if (s->packed_left != 0 || !batch_allowed(gx)) return 0;
     batch b;
-    batch_count c = {0, 0, {0, 0}};
+    batch_count c = {0, 0, {0, 0}, gx_pack_color(gx->geom.vtx_color)};
     batch_begin(gx, &b);
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 

@@ -149,12 +149,36 @@ void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p);
 
 /** A separate triangle or quad (@p n = 3, 4) completed from the vertex batch (batch.c), its
  *  vertices given as arrays (clip positions, 5-bit colours, texture coordinates) instead of
- *  g->buf: culled, or stored when every vertex is inside the view volume and it fits in RAM,
+ *  g->buf (colours packed: gx_unpack_color): culled, or stored when every vertex is inside the
+ *  view volume and it fits in RAM,
  *  exactly as gx_geom_submit_polygon would (its polygon entry from @p tmpl).
  *  @return false when it did nothing: the clipper or a full RAM is involved (then fill g->buf
  *  and call gx_geom_submit_polygon) */
 bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
-                          const uint8_t (*color)[3], const int16_t (*tex)[2], int n);
+                          const uint32_t *color, const int16_t (*tex)[2], int n);
+
+/** NORMAL (21h) without its store: the normal and texgen mode 2 as gx_cmd_normal, the lit
+ *  vertex colour returned packed (gx_unpack_color), so that a caller keeping it in a register
+ *  does not read back the bytes just stored (batch.c). */
+uint32_t gx_light_normal(gx_engine *gx, uint32_t param);
+
+/** A vertex colour packed in a word: the 5-bit channel k in byte k. */
+static inline void gx_unpack_color(uint32_t packed, uint8_t out[3])
+{
+    for (int k = 0; k < 3; k++) out[k] = (uint8_t)(packed >> (8 * k));
+}
+
+/** gx_unpack_color's inverse. */
+static inline uint32_t gx_pack_color(const uint8_t c[3])
+{
+    return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16;
+}
+
+/** COLOR's parameter (rgb15) as a packed vertex colour. */
+static inline uint32_t gx_pack_rgb15(uint32_t v)
+{
+    return (v & 0x1Fu) | ((v << 3) & 0x1F00u) | ((v << 6) & 0x1F0000u);
+}
 
 /* ---- command handlers (called with all parameter words collected) ---- */
 void gx_cmd_color(gx_engine *gx, const uint32_t *params);

@@ -381,7 +381,7 @@ void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p)
  * finish_polygon); a polygon the clipper would change, or one that does not fit in RAM, goes
  * back to it. @p n is a constant in each instance (3, 4). unit.test_gx_batch compares the two. */
 static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
-                                          const int32_t (*clip)[4], const uint8_t (*color)[3],
+                                          const int32_t (*clip)[4], const uint32_t *color,
                                           const int16_t (*tex)[2], const int n)
 {
     gx_geom_state *g = &gx->geom;
@@ -415,7 +415,7 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
         /* written in place, never read back: a copy from a local vertex stalled on store
          * forwarding (its fields written in pieces, read back 16 bytes at a time) */
         gx_vertex *v = &dst[i];
-        uint32_t c[3] = {color[i][0] & 31u, color[i][1] & 31u, color[i][2] & 31u};
+        uint32_t c[3] = {color[i] & 31u, (color[i] >> 8) & 31u, (color[i] >> 16) & 31u};
         w24[i] = (uint32_t)clip[i][3] & 0x00FFFFFFu;
         gx_viewport_xy(g, clip[i][0], clip[i][1], w24[i], &sx[i], &sy[i]);
         memset(v, 0, sizeof(*v));
@@ -501,7 +501,7 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
 }
 
 bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
-                          const uint8_t (*color)[3], const int16_t (*tex)[2], int n)
+                          const uint32_t *color, const int16_t (*tex)[2], int n)
 {
     return n == 3 ? store_direct(gx, tmpl, clip, color, tex, 3)
                   : store_direct(gx, tmpl, clip, color, tex, 4);
