@@ -146,6 +146,9 @@ typedef struct batch {
     uint32_t color[BATCH_VERTS]; /* packed: gx_unpack_color */
     int16_t tex[BATCH_VERTS][2];
     uint8_t kind[BATCH_WORDS]; /* per command: K_* */
+    /* run to completion: the attribute commands before vertex j as one sum of cycles and the
+     * normal tail they leave (batch_command; 0 cycles: none) */
+    int32_t attr_sum[BATCH_VERTS], attr_np[BATCH_VERTS];
     bool texgen2, texgen3;
     /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
      * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
@@ -161,7 +164,23 @@ typedef struct batch_count {
     size_t nv, ncmd;
     uint32_t last_vtx[2]; /* the last vertex's two words */
     uint32_t color;       /* the vertex colour, packed (g->vtx_color: stored once, in pass 3) */
+    /* the attribute commands since the last vertex (run to completion): their cycles, the
+     * normal and vertex tails they found (the cycle model's at the start of the batch; after a
+     * vertex always 0 and 4: gx_cyc_vertex_work sets 7 and counts down 3, or its after1 form 8
+     * and 4), the last one's charge; NORMAL's work */
+    int32_t sum, np, vp, last, normal_work;
 } batch_count;
+
+/* The counts of an empty batch. */
+static batch_count batch_counts(const gx_engine *gx)
+{
+    const gx_cycle_state *c = &gx->cmd.cyc;
+    uint32_t lights = gx->geom.lights_enabled_count;
+    return (batch_count){.color = gx_pack_color(gx->geom.vtx_color),
+                         .np = c->np,
+                         .vp = c->vp,
+                         .normal_work = lights < 1 ? 1 : (int32_t)lights};
+}
 
 /* Whether the batch may start: no hook observes an entry, no swap or held entries wait, no
  * command is collecting parameters. */
@@ -188,6 +207,24 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     gx_geom_state *g = &gx->geom;
     const uint32_t params[1] = {v0};
     b->kind[n->ncmd++] = (uint8_t)kd;
+    if (kd != K_VTX16) {
+        /* its charge run to completion (pass 3 of the cycle-driven mode charges it itself):
+         * the charges read only the normal tail (which each sets: 0, or 7 after NORMAL) and,
+         * for COLOR, the vertex tail, which only counts down between them */
+        int32_t ch;
+        if (kd == K_NORMAL) {
+            ch = n->np + 1 + n->normal_work;
+            n->np = GX_NP_NORMAL;
+        } else if (kd == K_COLOR && n->vp - n->sum > 2) {
+            ch = n->vp - n->sum - 1; /* (vp - 2) + 1: gx_cyc_vp_wait */
+            n->np = 0;
+        } else { /* TEXCOORD, or COLOR after the vertex tail */
+            ch = n->np + 1;
+            n->np = 0;
+        }
+        n->sum += ch;
+        n->last = ch;
+    }
     switch (kd) {
     case K_COLOR: n->color = gx_pack_rgb15(v0); break; /* gx_cmd_color */
     case K_NORMAL: {
@@ -209,6 +246,11 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
     default: { /* K_VTX16 */
         size_t j = n->nv++;
+        b->attr_sum[j] = n->sum;
+        b->attr_np[j] = n->np;
+        n->sum = 0;
+        n->np = 0;
+        n->vp = GX_VP_VERTEX - GX_VERTEX_WORK; /* (see batch_count) */
         g->cur_vtx[0] = lo16(v0);
         g->cur_vtx[1] = (int16_t)(uint16_t)(v0 >> 16);
         g->cur_vtx[2] = lo16(v1);
@@ -263,6 +305,44 @@ static GX_ALWAYS_INLINE void direct_vertex(gx_engine *gx, const batch *b, size_t
     g->incomplete = !g->poly_completed;
 }
 
+/* Pass 3's running figures. */
+typedef struct batch_pass3 {
+    int64_t charged, vertex_cycles; /* the last entry's charge, the last vertex's cycles */
+    uint64_t total;                 /* cycles charged */
+    bool busy;                      /* (cycle-driven mode) the engine busy after the last entry */
+    bool direct;                    /* separate triangles or quads through direct_vertex */
+    gx_polygon tmpl;                /* (once direct) */
+    int32_t last_j[4];              /* the vertex direct_vertex put last in each slot */
+} batch_pass3;
+
+/* Pass 3 for batch vertex @p j: both entries' charges (in the cycle-driven mode, @p slice, the
+ * idle time after each) and its assembly. */
+static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, batch_pass3 *p,
+                                               size_t j, uint32_t slice)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_cycle_state *c = &gx->cmd.cyc;
+    int64_t charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
+    p->total += (uint64_t)charged;
+    p->vertex_cycles = charged;
+    if (slice) idle_after(gx, (int64_t)slice - charged);
+    if (!p->direct && g->prim_type < 2 && g->vtx_in_poly == 0) { /* (the prim stays) */
+        p->direct = true;
+        gx_geom_polygon_template(g, &p->tmpl);
+    }
+    if (p->direct) {
+        direct_vertex(gx, b, j, &p->tmpl, p->last_j);
+    } else {
+        batch_vertex(b, j, &g->buf[g->vtx_in_poly]);
+        gx_geom_assemble_vertex(gx);
+    }
+    charged = 1 + gx_cyc_vertex_work_after1(c, g);
+    p->vertex_cycles += charged;
+    p->total += (uint64_t)charged;
+    p->charged = charged;
+    if (slice) p->busy = idle_after(gx, (int64_t)slice - charged);
+}
+
 /* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
 static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n, size_t nwords,
                                           uint32_t slice)
@@ -280,94 +360,62 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
      * and polygon assembly, in write order */
     gx_cycle_state *c = &s->cyc;
-    uint32_t lights = g->lights_enabled_count;
-    int64_t normal_work = lights < 1 ? 1 : lights;
-    int64_t charged = 0, vertex_cycles = 0;
-    uint64_t total = 0;
-    bool busy = true;
-    size_t j = 0;
-    bool direct = false;                  /* separate triangles or quads through direct_vertex */
-    gx_polygon tmpl;                      /* (once direct) */
-    int32_t last_j[4] = {-1, -1, -1, -1}; /* the vertex direct_vertex put last in each slot */
-    for (size_t e = 0; e < ncmd; e++) {
-        if (kind[e] != K_VTX16) {
-            if (slice == 0) {
-                /* run to completion: the attribute commands up to the next vertex as one sum.
-                 * Their charges read only the normal tail (which each sets: 0, or 7 after
-                 * NORMAL) and, for COLOR, the vertex tail, which only counts down between
-                 * them; so they are computed here from those two, and the cycles then pass at
-                 * once (draining a then b cycles is draining a + b: cycles.c) */
-                int64_t sum = 0, np = c->np, vp = c->vp;
-                for (; e < ncmd && kind[e] != K_VTX16; e++) {
-                    if (kind[e] == K_NORMAL) {
-                        charged = np + 1 + normal_work;
-                        np = GX_NP_NORMAL;
-                    } else if (kind[e] == K_COLOR && vp - sum > 2) {
-                        charged = vp - sum - 1; /* (vp - 2) + 1: gx_cyc_vp_wait */
-                        np = 0;
-                    } else { /* TEXCOORD, or COLOR after the vertex tail */
-                        charged = np + 1;
-                        np = 0;
-                    }
-                    sum += charged;
-                }
-                gx_cyc_run(c, sum);
-                c->np = (int32_t)np;
-                total += (uint64_t)sum;
-                if (e == ncmd) break;
-            } else {
-                switch (kind[e]) {
-                case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
-                case K_NORMAL: /* the issue wait and the work in one count-down */
-                    charged = (int64_t)c->np + 1 + normal_work;
-                    gx_cyc_run(c, charged);
-                    c->np = GX_NP_NORMAL;
-                    break;
-                default: /* K_TEXCOORD */
-                    charged = c->np + 1;
-                    gx_cyc_run(c, charged);
-                    c->np = 0;
-                    break;
-                }
-                total += (uint64_t)charged;
-                busy = idle_after(gx, (int64_t)slice - charged);
-                continue;
+    batch_pass3 p = {.busy = true, .last_j = {-1, -1, -1, -1}};
+    if (slice == 0) {
+        /* run to completion: the attribute commands before each vertex as one sum (pass 1,
+         * batch_command); their cycles pass at once (draining a then b cycles is draining
+         * a + b: cycles.c) */
+        for (size_t j = 0; j < n.nv; j++) {
+            if (b->attr_sum[j]) {
+                gx_cyc_run(c, b->attr_sum[j]);
+                p.total += (uint64_t)b->attr_sum[j];
             }
+            c->np = b->attr_np[j];
+            batch_vertex_step(gx, b, &p, j, 0);
         }
-        /* a vertex: both entries */
-        charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
-        total += (uint64_t)charged;
-        vertex_cycles = charged;
-        if (slice) idle_after(gx, (int64_t)slice - charged);
-        if (!direct && g->prim_type < 2 && g->vtx_in_poly == 0) { /* (the prim stays) */
-            direct = true;
-            gx_geom_polygon_template(g, &tmpl);
+        if (n.sum) { /* the attribute commands after the last vertex */
+            gx_cyc_run(c, n.sum);
+            p.total += (uint64_t)n.sum;
+            p.charged = n.last;
         }
-        if (direct) {
-            direct_vertex(gx, b, j, &tmpl, last_j);
-        } else {
-            batch_vertex(b, j, &g->buf[g->vtx_in_poly]);
-            gx_geom_assemble_vertex(gx);
+        c->np = n.np;
+    } else {
+        int64_t normal_work = n.normal_work;
+        size_t j = 0;
+        for (size_t e = 0; e < ncmd; e++) {
+            int64_t charged;
+            switch (kind[e]) {
+            case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
+            case K_NORMAL: /* the issue wait and the work in one count-down */
+                charged = (int64_t)c->np + 1 + normal_work;
+                gx_cyc_run(c, charged);
+                c->np = GX_NP_NORMAL;
+                break;
+            case K_TEXCOORD:
+                charged = c->np + 1;
+                gx_cyc_run(c, charged);
+                c->np = 0;
+                break;
+            default: batch_vertex_step(gx, b, &p, j++, slice); continue;
+            }
+            p.charged = charged;
+            p.total += (uint64_t)charged;
+            p.busy = idle_after(gx, (int64_t)slice - charged);
         }
-        j++;
-        charged = 1 + gx_cyc_vertex_work_after1(c, g);
-        vertex_cycles += charged;
-        total += (uint64_t)charged;
-        if (slice) busy = idle_after(gx, (int64_t)slice - charged);
     }
 
     /* the polygon buffer as the vertices left it */
-    if (direct)
+    if (p.direct)
         for (int k = 0; k < 4; k++)
-            if (last_j[k] >= 0) batch_vertex(b, (size_t)last_j[k], &g->buf[k]);
+            if (p.last_j[k] >= 0) batch_vertex(b, (size_t)p.last_j[k], &g->buf[k]);
 
     /* the bookkeeping, as the executor leaves it after the last entry */
-    c->charged = charged;
-    s->frame_cycles += total;
+    c->charged = p.charged;
+    s->frame_cycles += p.total;
     s->frame_commands += (uint32_t)ncmd;
     if (n.nv) {
         s->exec_op = GX_OP_VTX_16;
-        s->exec_cycles = (uint64_t)vertex_cycles;
+        s->exec_cycles = (uint64_t)p.vertex_cycles;
         s->exec_params[0] = n.last_vtx[0];
         s->exec_params[1] = n.last_vtx[1];
     }
@@ -375,7 +423,7 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         gx_sched_state *t = &gx->sched;
         t->host += (uint64_t)slice * nwords;
         t->now = t->host;
-        t->busy = busy;
+        t->busy = p.busy;
         t->stalled_write = false;
     }
 }
@@ -391,7 +439,7 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t sl
     if (!batch_allowed(gx)) return 0;
     if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
     batch b;
-    batch_count c = {0, 0, {0, 0}, gx_pack_color(gx->geom.vtx_color)};
+    batch_count c = batch_counts(gx);
     batch_begin(gx, &b);
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 
@@ -439,7 +487,7 @@ static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
     gx_cmd_state *s = &gx->cmd;
     if (s->packed_left != 0 || !batch_allowed(gx)) return 0;
     batch b;
-    batch_count c = {0, 0, {0, 0}, gx_pack_color(gx->geom.vtx_color)};
+    batch_count c = batch_counts(gx);
     batch_begin(gx, &b);
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 
