@@ -30,9 +30,14 @@
  * - Degenerate (not drawn by the rasterizer): a vertex with W = 0 (after the 24-bit truncation)
  *   or a bottom Y beyond 192.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gx/gx_internal.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static int32_t sub32(int32_t a, int32_t b)
 {
@@ -373,6 +378,77 @@ void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p)
     p->wbuffer = g->wbuffer;
 }
 
+/* Whether every one of @p n clip positions is inside the view volume (gx_clip_inside_pos). */
+static GX_ALWAYS_INLINE bool all_inside(const int32_t (*clip)[4], const int n)
+{
+#if defined(__SSE2__)
+    int out = 0;
+    for (int i = 0; i < n; i++) { /* x, y, z > w or < -w (32-bit signed, -w wrapping) */
+        __m128i c = _mm_loadu_si128((const __m128i *)clip[i]);
+        __m128i w = _mm_shuffle_epi32(c, _MM_SHUFFLE(3, 3, 3, 3));
+        __m128i nw = _mm_sub_epi32(_mm_setzero_si128(), w);
+        out |= _mm_movemask_epi8(_mm_or_si128(_mm_cmpgt_epi32(c, w), _mm_cmpgt_epi32(nw, c)));
+    }
+    return (out & 0x0FFF) == 0; /* (lane 3, W against itself, is not a test) */
+#else
+    bool inside = true;
+    for (int i = 0; i < n; i++) inside &= gx_clip_inside_pos(clip[i]);
+    return inside;
+#endif
+}
+
+/* A submitted vertex into vertex RAM with its screen position, as store_unclipped leaves it
+ * (W masked to 24 bits, colours (c5 << 12) | 0xFFF and 9-bit, padding zero). Written in place,
+ * never read back: a copy from a local vertex stalled on store forwarding (its fields written
+ * in pieces, read back 16 bytes at a time). @p color packed (gx_unpack_color). */
+static GX_ALWAYS_INLINE void put_vertex(gx_vertex *v, const int32_t clip[4], uint32_t color,
+                                        const int16_t tex[2], int32_t sx, int32_t sy)
+{
+#if defined(__SSE2__)
+    /* gx_vertex as 52 bytes: clip | color5, texcoord | clipped + padding, sx, sy, color[0..1] |
+     * color[2] + padding */
+    _Static_assert(offsetof(gx_vertex, color5) == 16 && offsetof(gx_vertex, texcoord) == 28 &&
+                       offsetof(gx_vertex, clipped) == 32 && offsetof(gx_vertex, sx) == 36 &&
+                       offsetof(gx_vertex, sy) == 40 && offsetof(gx_vertex, color) == 44 &&
+                       sizeof(gx_vertex) == 52,
+                   "put_vertex's layout");
+    const __m128i zero = _mm_setzero_si128();
+    __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)clip),
+                              _mm_set_epi32(0x00FFFFFF, -1, -1, -1));
+    __m128i c16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(color & 0x1F1F1Fu)), zero);
+    __m128i c5 = _mm_or_si128(_mm_slli_epi32(_mm_unpacklo_epi16(c16, zero), 12),
+                              _mm_set_epi32(0, 0xFFF, 0xFFF, 0xFFF));
+    uint32_t st;
+    memcpy(&st, tex, sizeof(st));
+    c5 = _mm_or_si128(c5, _mm_slli_si128(_mm_cvtsi32_si128((int)st), 12));
+    /* 9 bits: 0, or (c5 << 4) | 0xF */
+    __m128i c9 = _mm_andnot_si128(_mm_cmpeq_epi16(c16, zero),
+                                  _mm_or_si128(_mm_slli_epi16(c16, 4), _mm_set1_epi16(0xF)));
+    __m128i mid = _mm_or_si128(_mm_set_epi32(0, sy, sx, 0), _mm_slli_si128(c9, 12));
+    uint32_t tail = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(c9, 4)); /* color[2], 0 */
+    char *d = (char *)v;
+    _mm_storeu_si128((__m128i *)d, c);
+    _mm_storeu_si128((__m128i *)(d + 16), c5);
+    _mm_storeu_si128((__m128i *)(d + 32), mid);
+    memcpy(d + 48, &tail, sizeof(tail));
+#else
+    uint32_t ck[3] = {color & 31u, (color >> 8) & 31u, (color >> 16) & 31u};
+    memset(v, 0, sizeof(*v));
+    v->clip[0] = clip[0];
+    v->clip[1] = clip[1];
+    v->clip[2] = clip[2];
+    v->clip[3] = (int32_t)((uint32_t)clip[3] & 0x00FFFFFFu);
+    for (int k = 0; k < 3; k++) {
+        v->color5[k] = (int32_t)((ck[k] << 12) | 0xFFFu);
+        v->color[k] = color9_of_5[ck[k]];
+    }
+    v->texcoord[0] = tex[0];
+    v->texcoord[1] = tex[1];
+    v->sx = sx;
+    v->sy = sy;
+#endif
+}
+
 /* The batch's separate triangles and quads (batch.c): the vertices come from the batch's arrays
  * rather than g->buf, and the polygon entry from a template made once per batch (its attributes,
  * translucency and shadow flags cannot change within a batch: POLYGON_ATTR latches at
@@ -397,9 +473,8 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
         g->last_strip_poly = -1;
         return true;
     }
-    bool inside = true;
-    for (int i = 0; i < n; i++) inside &= gx_clip_inside_pos(clip[i]);
-    if (!inside || f->npolys >= GX_MAX_POLYGONS || f->nverts + (uint32_t)n > GX_MAX_VERTICES)
+    if (!all_inside(clip, n) || f->npolys >= GX_MAX_POLYGONS ||
+        f->nverts + (uint32_t)n > GX_MAX_VERTICES)
         return false;
 
     /* as store_unclipped: the vertices written past the end of vertex RAM until the polygon is
@@ -412,25 +487,9 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
     uint32_t w24[4];
     bool one_dot = !polyattr_dot_always(attr);
     for (int i = 0; i < n; i++) {
-        /* written in place, never read back: a copy from a local vertex stalled on store
-         * forwarding (its fields written in pieces, read back 16 bytes at a time) */
-        gx_vertex *v = &dst[i];
-        uint32_t c[3] = {color[i] & 31u, (color[i] >> 8) & 31u, (color[i] >> 16) & 31u};
         w24[i] = (uint32_t)clip[i][3] & 0x00FFFFFFu;
         gx_viewport_xy(g, clip[i][0], clip[i][1], w24[i], &sx[i], &sy[i]);
-        memset(v, 0, sizeof(*v));
-        v->clip[0] = clip[i][0];
-        v->clip[1] = clip[i][1];
-        v->clip[2] = clip[i][2];
-        v->clip[3] = (int32_t)w24[i];
-        for (int k = 0; k < 3; k++) {
-            v->color5[k] = (int32_t)((c[k] << 12) | 0xFFFu);
-            v->color[k] = color9_of_5[c[k]];
-        }
-        v->texcoord[0] = tex[i][0];
-        v->texcoord[1] = tex[i][1];
-        v->sx = sx[i];
-        v->sy = sy[i];
+        put_vertex(&dst[i], clip[i], color[i], tex[i], sx[i], sy[i]);
         /* is_one_dot */
         one_dot &= sx[i] == sx[0] && sy[i] == sy[0] && w24[i] > g->dot_w_limit;
     }
