@@ -149,7 +149,7 @@ typedef struct batch {
     /* run to completion: the attribute commands before vertex j as one sum of cycles and the
      * normal tail they leave (batch_command; 0 cycles: none) */
     int32_t attr_sum[BATCH_VERTS], attr_np[BATCH_VERTS];
-    bool texgen2, texgen3;
+    bool texgen0, texgen2, texgen3;
     /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
      * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
      * normals lit in this batch, by hash (NORMAL_BITS + 1: no entry; texgen mode 2 is not
@@ -164,6 +164,9 @@ typedef struct batch_count {
     size_t nv, ncmd;
     uint32_t last_vtx[2]; /* the last vertex's two words */
     uint32_t color;       /* the vertex colour, packed (g->vtx_color: stored once, in pass 3) */
+    uint32_t tex;         /* texgen mode 0: the texture coordinates as TEXCOORD's word (g->tex_raw
+                           * and tex_cur: stored once, when tex_set) */
+    bool tex_set;
     /* the attribute commands since the last vertex (run to completion): their cycles, the
      * normal and vertex tails they found (the cycle model's at the start of the batch; after a
      * vertex always 0 and 4: gx_cyc_vertex_work sets 7 and counts down 3, or its after1 form 8
@@ -176,7 +179,9 @@ static batch_count batch_counts(const gx_engine *gx)
 {
     const gx_cycle_state *c = &gx->cmd.cyc;
     uint32_t lights = gx->geom.lights_enabled_count;
+    uint32_t tex = (uint16_t)gx->geom.tex_cur[0] | (uint32_t)(uint16_t)gx->geom.tex_cur[1] << 16;
     return (batch_count){.color = gx_pack_color(gx->geom.vtx_color),
+                         .tex = tex,
                          .np = c->np,
                          .vp = c->vp,
                          .normal_work = lights < 1 ? 1 : (int32_t)lights};
@@ -194,6 +199,7 @@ static bool batch_allowed(const gx_engine *gx)
 static void batch_begin(const gx_engine *gx, batch *b)
 {
     uint32_t texgen = teximage_texgen(gx->geom.teximage);
+    b->texgen0 = texgen == 0;
     b->texgen2 = texgen == 2;
     b->texgen3 = texgen == 3;
     memset(b->seen_key, 0xFF, sizeof(b->seen_key));
@@ -243,7 +249,14 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         }
         break;
     }
-    case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
+    case K_TEXCOORD:
+        if (b->texgen0) { /* gx_cmd_texcoord: the coordinates as written */
+            n->tex = v0;
+            n->tex_set = true;
+        } else {
+            gx_cmd_texcoord(gx, params);
+        }
+        break;
     default: { /* K_VTX16 */
         size_t j = n->nv++;
         b->attr_sum[j] = n->sum;
@@ -251,15 +264,19 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         n->sum = 0;
         n->np = 0;
         n->vp = GX_VP_VERTEX - GX_VERTEX_WORK; /* (see batch_count) */
-        g->cur_vtx[0] = lo16(v0);
-        g->cur_vtx[1] = (int16_t)(uint16_t)(v0 >> 16);
-        g->cur_vtx[2] = lo16(v1);
-        memcpy(b->pos[j], g->cur_vtx, sizeof(b->pos[j]));
+        /* (g->cur_vtx, like the colour and mode 0's coordinates, is stored once: pass 3) */
+        b->pos[j][0] = lo16(v0);
+        b->pos[j][1] = (int16_t)(uint16_t)(v0 >> 16);
+        b->pos[j][2] = lo16(v1);
         b->color[j] = n->color;
-        if (b->texgen3)
-            gx_texgen_vertex(gx, g->cur_vtx, b->tex[j]);
-        else
+        if (b->texgen0) {
+            b->tex[j][0] = lo16(n->tex);
+            b->tex[j][1] = (int16_t)(uint16_t)(n->tex >> 16);
+        } else if (b->texgen3) {
+            gx_texgen_vertex(gx, b->pos[j], b->tex[j]);
+        } else {
             memcpy(b->tex[j], g->tex_cur, sizeof(b->tex[j]));
+        }
         n->last_vtx[0] = v0;
         n->last_vtx[1] = v1;
         break;
@@ -352,6 +369,15 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     const uint8_t *kind = b->kind;
     size_t ncmd = n.ncmd;
     gx_unpack_color(n.color, g->vtx_color);
+    if (n.tex_set) {
+        g->tex_raw[0] = g->tex_cur[0] = lo16(n.tex);
+        g->tex_raw[1] = g->tex_cur[1] = (int16_t)(uint16_t)(n.tex >> 16);
+    }
+    if (n.nv) {
+        g->cur_vtx[0] = lo16(n.last_vtx[0]);
+        g->cur_vtx[1] = (int16_t)(uint16_t)(n.last_vtx[0] >> 16);
+        g->cur_vtx[2] = lo16(n.last_vtx[1]);
+    }
 
     /* pass 2: the positions through the clip matrix */
     if (n.nv)
