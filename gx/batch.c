@@ -10,14 +10,23 @@
  * gx_write32_run and gx_write_gxfifo). Either is executed in three passes instead of entry by
  * entry:
  *   1. attributes, in write order: COLOR, NORMAL (lighting) and TEXCOORD run their handlers (a
- *      NORMAL already lit in the batch takes that colour again); each vertex records its
+ *      NORMAL already lit in the batch takes that colour again; COLOR, and TEXCOORD in texgen
+ *      mode 0, only set the value the batch keeps in a register); each vertex records its
  *      position and its colour and texture coordinates as they are when it is written (texgen
- *      mode 3 computed there, as gx_geom_submit_vertex does);
+ *      mode 3 computed there, as gx_geom_submit_vertex does); run to completion, the charges of
+ *      the attribute commands before each vertex are summed here;
  *   2. transform: every position of the batch through the clip matrix at once
  *      (gx_transform_batch, SSE2 where available);
  *   3. assembly and cycles, in write order: each entry's cycle charge (the same inline charges
- *      as the executor's, cycles_internal.h), each vertex stored in the polygon buffer and
- *      assembled into polygons (gx_geom_assemble_vertex).
+ *      as the executor's, cycles_internal.h), each vertex assembled into polygons: separate
+ *      triangles and quads whose polygon started in the batch straight from the batch's arrays
+ *      (direct_vertex, polygon.c gx_geom_store_direct: culled, or stored without the clipper
+ *      when wholly inside the view volume, from a polygon entry template made once per batch;
+ *      else g->buf is filled and gx_geom_submit_polygon runs), the others through the polygon
+ *      buffer (gx_geom_assemble_vertex). The vertex attributes the batch kept in registers
+ *      (g->vtx_color, cur_vtx, tex_raw/tex_cur) and the polygon buffer slots direct_vertex
+ *      skipped are stored once, as the last entry leaves them. (Stores read back at once in
+ *      other widths stalled on store forwarding: bench/README.md, geo3.)
  * Why the split is exact: the attribute handlers read and write only the vertex attributes,
  * the lights and the matrices (none of which passes 2-3 write), the vertices read only the
  * attributes and the clip matrix (which no command of the run changes), and polygon assembly
@@ -27,7 +36,8 @@
  * vertices, run to completion (their charges depend only on the normal tail each of them sets
  * and, for COLOR, on the vertex tail, which only counts down; the polygon pipeline is read
  * only by the next vertex, and draining a then b cycles is draining a + b, cycles.c, so the
- * cycles of the run pass at once), and the bookkeeping nothing reads in between: the frame's
+ * cycles of the run pass at once; after a vertex the two tails are always 0 and 4, so pass 1
+ * can sum them), and the bookkeeping nothing reads in between: the frame's
  * cycles and commands, the last entry's charge, the last vertex's parameters and cycles
  * (exec_*). In the cycle-driven mode idle time passes after every entry (the per-entry charges
  * and idle drains of sched.c, which the batch runs only while every entry ends within its
