@@ -10,14 +10,23 @@
  * gx_write32_run and gx_write_gxfifo). Either is executed in three passes instead of entry by
  * entry:
  *   1. attributes, in write order: COLOR, NORMAL (lighting) and TEXCOORD run their handlers (a
- *      NORMAL already lit in the batch takes that colour again); each vertex records its
+ *      NORMAL already lit in the batch takes that colour again; COLOR, and TEXCOORD in texgen
+ *      mode 0, only set the value the batch keeps in a register); each vertex records its
  *      position and its colour and texture coordinates as they are when it is written (texgen
- *      mode 3 computed there, as gx_geom_submit_vertex does);
+ *      mode 3 computed there, as gx_geom_submit_vertex does); run to completion, the charges of
+ *      the attribute commands before each vertex are summed here;
  *   2. transform: every position of the batch through the clip matrix at once
  *      (gx_transform_batch, SSE2 where available);
  *   3. assembly and cycles, in write order: each entry's cycle charge (the same inline charges
- *      as the executor's, cycles_internal.h), each vertex stored in the polygon buffer and
- *      assembled into polygons (gx_geom_assemble_vertex).
+ *      as the executor's, cycles_internal.h), each vertex assembled into polygons: separate
+ *      triangles and quads whose polygon started in the batch straight from the batch's arrays
+ *      (direct_vertex, polygon.c gx_geom_store_direct: culled, or stored without the clipper
+ *      when wholly inside the view volume, from a polygon entry template made once per batch;
+ *      else g->buf is filled and gx_geom_submit_polygon runs), the others through the polygon
+ *      buffer (gx_geom_assemble_vertex). The vertex attributes the batch kept in registers
+ *      (g->vtx_color, cur_vtx, tex_raw/tex_cur) and the polygon buffer slots direct_vertex
+ *      skipped are stored once, as the last entry leaves them. (Stores read back at once in
+ *      other widths stalled on store forwarding: bench/README.md, geo3.)
  * Why the split is exact: the attribute handlers read and write only the vertex attributes,
  * the lights and the matrices (none of which passes 2-3 write), the vertices read only the
  * attributes and the clip matrix (which no command of the run changes), and polygon assembly
@@ -27,7 +36,8 @@
  * vertices, run to completion (their charges depend only on the normal tail each of them sets
  * and, for COLOR, on the vertex tail, which only counts down; the polygon pipeline is read
  * only by the next vertex, and draining a then b cycles is draining a + b, cycles.c, so the
- * cycles of the run pass at once), and the bookkeeping nothing reads in between: the frame's
+ * cycles of the run pass at once; after a vertex the two tails are always 0 and 4, so pass 1
+ * can sum them), and the bookkeeping nothing reads in between: the frame's
  * cycles and commands, the last entry's charge, the last vertex's parameters and cycles
  * (exec_*). In the cycle-driven mode idle time passes after every entry (the per-entry charges
  * and idle drains of sched.c, which the batch runs only while every entry ends within its
@@ -143,16 +153,19 @@ static bool sched_fresh(const gx_engine *gx)
 typedef struct batch {
     int16_t pos[BATCH_VERTS][3];
     int32_t clip[BATCH_VERTS][4];
-    uint8_t color[BATCH_VERTS][3];
+    uint32_t color[BATCH_VERTS]; /* packed: gx_unpack_color */
     int16_t tex[BATCH_VERTS][2];
     uint8_t kind[BATCH_WORDS]; /* per command: K_* */
-    bool texgen2, texgen3;
+    /* run to completion: the attribute commands before vertex j as one sum of cycles and the
+     * normal tail they leave (batch_command; 0 cycles: none) */
+    int32_t attr_sum[BATCH_VERTS], attr_np[BATCH_VERTS];
+    bool texgen0, texgen2, texgen3;
     /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
      * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
      * normals lit in this batch, by hash (NORMAL_BITS + 1: no entry; texgen mode 2 is not
      * remembered, since its NORMAL also sets the texture coordinates) */
     uint32_t seen_key[1u << SEEN_LOG2];
-    uint8_t seen_color[1u << SEEN_LOG2][3];
+    uint32_t seen_color[1u << SEEN_LOG2];
 } batch;
 
 /* The counts of a batch, apart from its arrays (kept in registers: the arrays' address is
@@ -160,7 +173,29 @@ typedef struct batch {
 typedef struct batch_count {
     size_t nv, ncmd;
     uint32_t last_vtx[2]; /* the last vertex's two words */
+    uint32_t color;       /* the vertex colour, packed (g->vtx_color: stored once, in pass 3) */
+    uint32_t tex;         /* texgen mode 0: the texture coordinates as TEXCOORD's word (g->tex_raw
+                           * and tex_cur: stored once, when tex_set) */
+    bool tex_set;
+    /* the attribute commands since the last vertex (run to completion): their cycles, the
+     * normal and vertex tails they found (the cycle model's at the start of the batch; after a
+     * vertex always 0 and 4: gx_cyc_vertex_work sets 7 and counts down 3, or its after1 form 8
+     * and 4), the last one's charge; NORMAL's work */
+    int32_t sum, np, vp, last, normal_work;
 } batch_count;
+
+/* The counts of an empty batch. */
+static batch_count batch_counts(const gx_engine *gx)
+{
+    const gx_cycle_state *c = &gx->cmd.cyc;
+    uint32_t lights = gx->geom.lights_enabled_count;
+    uint32_t tex = (uint16_t)gx->geom.tex_cur[0] | (uint32_t)(uint16_t)gx->geom.tex_cur[1] << 16;
+    return (batch_count){.color = gx_pack_color(gx->geom.vtx_color),
+                         .tex = tex,
+                         .np = c->np,
+                         .vp = c->vp,
+                         .normal_work = lights < 1 ? 1 : (int32_t)lights};
+}
 
 /* Whether the batch may start: no hook observes an entry, no swap or held entries wait, no
  * command is collecting parameters. */
@@ -174,6 +209,7 @@ static bool batch_allowed(const gx_engine *gx)
 static void batch_begin(const gx_engine *gx, batch *b)
 {
     uint32_t texgen = teximage_texgen(gx->geom.teximage);
+    b->texgen0 = texgen == 0;
     b->texgen2 = texgen == 2;
     b->texgen3 = texgen == 3;
     memset(b->seen_key, 0xFF, sizeof(b->seen_key));
@@ -187,41 +223,151 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     gx_geom_state *g = &gx->geom;
     const uint32_t params[1] = {v0};
     b->kind[n->ncmd++] = (uint8_t)kd;
+    if (kd != K_VTX16) {
+        /* its charge run to completion (pass 3 of the cycle-driven mode charges it itself):
+         * the charges read only the normal tail (which each sets: 0, or 7 after NORMAL) and,
+         * for COLOR, the vertex tail, which only counts down between them */
+        int32_t ch;
+        if (kd == K_NORMAL) {
+            ch = n->np + 1 + n->normal_work;
+            n->np = GX_NP_NORMAL;
+        } else if (kd == K_COLOR && n->vp - n->sum > 2) {
+            ch = n->vp - n->sum - 1; /* (vp - 2) + 1: gx_cyc_vp_wait */
+            n->np = 0;
+        } else { /* TEXCOORD, or COLOR after the vertex tail */
+            ch = n->np + 1;
+            n->np = 0;
+        }
+        n->sum += ch;
+        n->last = ch;
+    }
     switch (kd) {
-    case K_COLOR: gx_cmd_color(gx, params); break;
+    case K_COLOR: n->color = gx_pack_rgb15(v0); break; /* gx_cmd_color */
     case K_NORMAL: {
         /* a normal seen earlier in the batch: its colour again */
         uint32_t key = v0 & NORMAL_BITS;
         uint32_t h = (key * 0x9E3779B1u) >> (32 - SEEN_LOG2);
         if (b->seen_key[h] == key) {
             for (int k = 0; k < 3; k++) g->normal[k] = (int16_t)dsgx_sext(v0 >> (10 * k), 10);
-            memcpy(g->vtx_color, b->seen_color[h], sizeof(g->vtx_color));
+            n->color = b->seen_color[h];
             break;
         }
-        gx_cmd_normal(gx, params);
+        n->color = gx_light_normal(gx, v0); /* gx_cmd_normal */
         if (!b->texgen2) {
             b->seen_key[h] = key;
-            memcpy(b->seen_color[h], g->vtx_color, sizeof(g->vtx_color));
+            b->seen_color[h] = n->color;
         }
         break;
     }
-    case K_TEXCOORD: gx_cmd_texcoord(gx, params); break;
+    case K_TEXCOORD:
+        if (b->texgen0) { /* gx_cmd_texcoord: the coordinates as written */
+            n->tex = v0;
+            n->tex_set = true;
+        } else {
+            gx_cmd_texcoord(gx, params);
+        }
+        break;
     default: { /* K_VTX16 */
         size_t j = n->nv++;
-        g->cur_vtx[0] = lo16(v0);
-        g->cur_vtx[1] = (int16_t)(uint16_t)(v0 >> 16);
-        g->cur_vtx[2] = lo16(v1);
-        memcpy(b->pos[j], g->cur_vtx, sizeof(b->pos[j]));
-        memcpy(b->color[j], g->vtx_color, sizeof(b->color[j]));
-        if (b->texgen3)
-            gx_texgen_vertex(gx, g->cur_vtx, b->tex[j]);
-        else
+        b->attr_sum[j] = n->sum;
+        b->attr_np[j] = n->np;
+        n->sum = 0;
+        n->np = 0;
+        n->vp = GX_VP_VERTEX - GX_VERTEX_WORK; /* (see batch_count) */
+        /* (g->cur_vtx, like the colour and mode 0's coordinates, is stored once: pass 3) */
+        b->pos[j][0] = lo16(v0);
+        b->pos[j][1] = (int16_t)(uint16_t)(v0 >> 16);
+        b->pos[j][2] = lo16(v1);
+        b->color[j] = n->color;
+        if (b->texgen0) {
+            b->tex[j][0] = lo16(n->tex);
+            b->tex[j][1] = (int16_t)(uint16_t)(n->tex >> 16);
+        } else if (b->texgen3) {
+            gx_texgen_vertex(gx, b->pos[j], b->tex[j]);
+        } else {
             memcpy(b->tex[j], g->tex_cur, sizeof(b->tex[j]));
+        }
         n->last_vtx[0] = v0;
         n->last_vtx[1] = v1;
         break;
     }
     }
+}
+
+/* Batch vertex @p j as gx_geom_submit_vertex leaves it in the polygon buffer. */
+static inline void batch_vertex(const batch *b, size_t j, gx_vertex *v)
+{
+    memset(v, 0, sizeof(*v));
+    memcpy(v->clip, b->clip[j], sizeof(v->clip));
+    for (int k = 0; k < 3; k++)
+        v->color5[k] = (int32_t)((((b->color[j] >> (8 * k)) & 31u) << 12) | 0xFFFu);
+    v->texcoord[0] = b->tex[j][0];
+    v->texcoord[1] = b->tex[j][1];
+}
+
+/* gx_geom_assemble_vertex for separate triangles and quads (no hook is set) whose polygon
+ * started in this batch: the vertex stays in the batch's arrays (its polygon buffer slot is
+ * noted in @p last_j, filled once at the end of the batch) and a completed polygon goes to
+ * gx_geom_store_direct, or, when the clipper or a full RAM is involved, to
+ * gx_geom_submit_polygon from the polygon buffer. */
+static GX_ALWAYS_INLINE void direct_vertex(gx_engine *gx, const batch *b, size_t j,
+                                           const gx_polygon *tmpl, int32_t last_j[4])
+{
+    gx_geom_state *g = &gx->geom;
+    uint32_t slot = g->vtx_in_poly, n = g->prim_type == 0 ? 3u : 4u;
+    last_j[slot] = (int32_t)j;
+    g->poly_completed = false;
+    g->poly_rejected = false;
+    if (slot + 1 < n) {
+        g->vtx_in_poly = slot + 1;
+    } else {
+        size_t j0 = j + 1 - n;
+        g->vtx_in_poly = 0;
+        if (!gx_geom_store_direct(gx, tmpl, b->clip + j0, b->color + j0, b->tex + j0, (int)n)) {
+            for (uint32_t k = 0; k < n; k++) batch_vertex(b, j0 + k, &g->buf[k]);
+            gx_geom_submit_polygon(gx);
+        }
+        g->strip_polys++;
+    }
+    g->incomplete = !g->poly_completed;
+}
+
+/* Pass 3's running figures. */
+typedef struct batch_pass3 {
+    int64_t charged, vertex_cycles; /* the last entry's charge, the last vertex's cycles */
+    uint64_t total;                 /* cycles charged */
+    bool busy;                      /* (cycle-driven mode) the engine busy after the last entry */
+    bool direct;                    /* separate triangles or quads through direct_vertex */
+    gx_polygon tmpl;                /* (once direct) */
+    int32_t last_j[4];              /* the vertex direct_vertex put last in each slot */
+} batch_pass3;
+
+/* Pass 3 for batch vertex @p j: both entries' charges (in the cycle-driven mode, @p slice, the
+ * idle time after each) and its assembly. */
+static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, batch_pass3 *p,
+                                               size_t j, uint32_t slice)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_cycle_state *c = &gx->cmd.cyc;
+    int64_t charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
+    p->total += (uint64_t)charged;
+    p->vertex_cycles = charged;
+    if (slice) idle_after(gx, (int64_t)slice - charged);
+    if (!p->direct && g->prim_type < 2 && g->vtx_in_poly == 0) { /* (the prim stays) */
+        p->direct = true;
+        gx_geom_polygon_template(g, &p->tmpl);
+    }
+    if (p->direct) {
+        direct_vertex(gx, b, j, &p->tmpl, p->last_j);
+    } else {
+        batch_vertex(b, j, &g->buf[g->vtx_in_poly]);
+        gx_geom_assemble_vertex(gx);
+    }
+    charged = 1 + gx_cyc_vertex_work_after1(c, g);
+    p->vertex_cycles += charged;
+    p->total += (uint64_t)charged;
+    p->charged = charged;
+    if (slice) p->busy = idle_after(gx, (int64_t)slice - charged);
 }
 
 /* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
@@ -232,6 +378,16 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     gx_geom_state *g = &gx->geom;
     const uint8_t *kind = b->kind;
     size_t ncmd = n.ncmd;
+    gx_unpack_color(n.color, g->vtx_color);
+    if (n.tex_set) {
+        g->tex_raw[0] = g->tex_cur[0] = lo16(n.tex);
+        g->tex_raw[1] = g->tex_cur[1] = (int16_t)(uint16_t)(n.tex >> 16);
+    }
+    if (n.nv) {
+        g->cur_vtx[0] = lo16(n.last_vtx[0]);
+        g->cur_vtx[1] = (int16_t)(uint16_t)(n.last_vtx[0] >> 16);
+        g->cur_vtx[2] = lo16(n.last_vtx[1]);
+    }
 
     /* pass 2: the positions through the clip matrix */
     if (n.nv)
@@ -240,84 +396,62 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
      * and polygon assembly, in write order */
     gx_cycle_state *c = &s->cyc;
-    uint32_t lights = g->lights_enabled_count;
-    int64_t normal_work = lights < 1 ? 1 : lights;
-    int64_t charged = 0, vertex_cycles = 0;
-    uint64_t total = 0;
-    bool busy = true;
-    size_t j = 0;
-    for (size_t e = 0; e < ncmd; e++) {
-        if (kind[e] != K_VTX16) {
-            if (slice == 0) {
-                /* run to completion: the attribute commands up to the next vertex as one sum.
-                 * Their charges read only the normal tail (which each sets: 0, or 7 after
-                 * NORMAL) and, for COLOR, the vertex tail, which only counts down between
-                 * them; so they are computed here from those two, and the cycles then pass at
-                 * once (draining a then b cycles is draining a + b: cycles.c) */
-                int64_t sum = 0, np = c->np, vp = c->vp;
-                for (; e < ncmd && kind[e] != K_VTX16; e++) {
-                    if (kind[e] == K_NORMAL) {
-                        charged = np + 1 + normal_work;
-                        np = GX_NP_NORMAL;
-                    } else if (kind[e] == K_COLOR && vp - sum > 2) {
-                        charged = vp - sum - 1; /* (vp - 2) + 1: gx_cyc_vp_wait */
-                        np = 0;
-                    } else { /* TEXCOORD, or COLOR after the vertex tail */
-                        charged = np + 1;
-                        np = 0;
-                    }
-                    sum += charged;
-                }
-                gx_cyc_run(c, sum);
-                c->np = (int32_t)np;
-                total += (uint64_t)sum;
-                if (e == ncmd) break;
-            } else {
-                switch (kind[e]) {
-                case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
-                case K_NORMAL: /* the issue wait and the work in one count-down */
-                    charged = (int64_t)c->np + 1 + normal_work;
-                    gx_cyc_run(c, charged);
-                    c->np = GX_NP_NORMAL;
-                    break;
-                default: /* K_TEXCOORD */
-                    charged = c->np + 1;
-                    gx_cyc_run(c, charged);
-                    c->np = 0;
-                    break;
-                }
-                total += (uint64_t)charged;
-                busy = idle_after(gx, (int64_t)slice - charged);
-                continue;
+    batch_pass3 p = {.busy = true, .last_j = {-1, -1, -1, -1}};
+    if (slice == 0) {
+        /* run to completion: the attribute commands before each vertex as one sum (pass 1,
+         * batch_command); their cycles pass at once (draining a then b cycles is draining
+         * a + b: cycles.c) */
+        for (size_t j = 0; j < n.nv; j++) {
+            if (b->attr_sum[j]) {
+                gx_cyc_run(c, b->attr_sum[j]);
+                p.total += (uint64_t)b->attr_sum[j];
             }
+            c->np = b->attr_np[j];
+            batch_vertex_step(gx, b, &p, j, 0);
         }
-        /* a vertex: both entries */
-        charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
-        total += (uint64_t)charged;
-        vertex_cycles = charged;
-        if (slice) idle_after(gx, (int64_t)slice - charged);
-        gx_vertex *v = &g->buf[g->vtx_in_poly];
-        memset(v, 0, sizeof(*v));
-        memcpy(v->clip, b->clip[j], sizeof(v->clip));
-        for (int k = 0; k < 3; k++)
-            v->color5[k] = (int32_t)(((uint32_t)b->color[j][k] << 12) | 0xFFFu);
-        v->texcoord[0] = b->tex[j][0];
-        v->texcoord[1] = b->tex[j][1];
-        j++;
-        gx_geom_assemble_vertex(gx);
-        charged = 1 + gx_cyc_vertex_work_after1(c, g);
-        vertex_cycles += charged;
-        total += (uint64_t)charged;
-        if (slice) busy = idle_after(gx, (int64_t)slice - charged);
+        if (n.sum) { /* the attribute commands after the last vertex */
+            gx_cyc_run(c, n.sum);
+            p.total += (uint64_t)n.sum;
+            p.charged = n.last;
+        }
+        c->np = n.np;
+    } else {
+        int64_t normal_work = n.normal_work;
+        size_t j = 0;
+        for (size_t e = 0; e < ncmd; e++) {
+            int64_t charged;
+            switch (kind[e]) {
+            case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
+            case K_NORMAL: /* the issue wait and the work in one count-down */
+                charged = (int64_t)c->np + 1 + normal_work;
+                gx_cyc_run(c, charged);
+                c->np = GX_NP_NORMAL;
+                break;
+            case K_TEXCOORD:
+                charged = c->np + 1;
+                gx_cyc_run(c, charged);
+                c->np = 0;
+                break;
+            default: batch_vertex_step(gx, b, &p, j++, slice); continue;
+            }
+            p.charged = charged;
+            p.total += (uint64_t)charged;
+            p.busy = idle_after(gx, (int64_t)slice - charged);
+        }
     }
 
+    /* the polygon buffer as the vertices left it */
+    if (p.direct)
+        for (int k = 0; k < 4; k++)
+            if (p.last_j[k] >= 0) batch_vertex(b, (size_t)p.last_j[k], &g->buf[k]);
+
     /* the bookkeeping, as the executor leaves it after the last entry */
-    c->charged = charged;
-    s->frame_cycles += total;
+    c->charged = p.charged;
+    s->frame_cycles += p.total;
     s->frame_commands += (uint32_t)ncmd;
     if (n.nv) {
         s->exec_op = GX_OP_VTX_16;
-        s->exec_cycles = (uint64_t)vertex_cycles;
+        s->exec_cycles = (uint64_t)p.vertex_cycles;
         s->exec_params[0] = n.last_vtx[0];
         s->exec_params[1] = n.last_vtx[1];
     }
@@ -325,7 +459,7 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         gx_sched_state *t = &gx->sched;
         t->host += (uint64_t)slice * nwords;
         t->now = t->host;
-        t->busy = busy;
+        t->busy = p.busy;
         t->stalled_write = false;
     }
 }
@@ -341,7 +475,7 @@ size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t sl
     if (!batch_allowed(gx)) return 0;
     if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
     batch b;
-    batch_count c = {0, 0, {0, 0}};
+    batch_count c = batch_counts(gx);
     batch_begin(gx, &b);
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 
@@ -389,7 +523,7 @@ static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
     gx_cmd_state *s = &gx->cmd;
     if (s->packed_left != 0 || !batch_allowed(gx)) return 0;
     batch b;
-    batch_count c = {0, 0, {0, 0}};
+    batch_count c = batch_counts(gx);
     batch_begin(gx, &b);
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 

@@ -1,8 +1,9 @@
 /*
  * cycles.c - the geometry engine's cycle model: what each FIFO entry costs, with the overlap of
  * the vertex, normal and polygon pipelines. The per-entry charges are inline functions in
- * cycles_internal.h (the entry executor inlines them); this file keeps the rare waits (vertex
- * slots, polygon-pipeline stalls) and idle time.
+ * cycles_internal.h (the entry executor inlines them, the vertex-slot wait included: a
+ * triangle list waits at almost every vertex); this file keeps the rare waits (polygon-pipeline
+ * stalls) and idle time.
  *
  * Hardware notes. The model is melonDS's (GPU3D.cpp AddCycles, NextVertexSlot,
  * StallPolygonPipeline, VertexPipelineCmdDelayed4/6/8, VertexPipelineSubmitCmd, SubmitVertex,
@@ -36,33 +37,6 @@ void gx_cycles_reset(gx_engine *gx)
     c->slot_counter = 0;
     c->slots_free = 1;
     c->charged = 0;
-}
-
-/* Wait for the next free vertex slot, in whole grid steps (melonDS NextVertexSlot).
- * @return the cycles waited (the vertex command's issue charge) */
-int64_t gx_cycles_next_vertex_slot(gx_cycle_state *c)
-{
-    int64_t charged = 0;
-    int32_t n = (GX_SLOT_STEP - c->slot_counter) + 1;
-    for (;;) {
-        charged += n;
-        if (c->vp > 0) c->vp = c->vp > n ? c->vp - n : 0;
-        if (c->pp <= 0) break; /* cannot happen: we only wait while PP runs */
-        if (c->pp > n) {
-            c->pp -= n;
-            c->slot_counter = 1;
-            c->slots_free >>= 1;
-            if (c->slots_free & 1u) {
-                c->slots_free &= ~1u;
-                break;
-            }
-            n = GX_SLOT_STEP;
-        } else {
-            gx_cyc_pp_idle(c);
-            break;
-        }
-    }
-    return charged;
 }
 
 /* BEGIN_VTXS / LIGHT_VECTOR / BOX_TEST (melonDS StallPolygonPipeline): with the polygon

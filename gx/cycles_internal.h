@@ -50,8 +50,34 @@ static inline int64_t gx_cyc_add(gx_cycle_state *c, int64_t n)
     return n;
 }
 
+/* Wait for the next free vertex slot, in whole grid steps (melonDS NextVertexSlot).
+ * @return the cycles waited (the vertex command's issue charge) */
+static inline int64_t gx_cycles_next_vertex_slot(gx_cycle_state *c)
+{
+    int64_t charged = 0;
+    int32_t n = (GX_SLOT_STEP - c->slot_counter) + 1;
+    for (;;) {
+        charged += n;
+        if (c->vp > 0) c->vp = c->vp > n ? c->vp - n : 0;
+        if (c->pp <= 0) break; /* cannot happen: we only wait while PP runs */
+        if (c->pp > n) {
+            c->pp -= n;
+            c->slot_counter = 1;
+            c->slots_free >>= 1;
+            if (c->slots_free & 1u) {
+                c->slots_free &= ~1u;
+                break;
+            }
+            n = GX_SLOT_STEP;
+        } else {
+            gx_cyc_pp_idle(c);
+            break;
+        }
+    }
+    return charged;
+}
+
 /* cycles.c: the rare waits, out of line */
-int64_t gx_cycles_next_vertex_slot(gx_cycle_state *c);
 int64_t gx_cycles_stall(gx_cycle_state *c, int32_t delay, int32_t vp_limit);
 
 /* The "N-cycle" issue classes (melonDS VertexPipelineCmdDelayed4/6/8): a command that can run

@@ -13,18 +13,6 @@
 #include "gx/cycles_internal.h"
 #include "gx/gx_internal.h"
 
-#if defined(__GNUC__)
-#define GX_LIKELY(x)     __builtin_expect(!!(x), 1)
-#define GX_UNLIKELY(x)   __builtin_expect(!!(x), 0)
-#define GX_ALWAYS_INLINE __attribute__((always_inline)) inline
-#define GX_NOINLINE      __attribute__((noinline))
-#else
-#define GX_LIKELY(x)     (x)
-#define GX_UNLIKELY(x)   (x)
-#define GX_ALWAYS_INLINE inline
-#define GX_NOINLINE
-#endif
-
 /* The command hook's event (out of line: only tools that trace commands set the hook). */
 void gx_exec_report(gx_engine *gx, uint8_t op, const gx_cmd_info *info, const uint32_t *params,
                     uint64_t cycles);

@@ -75,26 +75,29 @@ int gx_clip_polygon(gx_vertex *v, int nverts, int clipstart, bool attribs, bool 
 /** Whether a vertex is inside every plane of the view volume (-w <= x, y, z <= w, with -w in
  *  32-bit wrapping arithmetic as the clipper computes it): gx_clip_polygon leaves a polygon of
  *  such vertices unchanged. */
-static inline bool gx_clip_inside(const gx_vertex *v)
+static inline bool gx_clip_inside_pos(const int32_t c[4])
 {
-    int32_t w = v->clip[3], nw = (int32_t)(0u - (uint32_t)w);
-    return v->clip[0] <= w && v->clip[1] <= w && v->clip[2] <= w && v->clip[0] >= nw &&
-           v->clip[1] >= nw && v->clip[2] >= nw;
+    int32_t w = c[3], nw = (int32_t)(0u - (uint32_t)w);
+    return c[0] <= w && c[1] <= w && c[2] <= w && c[0] >= nw && c[1] >= nw && c[2] >= nw;
 }
 
-/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does; hardware notes:
- *  viewport.c). Inline: polygon.c's unclipped path calls it per vertex. */
-static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
+/** gx_clip_inside_pos of a vertex's clip position. */
+static inline bool gx_clip_inside(const gx_vertex *v)
 {
-    uint32_t w = (uint32_t)v->clip[3] & 0x00FFFFFFu;
-    uint32_t sx = 0, sy = 0;
+    return gx_clip_inside_pos(v->clip);
+}
 
-    v->clip[3] = (int32_t)w;
-    if (w != 0) {
-        uint32_t nx = (uint32_t)v->clip[0] + w;
-        uint32_t ny = w - (uint32_t)v->clip[1];
-        uint32_t den = w;
-        if (w > 0xFFFFu) { /* 32-bit divider: drop one bit of precision */
+/** Screen position of clip coordinates @p x, @p y with W already masked to 24 bits (@p w24),
+ *  as gx_viewport_transform computes it. */
+static inline void gx_viewport_xy(const gx_geom_state *g, int32_t x, int32_t y, uint32_t w24,
+                                  int32_t *sxp, int32_t *syp)
+{
+    uint32_t sx = 0, sy = 0;
+    if (w24 != 0) {
+        uint32_t nx = (uint32_t)x + w24;
+        uint32_t ny = w24 - (uint32_t)y;
+        uint32_t den = w24;
+        if (w24 > 0xFFFFu) { /* 32-bit divider: drop one bit of precision */
             nx >>= 1;
             ny >>= 1;
             den >>= 1;
@@ -103,8 +106,17 @@ static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
         sx = (nx * g->viewport[4]) / den + g->viewport[0];
         sy = (ny * g->viewport[5]) / den + g->viewport[3];
     }
-    v->sx = (int32_t)(sx & 0x1FFu);
-    v->sy = (int32_t)(sy & 0xFFu);
+    *sxp = (int32_t)(sx & 0x1FFu);
+    *syp = (int32_t)(sy & 0xFFu);
+}
+
+/** Screen position of a clipped vertex (masks W to 24 bits as the hardware does; hardware notes:
+ *  viewport.c). Inline: polygon.c's unclipped path calls it per vertex. */
+static inline void gx_viewport_transform(const gx_geom_state *g, gx_vertex *v)
+{
+    uint32_t w = (uint32_t)v->clip[3] & 0x00FFFFFFu;
+    v->clip[3] = (int32_t)w;
+    gx_viewport_xy(g, v->clip[0], v->clip[1], w, &v->sx, &v->sy);
 }
 
 /** Texture coordinates for a vertex at @p pos (texgen mode 3), or the current ones. */
@@ -130,6 +142,43 @@ void gx_geom_assemble_vertex(gx_engine *gx);
 
 /** The polygon in g->buf is complete: cull, clip, store. */
 void gx_geom_submit_polygon(gx_engine *gx);
+
+/** A polygon RAM entry with the attributes every polygon gets until the next BEGIN_VTXS,
+ *  TEXIMAGE_PARAM, PLTT_BASE or swap (the rest zero): gx_geom_store_direct's template. */
+void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p);
+
+/** A separate triangle or quad (@p n = 3, 4) completed from the vertex batch (batch.c), its
+ *  vertices given as arrays (clip positions, 5-bit colours, texture coordinates) instead of
+ *  g->buf (colours packed: gx_unpack_color): culled, or stored when every vertex is inside the
+ *  view volume and it fits in RAM,
+ *  exactly as gx_geom_submit_polygon would (its polygon entry from @p tmpl).
+ *  @return false when it did nothing: the clipper or a full RAM is involved (then fill g->buf
+ *  and call gx_geom_submit_polygon) */
+bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
+                          const uint32_t *color, const int16_t (*tex)[2], int n);
+
+/** NORMAL (21h) without its store: the normal and texgen mode 2 as gx_cmd_normal, the lit
+ *  vertex colour returned packed (gx_unpack_color), so that a caller keeping it in a register
+ *  does not read back the bytes just stored (batch.c). */
+uint32_t gx_light_normal(gx_engine *gx, uint32_t param);
+
+/** A vertex colour packed in a word: the 5-bit channel k in byte k. */
+static inline void gx_unpack_color(uint32_t packed, uint8_t out[3])
+{
+    for (int k = 0; k < 3; k++) out[k] = (uint8_t)(packed >> (8 * k));
+}
+
+/** gx_unpack_color's inverse. */
+static inline uint32_t gx_pack_color(const uint8_t c[3])
+{
+    return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16;
+}
+
+/** COLOR's parameter (rgb15) as a packed vertex colour. */
+static inline uint32_t gx_pack_rgb15(uint32_t v)
+{
+    return (v & 0x1Fu) | ((v << 3) & 0x1F00u) | ((v << 6) & 0x1F0000u);
+}
 
 /* ---- command handlers (called with all parameter words collected) ---- */
 void gx_cmd_color(gx_engine *gx, const uint32_t *params);

@@ -26,6 +26,18 @@
 #include "gx/geom_internal.h"
 #include "gx/sched_internal.h"
 
+#if defined(__GNUC__)
+#define GX_LIKELY(x)     __builtin_expect(!!(x), 1)
+#define GX_UNLIKELY(x)   __builtin_expect(!!(x), 0)
+#define GX_ALWAYS_INLINE __attribute__((always_inline)) inline
+#define GX_NOINLINE      __attribute__((noinline))
+#else
+#define GX_LIKELY(x)     (x)
+#define GX_UNLIKELY(x)   (x)
+#define GX_ALWAYS_INLINE inline
+#define GX_NOINLINE
+#endif
+
 /* Every member is machine state saved by gx/savestate.c, except the host's settings (log,
  * hooks): a new member needs a line in its `pods` table (plain data) or its own section. */
 struct gx_engine {

@@ -129,14 +129,14 @@ static int32_t specular_level(int32_t dot, int32_t nz, int32_t recip)
     return shine > 0x1FF ? 0x1FF : shine;
 }
 
-void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
+uint32_t gx_light_normal(gx_engine *gx, uint32_t param)
 {
     gx_geom_state *g = &gx->geom;
     int16_t n[3];
     int32_t nt[3];
     uint32_t acc[3];
 
-    unpack_nrm10(params[0], n);
+    unpack_nrm10(param, n);
     for (int k = 0; k < 3; k++) g->normal[k] = n[k];
     if (teximage_texgen(g->teximage) == 2) gx_texgen_normal(gx, n);
 
@@ -166,6 +166,12 @@ void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
             acc[k] += (uint32_t)(g->light_spe[l][k] * shine + g->light_amb[l][k]);
     }
 
-    for (int k = 0; k < 3; k++)
-        g->vtx_color[k] = (uint8_t)((acc[k] >> 14) > 31 ? 31 : (acc[k] >> 14));
+    uint32_t color = 0;
+    for (int k = 0; k < 3; k++) color |= ((acc[k] >> 14) > 31 ? 31 : (acc[k] >> 14)) << (8 * k);
+    return color;
+}
+
+void gx_cmd_normal(gx_engine *gx, const uint32_t *params)
+{
+    gx_unpack_color(gx_light_normal(gx, params[0]), gx->geom.vtx_color);
 }

@@ -30,9 +30,14 @@
  * - Degenerate (not drawn by the rasterizer): a vertex with W = 0 (after the 24-bit truncation)
  *   or a bottom Y beyond 192.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gx/gx_internal.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static int32_t sub32(int32_t a, int32_t b)
 {
@@ -44,13 +49,13 @@ static bool fits32(int64_t v)
     return v >= INT32_MIN && v <= INT32_MAX;
 }
 
-/* The winding test: < 0 front-facing, > 0 back-facing. */
-static int64_t facing_dot(const gx_vertex *v0, const gx_vertex *v1, const gx_vertex *v2)
+/* The winding test over three clip positions: < 0 front-facing, > 0 back-facing. */
+static int64_t facing_dot(const int32_t *c0, const int32_t *c1, const int32_t *c2)
 {
-    int64_t ax = sub32(v0->clip[0], v1->clip[0]), ay = sub32(v0->clip[1], v1->clip[1]);
-    int64_t aw = sub32(v0->clip[3], v1->clip[3]);
-    int64_t bx = sub32(v2->clip[0], v1->clip[0]), by = sub32(v2->clip[1], v1->clip[1]);
-    int64_t bw = sub32(v2->clip[3], v1->clip[3]);
+    int64_t ax = sub32(c0[0], c1[0]), ay = sub32(c0[1], c1[1]);
+    int64_t aw = sub32(c0[3], c1[3]);
+    int64_t bx = sub32(c2[0], c1[0]), by = sub32(c2[1], c1[1]);
+    int64_t bw = sub32(c2[3], c1[3]);
     int64_t nx = ay * bw - aw * by;
     int64_t ny = aw * bx - ax * bw;
     int64_t nz = ax * by - ay * bx;
@@ -61,9 +66,9 @@ static int64_t facing_dot(const gx_vertex *v0, const gx_vertex *v1, const gx_ver
         nz = dsgx_asr64(nz, 4);
     }
     /* the sum can exceed 63 bits for extreme inputs: wrap it as the reference does */
-    uint64_t dot = (uint64_t)dsgx_mul64(v1->clip[0], (int32_t)nx) +
-                   (uint64_t)dsgx_mul64(v1->clip[1], (int32_t)ny) +
-                   (uint64_t)dsgx_mul64(v1->clip[3], (int32_t)nz);
+    uint64_t dot = (uint64_t)dsgx_mul64(c1[0], (int32_t)nx) +
+                   (uint64_t)dsgx_mul64(c1[1], (int32_t)ny) +
+                   (uint64_t)dsgx_mul64(c1[3], (int32_t)nz);
     return (int64_t)dot;
 }
 
@@ -287,7 +292,7 @@ void gx_geom_submit_polygon(gx_engine *gx)
     g->poly_rejected = false;
     g->poly_nverts_clipped = 0;
 
-    int64_t dot = facing_dot(&g->buf[0], &g->buf[1], &g->buf[2]);
+    int64_t dot = facing_dot(g->buf[0].clip, g->buf[1].clip, g->buf[2].clip);
     if (dot < 0 && !polyattr_front(g->cur_polygon_attr)) {
         report_rejected(gx, GX_POLY_CULLED_FRONT, g->buf, nverts);
         return;
@@ -364,4 +369,199 @@ void gx_geom_submit_polygon(gx_engine *gx)
         p->vtx[i] = (uint16_t)f->nverts++;
     }
     polygon_stored(gx, p);
+}
+
+void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p)
+{
+    memset(p, 0, sizeof(*p));
+    fill_attributes(g, p, false);
+    p->wbuffer = g->wbuffer;
+}
+
+/* Whether every one of @p n clip positions is inside the view volume (gx_clip_inside_pos). */
+static GX_ALWAYS_INLINE bool all_inside(const int32_t (*clip)[4], const int n)
+{
+#if defined(__SSE2__)
+    int out = 0;
+    for (int i = 0; i < n; i++) { /* x, y, z > w or < -w (32-bit signed, -w wrapping) */
+        __m128i c = _mm_loadu_si128((const __m128i *)clip[i]);
+        __m128i w = _mm_shuffle_epi32(c, _MM_SHUFFLE(3, 3, 3, 3));
+        __m128i nw = _mm_sub_epi32(_mm_setzero_si128(), w);
+        out |= _mm_movemask_epi8(_mm_or_si128(_mm_cmpgt_epi32(c, w), _mm_cmpgt_epi32(nw, c)));
+    }
+    return (out & 0x0FFF) == 0; /* (lane 3, W against itself, is not a test) */
+#else
+    bool inside = true;
+    for (int i = 0; i < n; i++) inside &= gx_clip_inside_pos(clip[i]);
+    return inside;
+#endif
+}
+
+/* A submitted vertex into vertex RAM with its screen position, as store_unclipped leaves it
+ * (W masked to 24 bits, colours (c5 << 12) | 0xFFF and 9-bit, padding zero). Written in place,
+ * never read back: a copy from a local vertex stalled on store forwarding (its fields written
+ * in pieces, read back 16 bytes at a time). @p color packed (gx_unpack_color). */
+static GX_ALWAYS_INLINE void put_vertex(gx_vertex *v, const int32_t clip[4], uint32_t color,
+                                        const int16_t tex[2], int32_t sx, int32_t sy)
+{
+#if defined(__SSE2__)
+    /* gx_vertex as 52 bytes: clip | color5, texcoord | clipped + padding, sx, sy, color[0..1] |
+     * color[2] + padding */
+    _Static_assert(offsetof(gx_vertex, color5) == 16 && offsetof(gx_vertex, texcoord) == 28 &&
+                       offsetof(gx_vertex, clipped) == 32 && offsetof(gx_vertex, sx) == 36 &&
+                       offsetof(gx_vertex, sy) == 40 && offsetof(gx_vertex, color) == 44 &&
+                       sizeof(gx_vertex) == 52,
+                   "put_vertex's layout");
+    const __m128i zero = _mm_setzero_si128();
+    __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)clip),
+                              _mm_set_epi32(0x00FFFFFF, -1, -1, -1));
+    __m128i c16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(color & 0x1F1F1Fu)), zero);
+    __m128i c5 = _mm_or_si128(_mm_slli_epi32(_mm_unpacklo_epi16(c16, zero), 12),
+                              _mm_set_epi32(0, 0xFFF, 0xFFF, 0xFFF));
+    uint32_t st;
+    memcpy(&st, tex, sizeof(st));
+    c5 = _mm_or_si128(c5, _mm_slli_si128(_mm_cvtsi32_si128((int)st), 12));
+    /* 9 bits: 0, or (c5 << 4) | 0xF */
+    __m128i c9 = _mm_andnot_si128(_mm_cmpeq_epi16(c16, zero),
+                                  _mm_or_si128(_mm_slli_epi16(c16, 4), _mm_set1_epi16(0xF)));
+    __m128i mid = _mm_or_si128(_mm_set_epi32(0, sy, sx, 0), _mm_slli_si128(c9, 12));
+    uint32_t tail = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(c9, 4)); /* color[2], 0 */
+    char *d = (char *)v;
+    _mm_storeu_si128((__m128i *)d, c);
+    _mm_storeu_si128((__m128i *)(d + 16), c5);
+    _mm_storeu_si128((__m128i *)(d + 32), mid);
+    memcpy(d + 48, &tail, sizeof(tail));
+#else
+    uint32_t ck[3] = {color & 31u, (color >> 8) & 31u, (color >> 16) & 31u};
+    memset(v, 0, sizeof(*v));
+    v->clip[0] = clip[0];
+    v->clip[1] = clip[1];
+    v->clip[2] = clip[2];
+    v->clip[3] = (int32_t)((uint32_t)clip[3] & 0x00FFFFFFu);
+    for (int k = 0; k < 3; k++) {
+        v->color5[k] = (int32_t)((ck[k] << 12) | 0xFFFu);
+        v->color[k] = color9_of_5[ck[k]];
+    }
+    v->texcoord[0] = tex[0];
+    v->texcoord[1] = tex[1];
+    v->sx = sx;
+    v->sy = sy;
+#endif
+}
+
+/* The batch's separate triangles and quads (batch.c): the vertices come from the batch's arrays
+ * rather than g->buf, and the polygon entry from a template made once per batch (its attributes,
+ * translucency and shadow flags cannot change within a batch: POLYGON_ATTR latches at
+ * BEGIN_VTXS, TEXIMAGE_PARAM and PLTT_BASE are not vertex commands). The outcome is
+ * gx_geom_submit_polygon's unclipped one (the winding test, culling, store_unclipped,
+ * finish_polygon); a polygon the clipper would change, or one that does not fit in RAM, goes
+ * back to it. @p n is a constant in each instance (3, 4). unit.test_gx_batch compares the two. */
+static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
+                                          const int32_t (*clip)[4], const uint32_t *color,
+                                          const int16_t (*tex)[2], const int n)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_frame *f = gx->build;
+    uint32_t attr = g->cur_polygon_attr;
+
+    g->poly_completed = true;
+    g->poly_rejected = false;
+    g->poly_nverts_clipped = 0;
+    int64_t dot = facing_dot(clip[0], clip[1], clip[2]);
+    if ((dot < 0 && !polyattr_front(attr)) || (dot > 0 && !polyattr_back(attr))) {
+        g->poly_rejected = true; /* report_rejected without a hook */
+        g->last_strip_poly = -1;
+        return true;
+    }
+    if (!all_inside(clip, n) || f->npolys >= GX_MAX_POLYGONS ||
+        f->nverts + (uint32_t)n > GX_MAX_VERTICES)
+        return false;
+
+    /* as store_unclipped: the vertices written past the end of vertex RAM until the polygon is
+     * kept */
+    g->poly_nverts_clipped = (uint8_t)n;
+    uint32_t base = f->nverts, nv = base + (uint32_t)n;
+    gx_vertex *dst = &f->verts[base];
+    if (nv > gx->ram_used_verts) gx->ram_used_verts = nv;
+    int32_t sx[4], sy[4];
+    uint32_t w24[4];
+    bool one_dot = !polyattr_dot_always(attr);
+    for (int i = 0; i < n; i++) {
+        w24[i] = (uint32_t)clip[i][3] & 0x00FFFFFFu;
+        gx_viewport_xy(g, clip[i][0], clip[i][1], w24[i], &sx[i], &sy[i]);
+        put_vertex(&dst[i], clip[i], color[i], tex[i], sx[i], sy[i]);
+        /* is_one_dot */
+        one_dot &= sx[i] == sx[0] && sy[i] == sy[0] && w24[i] > g->dot_w_limit;
+    }
+    if (one_dot) {
+        g->poly_rejected = true; /* report_rejected without a hook */
+        g->last_strip_poly = -1;
+        return true;
+    }
+
+    gx_polygon *p = &f->polys[f->npolys++];
+    memcpy(p, tmpl, sizeof(*p));
+    p->nverts = (uint8_t)n;
+    p->facing_front = dot <= 0;
+    for (int i = 0; i < n; i++) p->vtx[i] = (uint16_t)(base + (uint32_t)i);
+    f->nverts = nv;
+
+    /* finish_polygon from the values at hand */
+    uint32_t vtop = 0, vbot = 0, wbits = 0;
+    int32_t ytop = 192, ybot = 0, xtop = 256, xbot = 0;
+    for (int i = 0; i < n; i++) {
+        if (sy[i] < ytop) {
+            xtop = sx[i];
+            ytop = sy[i];
+            vtop = (uint32_t)i;
+        }
+        if (sy[i] > ybot || (sy[i] == ybot && sx[i] > xbot)) {
+            xbot = sx[i];
+            ybot = sy[i];
+            vbot = (uint32_t)i;
+        }
+        wbits |= w24[i];
+    }
+    bool degenerate = ybot > 192;
+    for (int i = 0; i < n; i++) degenerate |= w24[i] == 0;
+    uint32_t wsize = wbits ? (32u - (uint32_t)__builtin_clz(wbits) + 3u) & ~3u : 0u;
+    p->vtop = (uint8_t)vtop;
+    p->vbottom = (uint8_t)vbot;
+    p->ytop = ytop;
+    p->ybottom = ybot;
+    p->xtop = xtop;
+    p->xbottom = xbot;
+    p->degenerate = degenerate;
+    p->sort_key = ((uint32_t)ybot << 8) | (uint32_t)ytop | (p->translucent ? 0x10000u : 0u);
+    p->wshift = (uint8_t)wsize;
+    for (int i = 0; i < n; i++) {
+        int32_t w, wshifted, z, wi = (int32_t)w24[i];
+        if (wsize < 16) {
+            w = dsgx_shl32(wi, 16 - wsize);
+            wshifted = dsgx_asr32(w, 16 - wsize);
+        } else {
+            w = dsgx_asr32(wi, wsize - 16);
+            wshifted = dsgx_shl32(w, wsize - 16);
+        }
+        if (g->wbuffer)
+            z = wshifted;
+        else if (wi != 0)
+            z = dsgx_wrap32((dsgx_mul64(clip[i][2], 0x4000) / wi + 0x3FFF) * 0x200);
+        else
+            z = 0x7FFE00;
+        p->z[i] = dsgx_clamp(z, 0, 0xFFFFFF);
+        p->w[i] = w;
+    }
+
+    /* polygon_stored */
+    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
+    g->last_strip_poly = -1; /* not a strip */
+    return true;
+}
+
+bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
+                          const uint32_t *color, const int16_t (*tex)[2], int n)
+{
+    return n == 3 ? store_direct(gx, tmpl, clip, color, tex, 3)
+                  : store_direct(gx, tmpl, clip, color, tex, 4);
 }

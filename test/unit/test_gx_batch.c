@@ -13,7 +13,8 @@
  *   the two VTX_16 words), lone VTX_16 words (a pair split by other writes), every primitive
  *   type, culling and far-plane clipping, lights and materials, texgen modes 0-3 with texture
  *   matrices, projections and translations that put vertices outside the view volume, viewports,
- *   packed GXFIFO words, swaps (held entries), polygon RAM overflow, and now and then a
+ *   packed GXFIFO words, swaps (held entries), polygon RAM overflow, polygons on one pixel with
+ *   DISP_1DOT_DEPTH (1-dot rejection: a position repeated), and now and then a
  *   polygon hook (the batch is then not taken). The ends of the runs (every observable point
  *   without a hook) fall anywhere, also inside a vertex group.
  */
@@ -98,6 +99,14 @@ static uint32_t random_xy(uint64_t *s)
 static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, int pure)
 {
     size_t n = 0;
+    uint32_t same_xy = 0, same_z = 0; /* a position repeated: polygons on one pixel (1-dot) */
+    if (rnd(s) % 3u == 0) { /* now and then identity matrices: most polygons inside the view
+                             * volume (gx_geom_store_direct rather than the clipper) */
+        for (uint32_t mode = 0; mode < 4; mode += 2) {
+            put(w, &n, cap, 0x10, mode);
+            put(w, &n, cap, 0x15, 0);
+        }
+    }
     while (n < cap) {
         uint32_t r = rnd(s) % 100u, v = rnd(s);
         if (pure) r = pure == 1 ? r % 70u : 90u + r % 5u;
@@ -116,9 +125,13 @@ static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, int pure)
                     a = (0x1E1D6035u + (a & 0x60000006u) * 0x2111u) ^ (a & 0xC0000000u);
                 put(w, &n, cap, attrs[k], a);
             }
-            put(w, &n, cap, 0x23, random_xy(s) | random_xy(s) << 16);
+            if ((v & 0x300u) != 0) { /* now and then the last position again */
+                same_xy = random_xy(s) | random_xy(s) << 16;
+                same_z = random_xy(s);
+            }
+            put(w, &n, cap, 0x23, same_xy);
             if ((v & 63u) == 0) continue; /* a lone first word: the pair is split */
-            put(w, &n, cap, 0x23, random_xy(s) | (rnd(s) & 0xFFFF0000u));
+            put(w, &n, cap, 0x23, same_z | (rnd(s) & 0xFFFF0000u));
         } else if (r < 74) { /* BEGIN_VTXS, any primitive */
             put(w, &n, cap, 0x40, v & 3u);
         } else if (r < 77) { /* POLYGON_ATTR: lights, culling, far-plane clipping, 1-dot */
@@ -140,8 +153,11 @@ static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, int pure)
             } else {
                 for (int k = 0; k < 16; k++) put(w, &n, cap, 0x16, (uint32_t)random_entry(s));
             }
-        } else if (r < 90) { /* VIEWPORT */
-            put(w, &n, cap, 0x60, v);
+        } else if (r < 90) { /* VIEWPORT, now and then DISP_1DOT_DEPTH (1-dot polygons) */
+            if ((v & 0x30000u) == 0 && n < cap)
+                w[n++] = (gx_bus_word){0x04000610u, (v >> 20) & 3u};
+            else
+                put(w, &n, cap, 0x60, v);
         } else if (r < 95) { /* a packed GXFIFO word of vertex commands (NOP bytes too) and its
                               * parameters; now and then one short (the next writes complete it) */
             static const uint8_t ops[] = {0x00, 0x20, 0x21, 0x22, 0x23, 0x23, 0x22, 0x21};
@@ -234,8 +250,9 @@ static void test_batch_matches_entries(void **state)
         words += (unsigned)n;
         if (round % 3 == 2) {
             polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
-            gx_write32(a, PORT + 0x50u * 4u, 0);
-            gx_write32(b, PORT + 0x50u * 4u, 0);
+            uint32_t wbuffer = round % 6 == 5 ? 2u : 0u; /* the next frame W-buffered */
+            gx_write32(a, PORT + 0x50u * 4u, wbuffer);
+            gx_write32(b, PORT + 0x50u * 4u, wbuffer);
             assert_int_equal(gx_vblank(a), gx_vblank(b));
             same_state(a, b, r);
         }
@@ -351,8 +368,9 @@ static void test_batch_gxfifo_words(void **state)
         }
         if (round % 3 == 2) {
             polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
-            gx_write32(a, PORT + 0x50u * 4u, 0);
-            gx_write32(b, PORT + 0x50u * 4u, 0);
+            uint32_t wbuffer = round % 6 == 5 ? 2u : 0u; /* the next frame W-buffered */
+            gx_write32(a, PORT + 0x50u * 4u, wbuffer);
+            gx_write32(b, PORT + 0x50u * 4u, wbuffer);
             assert_int_equal(gx_vblank(a), gx_vblank(b));
             same_state(a, b, r);
         }
