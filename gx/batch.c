@@ -55,7 +55,7 @@
 #include "gx/exec_internal.h"
 #include "gx/gx_internal.h"
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
 #include <emmintrin.h>
 #endif
 
@@ -73,7 +73,7 @@ enum { K_COLOR = 0, K_NORMAL = 1, K_TEXCOORD = 2, K_VTX16 = 3 };
 
 void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
 {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
     /* Each product v * m (v 16-bit, m 32-bit signed) through pmuludq (unsigned 32 x 32 -> 64,
      * SSE2; the signed pmuldq is SSE4.1): with v' = v + 2^15 and m' = m + 2^31 (both unsigned),
      *   sum_k = v0 m0k + v1 m1k + v2 m2k + 2^12 m3k

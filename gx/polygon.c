@@ -35,7 +35,7 @@
 
 #include "gx/gx_internal.h"
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
 #include <emmintrin.h>
 #endif
 
@@ -381,7 +381,7 @@ void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p)
 /* Whether every one of @p n clip positions is inside the view volume (gx_clip_inside_pos). */
 static GX_ALWAYS_INLINE bool all_inside(const int32_t (*clip)[4], const int n)
 {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
     int out = 0;
     for (int i = 0; i < n; i++) { /* x, y, z > w or < -w (32-bit signed, -w wrapping) */
         __m128i c = _mm_loadu_si128((const __m128i *)clip[i]);
@@ -404,7 +404,7 @@ static GX_ALWAYS_INLINE bool all_inside(const int32_t (*clip)[4], const int n)
 static GX_ALWAYS_INLINE void put_vertex(gx_vertex *v, const int32_t clip[4], uint32_t color,
                                         const int16_t tex[2], int32_t sx, int32_t sy)
 {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
     /* gx_vertex as 52 bytes: clip | color5, texcoord | clipped + padding, sx, sy, color[0..1] |
      * color[2] + padding */
     _Static_assert(offsetof(gx_vertex, color5) == 16 && offsetof(gx_vertex, texcoord) == 28 &&
