@@ -382,6 +382,73 @@ static void test_batch_gxfifo_words(void **state)
     raster_destroy(r);
 }
 
+/* Frames of separate triangles or quads wholly inside the view volume (identity matrices: the
+ * batch's direct store), more than the RAMs hold: polygon RAM (2,048 entries) fills with
+ * triangles, vertex RAM (6,144 entries) with quads, after an odd number of strip polygons now
+ * and then; the batch hands the polygon that does not fit back to the submit path. */
+static void test_batch_direct_store_fills_ram(void **state)
+{
+    (void)state;
+    gx_engine *a = gx_create(), *b = gx_create();
+    raster_engine *r = raster_create();
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(r);
+    uint64_t seed = 0xF111ED5EEDull;
+    enum { CAP = 4096 };
+    unsigned full_ram[2] = {0, 0}; /* frames that filled vertex RAM, polygon RAM */
+    gx_bus_word *w = malloc(CAP * sizeof *w);
+    assert_non_null(w);
+    for (int frame = 0; frame < 48; frame++) {
+        uint32_t prim = (uint32_t)frame % 2u; /* 0: triangles, 1: quads */
+        size_t n = 0;
+        for (uint32_t mode = 0; mode < 4; mode += 2) {
+            put(w, &n, CAP, 0x10, mode);
+            put(w, &n, CAP, 0x15, 0);
+        }
+        put(w, &n, CAP, 0x29, 0x001F00C0u); /* POLYGON_ATTR: both sides, opaque */
+        if (frame % 4 >= 2) {               /* a strip first: the RAMs fill at another place */
+            put(w, &n, CAP, 0x40, 2);
+            for (uint32_t k = 0, len = 3 + rnd(&seed) % 40u; k < len; k++) {
+                put(w, &n, CAP, 0x23, (rnd(&seed) & 0x07FFu) | (rnd(&seed) & 0x07FFu) << 16);
+                put(w, &n, CAP, 0x23, rnd(&seed) & 0x07FFu);
+            }
+        }
+        put(w, &n, CAP, 0x40, prim);
+        unsigned polys = 0, need = prim ? 1600u : 2100u; /* past the limit of each RAM */
+        for (unsigned v = 0; polys < need; v++) {
+            if (n + 6 > CAP) { /* hand the words over, then go on */
+                gx_write32_run(a, w, n);
+                for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+                same_state(a, b, r);
+                n = 0;
+            }
+            if (rnd(&seed) % 4u == 0) put(w, &n, CAP, 0x20, rnd(&seed));
+            put(w, &n, CAP, 0x23, (rnd(&seed) & 0x07FFu) | (rnd(&seed) & 0x07FFu) << 16);
+            put(w, &n, CAP, 0x23, rnd(&seed) & 0x07FFu);
+            if ((v + 1) % (prim ? 4u : 3u) == 0) polys++;
+        }
+        gx_write32_run(a, w, n);
+        for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+        same_state(a, b, r);
+        uint32_t count = gx_read32(a, 0x04000604u); /* RAM_COUNT: polygons, vertices */
+        /* full: polygon RAM, or no room in vertex RAM for one more of them */
+        uint32_t npolys = count & 0xFFFu, nverts = count >> 16 & 0x1FFFu;
+        assert_true(npolys == 2048 || nverts > 6144u - (prim ? 4u : 3u));
+        full_ram[npolys == 2048]++;
+        assert_int_equal(count, gx_read32(b, 0x04000604u));
+        gx_write32(a, PORT + 0x50u * 4u, 0);
+        gx_write32(b, PORT + 0x50u * 4u, 0);
+        assert_int_equal(gx_vblank(a), gx_vblank(b));
+        same_state(a, b, r);
+    }
+    assert_true(full_ram[0] >= 4 && full_ram[1] >= 4);
+    free(w);
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_batch_matches_entries),
         cmocka_unit_test(test_batch_cycle_mode_matches_entries),
         cmocka_unit_test(test_batch_gxfifo_words),
+        cmocka_unit_test(test_batch_direct_store_fills_ram),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
