@@ -358,7 +358,7 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     raster_list_box box[GX_MAX_POLYGONS]; /* its extent */
     uint32_t n = in->npolys > GX_MAX_POLYGONS ? GX_MAX_POLYGONS : in->npolys;
     bool manual = swap_manual_sort(in->regs.swap_param) != 0;
-    bool shadows = false, ytop_ok = true;
+    bool shadows = false, ytop_ok = true, sorted = true;
 
     /* Opaque group first, then translucent (bit 27 of the entry); manual sort drops the Y key
      * of translucent polygons so their submission order stays. Polygons that are not drawn are
@@ -375,9 +375,12 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         ytop_ok &= p->ytop >= 0 && p->ytop <= p->ybottom;
         ram[m] = (uint16_t)i;
         order[m] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | m;
+        sorted &= m == 0 || order[m] > order[m - 1];
         m++;
     }
-    sort_entries(order, tmp, m);
+    /* (submitted in drawing order already, as a scene drawn top to bottom often is: the
+     * entries ascend, which is the sort's result) */
+    if (!sorted) sort_entries(order, tmp, m);
 
     /* (the rest of the set-up waits for the polygon's top line: raster_poly_activate) */
     r->npolys = m;
