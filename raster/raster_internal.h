@@ -295,7 +295,6 @@ struct raster_engine {
     bool lazy_clear;      /**< this frame clears lazily (raster_render; false in unit scenes) */
     bool final_pass;      /**< this frame has edge marking, fog or anti-aliasing */
     dsgx_frame *out;      /**< where this frame goes (raster_render), or NULL */
-    bool clear_lower;     /**< the lower layer is cleared along (anti-aliasing reads it) */
     uint32_t clear_px[3]; /**< clear colour, depth, attribute word */
     int16_t valid_lo[192], valid_hi[192];
 
