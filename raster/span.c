@@ -572,18 +572,21 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     /* one state slot for every other polygon: the last polygon's material state is reused when
      * the next has the same material (setup.c material_reusable) */
     for (uint32_t i = 0; i < r->npolys; i++) {
+        /* (its lines from the list's extents, setup.c: a band of several passes the polygons
+         * outside it without reading them) */
+        const int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
+        if (ytop >= y1 || ybottom < y0) continue;
         const gx_polygon *p = r->list[i];
-        if (p->ytop >= y1 || p->ybottom < y0) continue;
-        int32_t y = p->ytop > y0 ? p->ytop : y0;
+        int32_t y = ytop > y0 ? ytop : y0;
         raster_poly *rp = &b->polys[0];
-        if (p->ytop < y0 && taken < nin && b->polys[in_at + taken].poly == p) {
+        if (ytop < y0 && taken < nin && b->polys[in_at + taken].poly == p) {
             rp = &b->polys[in_at + taken++];
         } else {
             rp->poly = p;
             raster_poly_activate(r, rp, y);
         }
-        pmajor_poly(b, rp, y, p->ybottom < y1 ? p->ybottom + 1 : y1, rec);
-        if (p->ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
+        pmajor_poly(b, rp, y, ybottom < y1 ? ybottom + 1 : y1, rec);
+        if (ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
             if (nout < PMAJOR_CARRY_MAX)
                 b->polys[out_at + nout++] = *rp;
             else
