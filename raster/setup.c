@@ -333,11 +333,11 @@ static bool poly_drawable(const gx_frame *in, const gx_polygon *p, raster_list_b
 }
 
 /* Sort entries: key << 11 | position among the drawn polygons in polygon-RAM order (key: 16
- * bits, translucent flag on top, bit 27),
- * so sorting the whole words is a stable sort by key. Done as an LSD radix sort in two stable
- * passes (the input in index order): by the top Y byte (bits 11-18), then by the translucent
- * flag and the bottom Y byte together (bits 19-27, 512 buckets). The same order as a comparison
- * sort of the words, at a few operations per polygon; both histograms in one pass. */
+ * bits, translucent flag on top, bit 27), so sorting the whole words is a stable sort by key.
+ * Done as an LSD radix sort in two stable passes (the input in index order): by the top Y byte
+ * (bits 11-18), then by the translucent flag and the bottom Y byte together (bits 19-27, 512
+ * buckets). The same order as a comparison sort of the words, at a few operations per polygon;
+ * both histograms in one pass. */
 static void sort_entries(uint32_t *v, uint32_t *tmp, uint32_t n)
 {
     uint32_t ca[256 + 1] = {0}, cb[512 + 1] = {0};
