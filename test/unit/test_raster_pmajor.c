@@ -272,10 +272,12 @@ static void test_lower_layer_unread(void **state)
         random_frame(p.f, &seed, n, frame % 4 == 3, frame % 6 == 0 ? 140 : 60);
         if (frame % 2 == 0) p.f->regs.disp3dcnt |= 0x10u; /* anti-aliasing */
         aa_frames += disp3dcnt_antialias(p.f->regs.disp3dcnt) != 0;
+        /* (garbage an earlier frame could leave: colour, depth and attribute words with only
+         * their fields' bits, raster_internal.h) */
         for (size_t i = RASTER_BUF_SIZE; i < 2 * RASTER_BUF_SIZE; i++) {
-            p.ref->color[i] = rnd(&seed);
-            p.ref->depth[i] = rnd(&seed) >> (rnd(&seed) & 8u);
-            p.ref->attr[i] = rnd(&seed);
+            p.ref->color[i] = rnd(&seed) & 0x1F3F3F3Fu;
+            p.ref->depth[i] = rnd(&seed) & 0xFFFFFFu;
+            p.ref->attr[i] = rnd(&seed) & 0x3F7FFF7Fu;
         }
         raster_result rf, rr;
         raster_render(p.fast, p.f, &p.out_fast, &rf);
