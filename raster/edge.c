@@ -113,7 +113,10 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
     /* Far-end edges with slope >= 1 interpolate one line earlier (melonDS "interpoffset"). */
     int32_t ioff = (s->inc >= RASTER_SLOPE_ONE && far_end) ? 1 : 0;
     raster_interp_setup_tab(&s->interp, RASTER_INTERP_Y, y0 - ioff, y1 - ioff, w0, w1, tab);
-    raster_interp_set(&s->interp, y);
+    /* (at the interpolator's start, the usual case, the factor is 0, as set up: its numerator
+     * x * w0n is 0; no division) */
+    raster_interp_set_pos(&s->interp, y);
+    if (s->interp.x != 0) raster_interp_update_factor(&s->interp);
 
     return raster_slope_x(s);
 }

@@ -140,6 +140,12 @@ typedef struct raster_span_k {
     _Alignas(16) int32_t v_aor[4];
 } raster_span_k;
 
+/** A render-list polygon's screen extent (raster_engine.box): the smallest and largest vertex
+ *  X, and its top and bottom line (gx_polygon.ytop / ybottom). */
+typedef struct raster_list_box {
+    int32_t x0, x1, ytop, ybottom;
+} raster_list_box;
+
 /** Rendering state of one polygon (set up once per frame, stepped per scanline). Field order:
  *  the scanline loop's per-line fields first, then the two edges (their per-line parts first,
  *  edge.h), the pixel stage last: the polygons of one line must stay in the L1 cache. */
@@ -289,7 +295,6 @@ struct raster_engine {
     bool lazy_clear;      /**< this frame clears lazily (raster_render; false in unit scenes) */
     bool final_pass;      /**< this frame has edge marking, fog or anti-aliasing */
     dsgx_frame *out;      /**< where this frame goes (raster_render), or NULL */
-    bool clear_lower;     /**< the lower layer is cleared along (anti-aliasing reads it) */
     uint32_t clear_px[3]; /**< clear colour, depth, attribute word */
     int16_t valid_lo[192], valid_hi[192];
 
@@ -301,6 +306,12 @@ struct raster_engine {
     uint64_t frame_serial; /**< counts raster_setup_frame calls (1 = the first frame) */
     uint32_t npolys;
     const gx_polygon *list[GX_MAX_POLYGONS];
+    /** box[i]: the screen extent of list[i] (raster_setup_frame, from the vertex walk that
+     *  decides whether it is drawn): the frame's later passes over the list (texture plan,
+     *  timing bound) read these 16 bytes instead of the polygon and its vertices */
+    raster_list_box box[GX_MAX_POLYGONS];
+    /** every polygon of the list has 0 <= ytop <= ybottom (raster_pmajor_frame) */
+    bool list_ytop_ok;
     /* render-list indices by top line: first[y], then next[i] (ascending; 0xFFFF ends) */
     uint16_t start_first[256];
     uint16_t start_next[GX_MAX_POLYGONS];

@@ -17,11 +17,15 @@
  * range before it touches pixels (raster_span_begin), and the output conversion writes the
  * clear colour directly for pixels outside it. Frames that run edge marking, fog or
  * anti-aliasing complete the clear of every line before the final pass, which then sees the
- * same buffers as after a full clear. The lower layer is cleared (lazily, along the top one)
- * only with anti-aliasing: it reaches the output through the anti-aliasing blend alone; without
- * it, what the rasterizer writes or reads there (depth retries and translucent blends under
- * edge pixels, shadow stencil bit 1) never flows back into the top layer, so stale contents
- * from an earlier frame change no output pixel.
+ * same buffers as after a full clear in the top layer. The lower layer is not cleared at all:
+ * every read of it (the depth test's retry, a translucent pixel's second blend, the shadow
+ * mask's bit 1, fog's second layer, the anti-aliasing blend) is of a pixel whose top is an
+ * edge pixel, and only an opaque pixel drawn as an edge pixel makes the top one, which with
+ * anti-aliasing first pushes the old top pixel (this frame's clear or drawing) down into the
+ * lower layer whole (span_pixel.h plot_write), and without anti-aliasing the lower layer never
+ * flows back into the top one or the output. So what an earlier frame left there changes no
+ * output pixel (unit.test_raster_pmajor test_lower_layer_unread: random frames over garbage in
+ * the lower layer).
  */
 #include <stdlib.h>
 
@@ -93,7 +97,7 @@ static void fill32(uint32_t *p, uint32_t v, int32_t n)
     for (int32_t i = 0; i < n; i++) p[i] = v;
 }
 
-/* Clear pixels [x0, x1) of line y in the top layer (and the lower one with clear_lower). */
+/* Clear pixels [x0, x1) of line y (the top layer: see the file comment for the lower one). */
 static void clear_run(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
 {
     uint32_t a = raster_addr(x0, y);
@@ -101,11 +105,6 @@ static void clear_run(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
     fill32(&r->color[a], r->clear_px[0], n);
     fill32(&r->depth[a], r->clear_px[1], n);
     fill32(&r->attr[a], r->clear_px[2], n);
-    if (r->clear_lower) {
-        fill32(&r->color[a + RASTER_BUF_SIZE], r->clear_px[0], n);
-        fill32(&r->depth[a + RASTER_BUF_SIZE], r->clear_px[1], n);
-        fill32(&r->attr[a + RASTER_BUF_SIZE], r->clear_px[2], n);
-    }
 }
 
 void raster_lazy_clear(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
@@ -196,10 +195,8 @@ void raster_frame_prepare(raster_engine *r, const gx_frame *in, dsgx_frame *out)
     r->final_pass = disp3dcnt_edge_marking(cnt) || disp3dcnt_fog(cnt) || disp3dcnt_antialias(cnt);
     r->out = out;
     r->lazy_clear = !disp3dcnt_rear_bitmap(cnt);
-    if (r->lazy_clear) {
+    if (r->lazy_clear)
         raster_clear_plain_pixel(&in->regs, &r->clear_px[0], &r->clear_px[1], &r->clear_px[2]);
-        r->clear_lower = disp3dcnt_antialias(cnt) != 0;
-    }
     start_clear(r, in);
     raster_setup_frame(r, in);
 }

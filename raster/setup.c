@@ -124,18 +124,6 @@ static uint8_t choose_depth_test(const gx_polygon *p)
     return p->facing_front ? RASTER_DEPTH_LESS_FRONT : RASTER_DEPTH_LESS;
 }
 
-/* Width of a polygon's bounding box in pixels. */
-static uint32_t bbox_width(const gx_frame *in, const gx_polygon *p)
-{
-    int32_t x0 = INT32_MAX, x1 = INT32_MIN;
-    for (unsigned i = 0; i < p->nverts; i++) {
-        int32_t x = in->verts[p->vtx[i]].sx;
-        x0 = x < x0 ? x : x0;
-        x1 = x > x1 ? x : x1;
-    }
-    return (uint32_t)(x1 - x0 + 1);
-}
-
 /* Work estimates (about the instructions of the scanline loop; only where threads split a
  * frame depends on them): a polygon's set-up, each of its lines, each pixel of a line (more
  * when W differs between vertices: perspective spans divide per pixel). */
@@ -174,7 +162,9 @@ static void plan_textures(raster_engine *r, const gx_frame *in)
             const gx_polygon *q = r->list[i];
             if (q->teximage != teximage || q->pltt_base != pltt) break;
             if (teximage_format(teximage) == TEXFMT_NONE) continue;
-            uint32_t a = bbox_width(in, q) * (uint32_t)(q->ybottom - q->ytop + 1);
+            /* (the bounding box's width times its lines) */
+            const raster_list_box *bx = &r->box[i];
+            uint32_t a = (uint32_t)(bx->x1 - bx->x0 + 1) * (uint32_t)(bx->ybottom - bx->ytop + 1);
             area = area + a < area ? UINT32_MAX : area + a;
         }
         if (teximage_format(teximage) != TEXFMT_NONE)
@@ -186,9 +176,6 @@ static void plan_textures(raster_engine *r, const gx_frame *in)
 static void plan_frame(raster_engine *r, const gx_frame *in)
 {
     plan_textures(r, in);
-    r->has_shadows = false;
-    for (uint32_t i = 0; i < r->npolys; i++)
-        r->has_shadows |= polyattr_mode(r->list[i]->attr) == POLYMODE_SHADOW;
     if (r->threads < 2) { /* (line_work: only where to split) */
         for (int y = 0; y < 192; y++) r->line_work[y] = 0;
         return;
@@ -325,21 +312,32 @@ void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y)
     setup_poly(r, r->frame, rp, rp->poly, y);
 }
 
-/** Drawn at all (melonDS's Degenerate flag: a vertex with W = 0, or bottom below 192). */
-static bool poly_drawable(const gx_frame *in, const gx_polygon *p)
+/** Drawn at all (melonDS's Degenerate flag: a vertex with W = 0, or bottom below 192); if so,
+ *  its screen extent in @p box (from the same vertex walk). */
+static bool poly_drawable(const gx_frame *in, const gx_polygon *p, raster_list_box *box)
 {
     if (p->nverts < 1 || p->nverts > GX_MAX_POLY_VERTS || p->ybottom > 192) return false;
+    int32_t x0 = INT32_MAX, x1 = INT32_MIN;
     for (unsigned i = 0; i < p->nverts; i++) {
-        if (p->vtx[i] >= GX_MAX_VERTICES || in->verts[p->vtx[i]].clip[3] == 0) return false;
+        if (p->vtx[i] >= GX_MAX_VERTICES) return false;
+        const gx_vertex *v = &in->verts[p->vtx[i]];
+        if (v->clip[3] == 0) return false;
+        x0 = v->sx < x0 ? v->sx : x0;
+        x1 = v->sx > x1 ? v->sx : x1;
     }
+    box->x0 = x0;
+    box->x1 = x1;
+    box->ytop = p->ytop;
+    box->ybottom = p->ybottom;
     return true;
 }
 
-/* Sort entries: key << 11 | polygon-RAM index (key: 16 bits, translucent flag on top, bit 27),
- * so sorting the whole words is a stable sort by key. Done as an LSD radix sort in two stable
- * passes (the input in index order): by the top Y byte (bits 11-18), then by the translucent
- * flag and the bottom Y byte together (bits 19-27, 512 buckets). The same order as a comparison
- * sort of the words, at a few operations per polygon; both histograms in one pass. */
+/* Sort entries: key << 11 | position among the drawn polygons in polygon-RAM order (key: 16
+ * bits, translucent flag on top, bit 27), so sorting the whole words is a stable sort by key.
+ * Done as an LSD radix sort in two stable passes (the input in index order): by the top Y byte
+ * (bits 11-18), then by the translucent flag and the bottom Y byte together (bits 19-27, 512
+ * buckets). The same order as a comparison sort of the words, at a few operations per polygon;
+ * both histograms in one pass. */
 static void sort_entries(uint32_t *v, uint32_t *tmp, uint32_t n)
 {
     uint32_t ca[256 + 1] = {0}, cb[512 + 1] = {0};
@@ -356,8 +354,11 @@ static void sort_entries(uint32_t *v, uint32_t *tmp, uint32_t n)
 void raster_setup_frame(raster_engine *r, const gx_frame *in)
 {
     uint32_t order[GX_MAX_POLYGONS], tmp[GX_MAX_POLYGONS];
+    uint16_t ram[GX_MAX_POLYGONS];        /* polygon-RAM index of the m-th drawn polygon */
+    raster_list_box box[GX_MAX_POLYGONS]; /* its extent */
     uint32_t n = in->npolys > GX_MAX_POLYGONS ? GX_MAX_POLYGONS : in->npolys;
     bool manual = swap_manual_sort(in->regs.swap_param) != 0;
+    bool shadows = false, ytop_ok = true, sorted = true;
 
     /* Opaque group first, then translucent (bit 27 of the entry); manual sort drops the Y key
      * of translucent polygons so their submission order stays. Polygons that are not drawn are
@@ -366,17 +367,30 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
         const gx_polygon *p = &in->polys[i];
-        if (!poly_drawable(in, p)) continue;
+        if (!poly_drawable(in, p, &box[m])) continue;
         /* Y-sort key as melonDS GPU3D.cpp SubmitPolygon builds it: bottom Y << 8 | top Y. */
         uint32_t key = ((uint32_t)p->ybottom & 0xFFu) << 8 | ((uint32_t)p->ytop & 0xFFu);
         if (p->translucent && manual) key = 0;
-        order[m++] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | i;
+        shadows |= polyattr_mode(p->attr) == POLYMODE_SHADOW;
+        ytop_ok &= p->ytop >= 0 && p->ytop <= p->ybottom;
+        ram[m] = (uint16_t)i;
+        order[m] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | m;
+        sorted &= m == 0 || order[m] > order[m - 1];
+        m++;
     }
-    sort_entries(order, tmp, m);
+    /* (submitted in drawing order already, as a scene drawn top to bottom often is: the
+     * entries ascend, which is the sort's result) */
+    if (!sorted) sort_entries(order, tmp, m);
 
     /* (the rest of the set-up waits for the polygon's top line: raster_poly_activate) */
     r->npolys = m;
-    for (uint32_t k = 0; k < m; k++) r->list[k] = &in->polys[order[k] & 0x7FFu];
+    r->has_shadows = shadows;
+    r->list_ytop_ok = ytop_ok;
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t j = order[k] & 0x7FFu;
+        r->list[k] = &in->polys[ram[j]];
+        r->box[k] = box[j];
+    }
     r->frame = in;
     r->frame_serial++; /* (a slot's material state from an earlier frame is not reused) */
 

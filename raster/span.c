@@ -621,16 +621,9 @@ static int64_t pmajor_estimate(raster_engine *r, raster_timing_line *rec)
 {
     int64_t diff[RASTER_TIMING_LINES + 1] = {0}, bottom[RASTER_TIMING_LINES] = {0};
     int32_t crossing[RASTER_TIMING_LINES + 1] = {0}; /* polygons with ytop <= y <= ybottom */
-    const gx_vertex *verts = r->frame->verts;
     for (uint32_t i = 0; i < r->npolys; i++) {
-        const gx_polygon *p = r->list[i];
-        int32_t x0 = INT32_MAX, x1 = INT32_MIN;
-        for (unsigned k = 0; k < p->nverts; k++) {
-            int32_t x = verts[p->vtx[k]].sx;
-            x0 = x < x0 ? x : x0;
-            x1 = x > x1 ? x : x1;
-        }
-        int64_t width = (int64_t)x1 + 1 - (x0 < 0 ? 0 : x0);
+        const raster_list_box *p = &r->box[i]; /* (the polygon's extent: setup.c) */
+        int64_t width = (int64_t)p->x1 + 1 - (p->x0 < 0 ? 0 : p->x0);
         int64_t cost = RASTER_TIMING_PER_POLY +
                        (width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0);
         int32_t yend = p->ytop == p->ybottom ? p->ybottom + 1 : p->ybottom; /* drawn lines */
@@ -660,8 +653,7 @@ bool raster_pmajor_frame(raster_engine *r)
     if (r->has_shadows || r->scanline_order) return false;
     /* (the active list keeps a polygon from its top line through its bottom line; the lines
      * drawn here are the same for these, which is every polygon the geometry engine makes) */
-    for (uint32_t i = 0; i < r->npolys; i++)
-        if (r->list[i]->ytop < 0 || r->list[i]->ytop > r->list[i]->ybottom) return false;
+    if (!r->list_ytop_ok) return false; /* (0 <= ytop <= ybottom for each: setup.c) */
     /* A frame the timing model cuts is drawn scanline by scanline against the live model: drawn
      * polygon by polygon first, it would be drawn twice. When the upper bound of its lines'
      * costs fits, the frame does (a line that costs less leaves no less time to any later
@@ -728,18 +720,21 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     /* one state slot for every other polygon: the last polygon's material state is reused when
      * the next has the same material (setup.c material_reusable) */
     for (uint32_t i = 0; i < r->npolys; i++) {
+        /* (its lines from the list's extents, setup.c: a band of several passes the polygons
+         * outside it without reading them) */
+        const int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
+        if (ytop >= y1 || ybottom < y0) continue;
         const gx_polygon *p = r->list[i];
-        if (p->ytop >= y1 || p->ybottom < y0) continue;
-        int32_t y = p->ytop > y0 ? p->ytop : y0;
+        int32_t y = ytop > y0 ? ytop : y0;
         raster_poly *rp = &b->polys[0];
-        if (p->ytop < y0 && taken < nin && b->polys[in_at + taken].poly == p) {
+        if (ytop < y0 && taken < nin && b->polys[in_at + taken].poly == p) {
             rp = &b->polys[in_at + taken++];
         } else {
             rp->poly = p;
             raster_poly_activate(r, rp, y);
         }
-        pmajor_poly(b, rp, y, p->ybottom < y1 ? p->ybottom + 1 : y1, rec);
-        if (p->ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
+        pmajor_poly(b, rp, y, ybottom < y1 ? ybottom + 1 : y1, rec);
+        if (ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
             if (nout < PMAJOR_CARRY_MAX)
                 b->polys[out_at + nout++] = *rp;
             else

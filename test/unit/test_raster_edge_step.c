@@ -143,6 +143,11 @@ static void check_attrs_same(uint32_t *st, const raster_recip *tab)
     }
     raster_slope ref, fast;
     raster_slope_setup_tab(&ref, side, true, x0, x1, y0, y1, w0, w1, y, tab);
+    /* the set-up's perspective factor (not divided out at the interpolator's start) is the
+     * interpolator's at that position */
+    raster_interp ip = ref.interp;
+    raster_interp_set(&ip, y);
+    assert_int_equal(ref.interp.factor, ip.factor);
     fast = ref;
     raster_slope_attrs_ref(&ref, a0, a1);
     raster_slope_attrs(&fast, a0, a1);

@@ -8,6 +8,8 @@
  * line) and differ in one of those inputs, and checks that each polygon's pixels carry its
  * own material: a slot that kept the previous polygon's state would fail them.
  * Expected words from melonDS GPU3D_Soft.cpp's attribute buffer (raster_internal.h layout).
+ * Also the frame's render list (which polygons are drawn, in which order, their screen
+ * extent) against a plain filter and insertion sort on random frames.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,6 +129,124 @@ static void test_slot_reuse_next_frame(void **state)
     scene_free(&s);
 }
 
+/* ---- the render list (setup.c raster_setup_frame) against a plain reference ---- */
+
+static uint32_t rnd(uint64_t *st)
+{
+    *st = *st * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(*st >> 33);
+}
+
+/* Drawn at all: 1..GX_MAX_POLY_VERTS vertices, each index in vertex RAM with W != 0, bottom Y
+ * at most 192 (melonDS's Degenerate flag). */
+static bool ref_drawable(const gx_frame *f, const gx_polygon *p)
+{
+    if (p->nverts == 0 || p->nverts > GX_MAX_POLY_VERTS || p->ybottom > 192) return false;
+    for (unsigned k = 0; k < p->nverts; k++)
+        if (p->vtx[k] >= GX_MAX_VERTICES || f->verts[p->vtx[k]].clip[3] == 0) return false;
+    return true;
+}
+
+/* The drawing-order key: translucent after opaque; then bottom Y, top Y (low bytes), except
+ * translucent polygons under manual sort, which keep their submission order. */
+static uint32_t ref_key(const gx_polygon *p, bool manual)
+{
+    uint32_t key = ((uint32_t)p->ybottom & 0xFFu) << 8 | ((uint32_t)p->ytop & 0xFFu);
+    if (p->translucent && manual) key = 0;
+    return (p->translucent ? 0x10000u : 0u) | key;
+}
+
+/* Random frames, some submitted in drawing order already (the set-up then skips its sort),
+ * some not, some with polygons that are not drawn: the list (insertion sort, stable, of the
+ * drawn polygons), each polygon's extent (min/max vertex X, top and bottom line), the shadow
+ * flag and the top-line check equal the reference's. */
+static void test_render_list_matches_ref(void **state)
+{
+    (void)state;
+    gx_frame *f = calloc(1, sizeof *f);
+    raster_engine *r = raster_create();
+    assert_non_null(f);
+    assert_non_null(r);
+    raster_pixel_frame_setup(&r->pixel, &f->regs);
+    static const gx_polygon *ref[GX_MAX_POLYGONS];
+    uint64_t st = 11;
+    for (int frame = 0; frame < 300; frame++) {
+        uint32_t n = frame % 7 == 0 ? rnd(&st) % 4 : 1 + rnd(&st) % GX_MAX_POLYGONS;
+        bool manual = rnd(&st) & 1, in_order = frame % 3 == 0, some_undrawn = frame % 4 == 1;
+        f->regs.swap_param = manual ? 1u : 0u;
+        f->npolys = n;
+        f->nverts = GX_MAX_VERTICES;
+        for (uint32_t v = 0; v < GX_MAX_VERTICES; v++) {
+            f->verts[v].sx = (int32_t)(rnd(&st) % 540) - 10;
+            f->verts[v].sy = (int32_t)(rnd(&st) % 200);
+            f->verts[v].clip[3] = some_undrawn && rnd(&st) % 64 == 0 ? 0 : 0x1000;
+        }
+        uint32_t y = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            gx_polygon *p = &f->polys[i];
+            memset(p, 0, sizeof *p);
+            p->nverts = (uint8_t)(3 + rnd(&st) % 2);
+            if (some_undrawn && rnd(&st) % 50 == 0) p->nverts = 0;
+            int32_t top = 1000, bottom = -1000;
+            for (unsigned k = 0; k < p->nverts; k++) {
+                p->vtx[k] = (uint16_t)(rnd(&st) % GX_MAX_VERTICES);
+                if (some_undrawn && rnd(&st) % 200 == 0)
+                    p->vtx[k] = GX_MAX_VERTICES + 3;
+                else {
+                    int32_t sy = f->verts[p->vtx[k]].sy;
+                    top = sy < top ? sy : top;
+                    bottom = sy > bottom ? sy : bottom;
+                }
+            }
+            p->translucent = rnd(&st) % 4 == 0;
+            p->attr = rnd(&st) % 16 == 0 ? 3u << 4 : 0u; /* (mode 3: shadow) */
+            p->ytop = top;
+            p->ybottom = bottom;
+            if (in_order) { /* keys ascending: bottom Y never decreasing, top 2 above it;
+                             * the translucent ones last */
+                y += rnd(&st) % 3 == 0;
+                p->ybottom = (int32_t)(y > 192 ? 192 : y);
+                p->ytop = p->ybottom < 2 ? 0 : p->ybottom - 2;
+                p->translucent = i >= n / 2 && frame % 2 == 0;
+            }
+            if (rnd(&st) % 100 == 0) p->ytop = -(int32_t)(rnd(&st) % 5); /* (above the screen) */
+        }
+        raster_setup_frame(r, f);
+
+        uint32_t m = 0;
+        bool shadows = false, ytop_ok = true;
+        for (uint32_t i = 0; i < n; i++) {
+            const gx_polygon *p = &f->polys[i];
+            if (!ref_drawable(f, p)) continue;
+            shadows |= polyattr_mode(p->attr) == POLYMODE_SHADOW;
+            ytop_ok &= p->ytop >= 0 && p->ytop <= p->ybottom;
+            uint32_t j = m++;
+            for (; j > 0 && ref_key(ref[j - 1], manual) > ref_key(p, manual); j--)
+                ref[j] = ref[j - 1];
+            ref[j] = p;
+        }
+        assert_int_equal(r->npolys, m);
+        assert_int_equal(r->has_shadows, shadows);
+        assert_int_equal(r->list_ytop_ok, ytop_ok);
+        for (uint32_t k = 0; k < m; k++) {
+            const gx_polygon *p = ref[k];
+            assert_ptr_equal(r->list[k], p);
+            int32_t x0 = INT32_MAX, x1 = INT32_MIN;
+            for (unsigned v = 0; v < p->nverts; v++) {
+                int32_t x = f->verts[p->vtx[v]].sx;
+                x0 = x < x0 ? x : x0;
+                x1 = x > x1 ? x : x1;
+            }
+            assert_int_equal(r->box[k].x0, x0);
+            assert_int_equal(r->box[k].x1, x1);
+            assert_int_equal(r->box[k].ytop, p->ytop);
+            assert_int_equal(r->box[k].ybottom, p->ybottom);
+        }
+    }
+    raster_destroy(r);
+    free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -134,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_slot_reuse_alpha),
         cmocka_unit_test(test_slot_reuse_wbuffer),
         cmocka_unit_test(test_slot_reuse_next_frame),
+        cmocka_unit_test(test_render_list_matches_ref),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
