@@ -338,9 +338,93 @@ typedef struct batch_pass3 {
     uint64_t total;                 /* cycles charged */
     bool busy;                      /* (cycle-driven mode) the engine busy after the last entry */
     bool direct;                    /* separate triangles or quads through direct_vertex */
-    gx_polygon tmpl;                /* (once direct) */
+    bool strip;                     /* strips through strip_vertex */
+    gx_polygon tmpl;                /* (once direct or strip) */
     int32_t last_j[4];              /* the vertex direct_vertex put last in each slot */
+    /* (strip) the polygon buffer as references: slot k holds batch vertex ref[k], or, from
+     * BATCH_VERTS on, the slot ref[k] - BATCH_VERTS as the batch found it (saved) */
+    int32_t ref[4];
+    gx_vertex saved[4];
 } batch_pass3;
+
+/* Slot @p k of the polygon buffer as strip_vertex's references leave it. */
+static void strip_slot(const batch *b, const batch_pass3 *p, int k, gx_vertex *out)
+{
+    int32_t r = p->ref[k];
+    if (r < BATCH_VERTS)
+        batch_vertex(b, (size_t)r, out);
+    else
+        memcpy(out, &p->saved[r - BATCH_VERTS], sizeof(*out));
+}
+
+/* A completed strip polygon of @p n vertices, g->buf[0..n-1] as the references give them: to
+ * gx_geom_store_strip from the batch's arrays, or, when it cannot store it, to
+ * gx_geom_submit_polygon through the polygon buffer. */
+static GX_ALWAYS_INLINE void strip_polygon(gx_engine *gx, const batch *b, const batch_pass3 *p,
+                                           const int n)
+{
+    const int32_t *clip[4];
+    const int16_t *tex[4];
+    uint32_t color[4];
+    unsigned fresh = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t r = p->ref[i];
+        if (r < BATCH_VERTS) {
+            clip[i] = b->clip[r];
+            color[i] = b->color[r];
+            tex[i] = b->tex[r];
+            fresh |= 1u << i;
+        } else {
+            clip[i] = p->saved[r - BATCH_VERTS].clip;
+            color[i] = 0;
+            tex[i] = NULL;
+        }
+    }
+    if (!gx_geom_store_strip(gx, &p->tmpl, clip, color, tex, fresh, n)) {
+        for (int i = 0; i < n; i++) strip_slot(b, p, i, &gx->geom.buf[i]);
+        gx_geom_submit_polygon(gx);
+    }
+}
+
+/* gx_geom_assemble_vertex for triangle and quad strips (no hook is set): the same steps on the
+ * references p->ref instead of the polygon buffer (filled once at the end of the batch), each
+ * completed polygon through strip_polygon. */
+static GX_ALWAYS_INLINE void strip_vertex(gx_engine *gx, const batch *b, batch_pass3 *p, size_t j)
+{
+    gx_geom_state *g = &gx->geom;
+    int32_t *ref = p->ref, t;
+    ref[g->vtx_in_poly] = (int32_t)j;
+    g->poly_completed = false;
+    g->poly_rejected = false;
+    g->vtx_in_poly++;
+    if (g->prim_type == 2) {
+        if (g->strip_polys & 1u) { /* odd: the two earlier vertices swapped */
+            t = ref[0];
+            ref[0] = ref[1];
+            ref[1] = t;
+            g->vtx_in_poly = 2;
+            strip_polygon(gx, b, p, 3);
+            g->strip_polys++;
+            ref[1] = ref[2];
+        } else if (g->vtx_in_poly == 3) {
+            g->vtx_in_poly = 2;
+            strip_polygon(gx, b, p, 3);
+            g->strip_polys++;
+            ref[0] = ref[1];
+            ref[1] = ref[2];
+        }
+    } else if (g->vtx_in_poly == 4) { /* quad strip: the last two swapped */
+        t = ref[2];
+        ref[2] = ref[3];
+        ref[3] = t;
+        g->vtx_in_poly = 2;
+        strip_polygon(gx, b, p, 4);
+        g->strip_polys++;
+        ref[0] = ref[3];
+        ref[1] = ref[2];
+    }
+    g->incomplete = !g->poly_completed;
+}
 
 /* Pass 3 for batch vertex @p j: both entries' charges (in the cycle-driven mode, @p slice, the
  * idle time after each) and its assembly. */
@@ -353,12 +437,21 @@ static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, ba
     p->total += (uint64_t)charged;
     p->vertex_cycles = charged;
     if (slice) idle_after(gx, (int64_t)slice - charged);
-    if (!p->direct && g->prim_type < 2 && g->vtx_in_poly == 0) { /* (the prim stays) */
-        p->direct = true;
-        gx_geom_polygon_template(g, &p->tmpl);
+    if (!p->direct && !p->strip) { /* (the prim stays) */
+        if (g->prim_type < 2 && g->vtx_in_poly == 0) {
+            p->direct = true;
+            gx_geom_polygon_template(g, &p->tmpl);
+        } else if (g->prim_type >= 2) {
+            p->strip = true;
+            gx_geom_polygon_template(g, &p->tmpl);
+            memcpy(p->saved, g->buf, sizeof(p->saved));
+            for (int k = 0; k < 4; k++) p->ref[k] = BATCH_VERTS + k;
+        }
     }
     if (p->direct) {
         direct_vertex(gx, b, j, &p->tmpl, p->last_j);
+    } else if (p->strip) {
+        strip_vertex(gx, b, p, j);
     } else {
         batch_vertex(b, j, &g->buf[g->vtx_in_poly]);
         gx_geom_assemble_vertex(gx);
@@ -444,6 +537,8 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     if (p.direct)
         for (int k = 0; k < 4; k++)
             if (p.last_j[k] >= 0) batch_vertex(b, (size_t)p.last_j[k], &g->buf[k]);
+    if (p.strip)
+        for (int k = 0; k < 4; k++) strip_slot(b, &p, k, &g->buf[k]);
 
     /* the bookkeeping, as the executor leaves it after the last entry */
     c->charged = p.charged;

@@ -157,6 +157,16 @@ void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p);
 bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
                           const uint32_t *color, const int16_t (*tex)[2], int n);
 
+/** A triangle-strip or quad-strip polygon (@p n = 3, 4) completed from the vertex batch, as
+ *  gx_geom_store_direct, with the strip's vertex sharing (the two vertices shared with the
+ *  strip's previous stored polygon reused from vertex RAM, gx_geom_submit_polygon's rule). Its
+ *  vertices by pointer, in polygon order (g->buf's after the strip's swap); @p fresh: bit i set
+ *  when vertex i's @p color and @p tex are given (a vertex from before the batch has only its
+ *  position: a polygon that would store it goes to the submit path).
+ *  @return false when it did nothing (then fill g->buf and call gx_geom_submit_polygon) */
+bool gx_geom_store_strip(gx_engine *gx, const gx_polygon *tmpl, const int32_t *const *clip,
+                         const uint32_t *color, const int16_t *const *tex, unsigned fresh, int n);
+
 /** NORMAL (21h) without its store: the normal and texgen mode 2 as gx_cmd_normal, the lit
  *  vertex colour returned packed (gx_unpack_color), so that a caller keeping it in a register
  *  does not read back the bytes just stored (batch.c). */

@@ -449,6 +449,73 @@ static GX_ALWAYS_INLINE void put_vertex(gx_vertex *v, const int32_t clip[4], uin
 #endif
 }
 
+/* The polygon entry of the direct stores (store_direct, store_strip) from @p tmpl, its vertices
+ * @p idx in vertex RAM and their screen positions, 24-bit W and Z at hand: finish_polygon from
+ * those values, and polygon_stored's high-water mark. */
+static GX_ALWAYS_INLINE gx_polygon *new_direct_polygon(gx_engine *gx, const gx_polygon *tmpl,
+                                                       int64_t dot, const uint16_t *idx,
+                                                       const int32_t *sx, const int32_t *sy,
+                                                       const uint32_t *w24, const int32_t *zc,
+                                                       const int n)
+{
+    const gx_geom_state *g = &gx->geom;
+    gx_frame *f = gx->build;
+    gx_polygon *p = &f->polys[f->npolys++];
+    memcpy(p, tmpl, sizeof(*p));
+    p->nverts = (uint8_t)n;
+    p->facing_front = dot <= 0;
+    for (int i = 0; i < n; i++) p->vtx[i] = idx[i];
+
+    /* finish_polygon from the values at hand */
+    uint32_t vtop = 0, vbot = 0, wbits = 0;
+    int32_t ytop = 192, ybot = 0, xtop = 256, xbot = 0;
+    for (int i = 0; i < n; i++) {
+        if (sy[i] < ytop) {
+            xtop = sx[i];
+            ytop = sy[i];
+            vtop = (uint32_t)i;
+        }
+        if (sy[i] > ybot || (sy[i] == ybot && sx[i] > xbot)) {
+            xbot = sx[i];
+            ybot = sy[i];
+            vbot = (uint32_t)i;
+        }
+        wbits |= w24[i];
+    }
+    bool degenerate = ybot > 192;
+    for (int i = 0; i < n; i++) degenerate |= w24[i] == 0;
+    uint32_t wsize = wbits ? (32u - (uint32_t)__builtin_clz(wbits) + 3u) & ~3u : 0u;
+    p->vtop = (uint8_t)vtop;
+    p->vbottom = (uint8_t)vbot;
+    p->ytop = ytop;
+    p->ybottom = ybot;
+    p->xtop = xtop;
+    p->xbottom = xbot;
+    p->degenerate = degenerate;
+    p->sort_key = ((uint32_t)ybot << 8) | (uint32_t)ytop | (p->translucent ? 0x10000u : 0u);
+    p->wshift = (uint8_t)wsize;
+    for (int i = 0; i < n; i++) {
+        int32_t w, wshifted, z, wi = (int32_t)w24[i];
+        if (wsize < 16) {
+            w = dsgx_shl32(wi, 16 - wsize);
+            wshifted = dsgx_asr32(w, 16 - wsize);
+        } else {
+            w = dsgx_asr32(wi, wsize - 16);
+            wshifted = dsgx_shl32(w, wsize - 16);
+        }
+        if (g->wbuffer)
+            z = wshifted;
+        else if (wi != 0)
+            z = dsgx_wrap32((dsgx_mul64(zc[i], 0x4000) / wi + 0x3FFF) * 0x200);
+        else
+            z = 0x7FFE00;
+        p->z[i] = dsgx_clamp(z, 0, 0xFFFFFF);
+        p->w[i] = w;
+    }
+    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
+    return p;
+}
+
 /* The batch's separate triangles and quads (batch.c): the vertices come from the batch's arrays
  * rather than g->buf, and the polygon entry from a template made once per batch (its attributes,
  * translucency and shadow flags cannot change within a batch: POLYGON_ATTR latches at
@@ -499,63 +566,15 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
         return true;
     }
 
-    gx_polygon *p = &f->polys[f->npolys++];
-    memcpy(p, tmpl, sizeof(*p));
-    p->nverts = (uint8_t)n;
-    p->facing_front = dot <= 0;
-    for (int i = 0; i < n; i++) p->vtx[i] = (uint16_t)(base + (uint32_t)i);
+    uint16_t idx[4];
+    int32_t z[4];
+    for (int i = 0; i < n; i++) {
+        idx[i] = (uint16_t)(base + (uint32_t)i);
+        z[i] = clip[i][2];
+    }
+    new_direct_polygon(gx, tmpl, dot, idx, sx, sy, w24, z, n);
     f->nverts = nv;
-
-    /* finish_polygon from the values at hand */
-    uint32_t vtop = 0, vbot = 0, wbits = 0;
-    int32_t ytop = 192, ybot = 0, xtop = 256, xbot = 0;
-    for (int i = 0; i < n; i++) {
-        if (sy[i] < ytop) {
-            xtop = sx[i];
-            ytop = sy[i];
-            vtop = (uint32_t)i;
-        }
-        if (sy[i] > ybot || (sy[i] == ybot && sx[i] > xbot)) {
-            xbot = sx[i];
-            ybot = sy[i];
-            vbot = (uint32_t)i;
-        }
-        wbits |= w24[i];
-    }
-    bool degenerate = ybot > 192;
-    for (int i = 0; i < n; i++) degenerate |= w24[i] == 0;
-    uint32_t wsize = wbits ? (32u - (uint32_t)__builtin_clz(wbits) + 3u) & ~3u : 0u;
-    p->vtop = (uint8_t)vtop;
-    p->vbottom = (uint8_t)vbot;
-    p->ytop = ytop;
-    p->ybottom = ybot;
-    p->xtop = xtop;
-    p->xbottom = xbot;
-    p->degenerate = degenerate;
-    p->sort_key = ((uint32_t)ybot << 8) | (uint32_t)ytop | (p->translucent ? 0x10000u : 0u);
-    p->wshift = (uint8_t)wsize;
-    for (int i = 0; i < n; i++) {
-        int32_t w, wshifted, z, wi = (int32_t)w24[i];
-        if (wsize < 16) {
-            w = dsgx_shl32(wi, 16 - wsize);
-            wshifted = dsgx_asr32(w, 16 - wsize);
-        } else {
-            w = dsgx_asr32(wi, wsize - 16);
-            wshifted = dsgx_shl32(w, wsize - 16);
-        }
-        if (g->wbuffer)
-            z = wshifted;
-        else if (wi != 0)
-            z = dsgx_wrap32((dsgx_mul64(clip[i][2], 0x4000) / wi + 0x3FFF) * 0x200);
-        else
-            z = 0x7FFE00;
-        p->z[i] = dsgx_clamp(z, 0, 0xFFFFFF);
-        p->w[i] = w;
-    }
-
-    /* polygon_stored */
-    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
-    g->last_strip_poly = -1; /* not a strip */
+    g->last_strip_poly = -1; /* (polygon_stored) not a strip */
     return true;
 }
 
@@ -564,4 +583,96 @@ bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (
 {
     return n == 3 ? store_direct(gx, tmpl, clip, color, tex, 3)
                   : store_direct(gx, tmpl, clip, color, tex, 4);
+}
+
+/* The batch's strip polygons (batch.c): store_direct with the vertex sharing of
+ * gx_geom_submit_polygon. The two vertices a strip polygon shares with the previous one are
+ * taken from that polygon's RAM entry (not stored again, not tested against the view volume)
+ * when it is the strip's last stored polygon (g->last_strip_poly), has its original vertex
+ * count and neither of those vertices was made by the clipper; the winding test still reads
+ * the polygon buffer's positions (@p clip, W not masked), the RAM limits the whole polygon's
+ * count, and the 1-dot test, bounds, W and depth the shared vertices' RAM entries. @p clip,
+ * @p color, @p tex: the polygon's vertices in polygon order (the buffer's after the strip's
+ * swap); @p fresh: bit i set when vertex i's colour and texture coordinates are given (a vertex
+ * of the batch; a vertex from before the batch is stored only through the submit path). @p n:
+ * 3 (triangle strip), 4 (quad strip). */
+static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
+                                         const int32_t *const *clip, const uint32_t *color,
+                                         const int16_t *const *tex, unsigned fresh, const int n)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_frame *f = gx->build;
+    uint32_t attr = g->cur_polygon_attr;
+
+    g->poly_completed = true;
+    g->poly_rejected = false;
+    g->poly_nverts_clipped = 0;
+    int64_t dot = facing_dot(clip[0], clip[1], clip[2]);
+    if ((dot < 0 && !polyattr_front(attr)) || (dot > 0 && !polyattr_back(attr))) {
+        g->poly_rejected = true; /* report_rejected without a hook */
+        g->last_strip_poly = -1;
+        return true;
+    }
+
+    /* the shared vertices: gx_geom_submit_polygon's rule */
+    uint16_t idx[4];
+    int first = 0; /* (clipstart) */
+    if (g->last_strip_poly >= 0) {
+        const gx_polygon *prev = &f->polys[g->last_strip_poly];
+        bool odd = (g->strip_polys & 1u) != 0;
+        int id0 = n == 4 ? 3 : odd ? 2 : 0, id1 = n == 4 ? 2 : odd ? 1 : 2;
+        if (prev->nverts == n && !f->verts[prev->vtx[id0]].clipped &&
+            !f->verts[prev->vtx[id1]].clipped) {
+            idx[0] = prev->vtx[id0];
+            idx[1] = prev->vtx[id1];
+            first = 2;
+        }
+    }
+    bool inside = true;
+    for (int i = first; i < n; i++)
+        inside &= ((fresh >> i) & 1u) != 0 && all_inside((const int32_t(*)[4])clip[i], 1);
+    if (!inside || f->npolys >= GX_MAX_POLYGONS || f->nverts + (uint32_t)n > GX_MAX_VERTICES)
+        return false;
+
+    /* as store_unclipped: the new vertices written past the end of vertex RAM until the polygon
+     * is kept */
+    g->poly_nverts_clipped = (uint8_t)n;
+    uint32_t base = f->nverts, nv = base + (uint32_t)(n - first);
+    if (nv > gx->ram_used_verts) gx->ram_used_verts = nv;
+    int32_t sx[4], sy[4], z[4];
+    uint32_t w24[4];
+    for (int i = 0; i < first; i++) {
+        const gx_vertex *v = &f->verts[idx[i]];
+        sx[i] = v->sx;
+        sy[i] = v->sy;
+        w24[i] = (uint32_t)v->clip[3];
+        z[i] = v->clip[2];
+    }
+    for (int i = first; i < n; i++) {
+        idx[i] = (uint16_t)(base + (uint32_t)(i - first));
+        w24[i] = (uint32_t)clip[i][3] & 0x00FFFFFFu;
+        z[i] = clip[i][2];
+        gx_viewport_xy(g, clip[i][0], clip[i][1], w24[i], &sx[i], &sy[i]);
+        put_vertex(&f->verts[idx[i]], clip[i], color[i], tex[i], sx[i], sy[i]);
+    }
+    bool one_dot = !polyattr_dot_always(attr); /* is_one_dot_at */
+    for (int i = 0; i < n; i++)
+        one_dot &= sx[i] == sx[0] && sy[i] == sy[0] && w24[i] > g->dot_w_limit;
+    if (one_dot) {
+        g->poly_rejected = true; /* report_rejected without a hook */
+        g->last_strip_poly = -1;
+        return true;
+    }
+
+    gx_polygon *p = new_direct_polygon(gx, tmpl, dot, idx, sx, sy, w24, z, n);
+    f->nverts = nv;
+    g->last_strip_poly = (int32_t)(p - f->polys); /* (polygon_stored) */
+    return true;
+}
+
+bool gx_geom_store_strip(gx_engine *gx, const gx_polygon *tmpl, const int32_t *const *clip,
+                         const uint32_t *color, const int16_t *const *tex, unsigned fresh, int n)
+{
+    return n == 3 ? store_strip(gx, tmpl, clip, color, tex, fresh, 3)
+                  : store_strip(gx, tmpl, clip, color, tex, fresh, 4);
 }

@@ -82,7 +82,9 @@ static const char *check_geom(const uint8_t *raw)
     FIELD(raw, gx_geom_state, last_strip_poly, last_strip);
     FIELD(raw, gx_geom_state, poly_nverts_clipped, nclipped);
     if (prim > 3) return "primitive type above 3";
-    if (in_poly > 4) return "vertex count of the polygon being built above 4";
+    /* (assembly leaves at most 3: a fourth vertex completes any polygon; 4 would make the next
+     * vertex write past the polygon buffer) */
+    if (in_poly > 3) return "vertex count of the polygon being built above 3";
     if (last_strip < -1 || last_strip >= GX_MAX_POLYGONS) return "strip polygon index out of range";
     if (nclipped > GX_MAX_POLY_VERTS) return "clipped vertex count above 10";
     static const size_t bools[] = {

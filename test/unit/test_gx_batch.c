@@ -382,10 +382,130 @@ static void test_batch_gxfifo_words(void **state)
     raster_destroy(r);
 }
 
-/* Frames of separate triangles or quads wholly inside the view volume (identity matrices: the
- * batch's direct store), more than the RAMs hold: polygon RAM (2,048 entries) fills with
- * triangles, vertex RAM (6,144 entries) with quads, after an odd number of strip polygons now
- * and then; the batch hands the polygon that does not fit back to the submit path. */
+/* A strip vertex group (COLOR, TEXCOORD now and then, VTX_16) at zig-zag position @p k of a
+ * strip: mostly inside the view volume of identity matrices, facing one way, now and then
+ * jittered across (the polygon turns round: culled), off to a side (the strip leaves the view
+ * volume: clipped polygons, broken chains), or at the last position again (1-dot polygons). */
+static void strip_vertex(uint64_t *s, gx_bus_word *w, size_t *n, size_t cap, uint32_t k, int32_t x0,
+                         int32_t y0, uint32_t *last)
+{
+    uint32_t r = rnd(s);
+    if ((r & 3u) == 0) put(w, n, cap, 0x20, rnd(s));
+    if ((r & 12u) == 0) put(w, n, cap, 0x22, rnd(s));
+    int32_t x = x0 + (int32_t)(k / 2u) * 0x60 + (int32_t)(rnd(s) % 0x40u);
+    int32_t y = y0 + (int32_t)(k & 1u) * 0x300 + (int32_t)(rnd(s) % 0x40u);
+    uint32_t kind = rnd(s) % 64u;
+    if (kind < 3) y = y0 + (int32_t)(rnd(s) % 0x400u);       /* jittered across: may turn round */
+    if (kind == 3) x = 0x1100 + (int32_t)(rnd(s) % 0x800u);  /* beyond the right plane */
+    if (kind == 4) y = -0x1100 - (int32_t)(rnd(s) % 0x800u); /* below the bottom plane */
+    if (kind == 5) x = (int32_t)rnd(s);                      /* anywhere */
+    uint32_t xy = ((uint32_t)x & 0xFFFFu) | ((uint32_t)y & 0xFFFFu) << 16;
+    if (kind == 6) xy = *last; /* a position repeated: 1-dot polygons */
+    *last = xy;
+    put(w, n, cap, 0x23, xy);
+    put(w, n, cap, 0x23, (0x800u + (rnd(s) & 0x3FFu)) & 0xFFFFu);
+}
+
+/* Triangle and quad strips through the batch's strip path (identity matrices: mostly inside
+ * the view volume) against the executor entry by entry, run to completion (gx_write32_run) and
+ * cycle-driven (gx_bus_write32_run at 64 to 1,000 cycles per write): strips inside, strips
+ * leaving the view volume midway and coming back (a clipped polygon's vertex count changed, or
+ * a shared vertex made by the clipper: the next polygon stores its shared vertices again),
+ * culled polygons (both, one or no side drawn; polygons turning round), 1-dot polygons, strips
+ * continued across batches and runs (the shared vertices from before the batch), longer than
+ * one batch, and frames W-buffered. The states must match after every run. */
+static void test_batch_strips(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x57A1B5EEDull;
+    enum { CAP = 3000 };
+    gx_bus_word *w = malloc(CAP * sizeof *w);
+    assert_non_null(w);
+    unsigned polys = 0;
+    for (int cycle_mode = 0; cycle_mode < 2; cycle_mode++) {
+        gx_engine *a = gx_create(), *b = gx_create();
+        raster_engine *r = raster_create();
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_non_null(r);
+        assert_true(gx_set_cycle_mode(a, cycle_mode != 0));
+        assert_true(gx_set_cycle_mode(b, cycle_mode != 0));
+        for (int round = 0; round < 160; round++) {
+            size_t n = 0;
+            uint32_t last = 0;
+            for (uint32_t mode = 0; mode < 4; mode += 2) {
+                put(w, &n, CAP, 0x10, mode);
+                put(w, &n, CAP, 0x15, 0);
+            }
+            if (round % 8 == 7 && n < CAP) /* 1-dot polygons dropped beyond a W of 1.0 */
+                w[n++] = (gx_bus_word){0x04000610u, 0x7u};
+            while (n + 8 < CAP) {
+                uint32_t v = rnd(&seed);
+                /* POLYGON_ATTR: both sides, back only, front only or none; 1-dot kept or not */
+                static const uint32_t sides[] = {0xC0u, 0xC0u, 0x80u, 0x40u, 0x00u};
+                put(w, &n, CAP, 0x29, 0x001F0000u | sides[v % 5u] | (v & 0x2000u));
+                put(w, &n, CAP, 0x40, 2u + ((v >> 4) & 1u));
+                if ((v & 0x700u) == 0) put(w, &n, CAP, 0x21, rnd(&seed)); /* a light's colour */
+                int32_t x0 = -0x1000 + (int32_t)(rnd(&seed) % 0x1000u);
+                int32_t y0 = -0x1000 + (int32_t)(rnd(&seed) % 0x800u);
+                uint32_t len = 1 + rnd(&seed) % ((v & 0x8000u) ? 300u : 40u);
+                for (uint32_t k = 0; k < len; k++)
+                    strip_vertex(&seed, w, &n, CAP - 8, k, x0, y0, &last);
+            }
+            uint32_t slice = (uint32_t[]){64, 65, 100, 1000}[rnd(&seed) % 4u];
+            for (size_t i = 0; i < n;) { /* runs of random length: their ends fall anywhere */
+                size_t len = 1 + rnd(&seed) % 700u;
+                if (len > n - i) len = n - i;
+                if (cycle_mode) {
+                    uint32_t sa;
+                    for (size_t k = i; k < i + len;) {
+                        k += gx_bus_write32_run(a, w + k, i + len - k, slice, &sa);
+                        if (k < i + len) {
+                            gx_run(a, slice);
+                            k++;
+                        }
+                    }
+                    for (size_t k = i; k < i + len; k++) {
+                        gx_bus_write32(b, w[k].addr, w[k].value);
+                        gx_run(b, slice);
+                    }
+                } else {
+                    gx_write32_run(a, w + i, len);
+                    for (size_t k = i; k < i + len; k++) gx_write32(b, w[k].addr, w[k].value);
+                }
+                i += len;
+                same_state(a, b, r);
+            }
+            polys += gx_read32(a, 0x04000604u) & 0xFFFu; /* RAM_COUNT */
+            uint32_t wbuffer = round % 4 == 3 ? 2u : 0u; /* the next frame W-buffered */
+            gx_write32(a, PORT + 0x50u * 4u, wbuffer);
+            gx_write32(b, PORT + 0x50u * 4u, wbuffer);
+            if (cycle_mode) {
+                gx_run(a, 1000);
+                gx_run(b, 1000);
+            }
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+            if (cycle_mode) {
+                gx_unstall(a);
+                gx_unstall(b);
+            }
+            same_state(a, b, r);
+        }
+        gx_destroy(a);
+        gx_destroy(b);
+        raster_destroy(r);
+    }
+    print_message("%u strip polygons stored at VBlank\n", polys);
+    assert_true(polys > 50000);
+    free(w);
+}
+
+/* Frames of separate triangles, quads or strips wholly inside the view volume (identity
+ * matrices: the batch's direct store), more than the RAMs hold: polygon RAM (2,048 entries)
+ * fills with triangles and triangle strips, vertex RAM (6,144 entries) with quads and quad
+ * strips restarted every one or two polygons (three or four vertices each), after an odd number
+ * of strip polygons now and then; the batch hands the polygon that does not fit back to the
+ * submit path. */
 static void test_batch_direct_store_fills_ram(void **state)
 {
     (void)state;
@@ -400,14 +520,14 @@ static void test_batch_direct_store_fills_ram(void **state)
     gx_bus_word *w = malloc(CAP * sizeof *w);
     assert_non_null(w);
     for (int frame = 0; frame < 48; frame++) {
-        uint32_t prim = (uint32_t)frame % 2u; /* 0: triangles, 1: quads */
+        uint32_t prim = (uint32_t)frame % 4u; /* triangles, quads, triangle / quad strips */
         size_t n = 0;
         for (uint32_t mode = 0; mode < 4; mode += 2) {
             put(w, &n, CAP, 0x10, mode);
             put(w, &n, CAP, 0x15, 0);
         }
         put(w, &n, CAP, 0x29, 0x001F00C0u); /* POLYGON_ATTR: both sides, opaque */
-        if (frame % 4 >= 2) {               /* a strip first: the RAMs fill at another place */
+        if (frame % 8 >= 4) {               /* a strip first: the RAMs fill at another place */
             put(w, &n, CAP, 0x40, 2);
             for (uint32_t k = 0, len = 3 + rnd(&seed) % 40u; k < len; k++) {
                 put(w, &n, CAP, 0x23, (rnd(&seed) & 0x07FFu) | (rnd(&seed) & 0x07FFu) << 16);
@@ -415,7 +535,9 @@ static void test_batch_direct_store_fills_ram(void **state)
             }
         }
         put(w, &n, CAP, 0x40, prim);
-        unsigned polys = 0, need = prim ? 1600u : 2100u; /* past the limit of each RAM */
+        /* past the limit of each RAM */
+        unsigned polys = 0, need = prim == 1 ? 1600u : prim == 3 ? 2040u : 2100u;
+        uint32_t nv = prim & 1u ? 4u : 3u, in_strip = 0, strip_len = 0;
         for (unsigned v = 0; polys < need; v++) {
             if (n + 6 > CAP) { /* hand the words over, then go on */
                 gx_write32_run(a, w, n);
@@ -423,10 +545,17 @@ static void test_batch_direct_store_fills_ram(void **state)
                 same_state(a, b, r);
                 n = 0;
             }
+            if (prim >= 2 && in_strip == strip_len) { /* a new strip */
+                put(w, &n, CAP, 0x40, prim);
+                in_strip = 0;
+                strip_len = prim == 3 ? 4u + 2u * (rnd(&seed) % 2u) : 3u + rnd(&seed) % 40u;
+            }
             if (rnd(&seed) % 4u == 0) put(w, &n, CAP, 0x20, rnd(&seed));
             put(w, &n, CAP, 0x23, (rnd(&seed) & 0x07FFu) | (rnd(&seed) & 0x07FFu) << 16);
             put(w, &n, CAP, 0x23, rnd(&seed) & 0x07FFu);
-            if ((v + 1) % (prim ? 4u : 3u) == 0) polys++;
+            in_strip++;
+            if (prim < 2 ? (v + 1) % nv == 0 : in_strip >= nv && (in_strip - nv) % (nv - 2u) == 0)
+                polys++;
         }
         gx_write32_run(a, w, n);
         for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
@@ -434,7 +563,7 @@ static void test_batch_direct_store_fills_ram(void **state)
         uint32_t count = gx_read32(a, 0x04000604u); /* RAM_COUNT: polygons, vertices */
         /* full: polygon RAM, or no room in vertex RAM for one more of them */
         uint32_t npolys = count & 0xFFFu, nverts = count >> 16 & 0x1FFFu;
-        assert_true(npolys == 2048 || nverts > 6144u - (prim ? 4u : 3u));
+        assert_true(npolys == 2048 || nverts > 6144u - nv);
         full_ram[npolys == 2048]++;
         assert_int_equal(count, gx_read32(b, 0x04000604u));
         gx_write32(a, PORT + 0x50u * 4u, 0);
@@ -457,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_batch_cycle_mode_matches_entries),
         cmocka_unit_test(test_batch_gxfifo_words),
         cmocka_unit_test(test_batch_direct_store_fills_ram),
+        cmocka_unit_test(test_batch_strips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
