@@ -358,8 +358,8 @@ static void strip_slot(const batch *b, const batch_pass3 *p, int k, gx_vertex *o
 }
 
 /* A completed strip polygon of @p n vertices, g->buf[0..n-1] as the references give them: to
- * gx_geom_store_strip from the batch's arrays, or, when it cannot store it, to
- * gx_geom_submit_polygon through the polygon buffer. */
+ * gx_geom_store_strip from the batch's arrays, or, when it cannot store it, through the
+ * polygon buffer to the submit path after the winding test (gx_geom_submit_faced). */
 static GX_ALWAYS_INLINE void strip_polygon(gx_engine *gx, const batch *b, const batch_pass3 *p,
                                            const int n)
 {
@@ -380,9 +380,10 @@ static GX_ALWAYS_INLINE void strip_polygon(gx_engine *gx, const batch *b, const 
             tex[i] = NULL;
         }
     }
-    if (!gx_geom_store_strip(gx, &p->tmpl, clip, color, tex, fresh, n)) {
+    int64_t dot;
+    if (!gx_geom_store_strip(gx, &p->tmpl, clip, color, tex, fresh, &dot, n)) {
         for (int i = 0; i < n; i++) strip_slot(b, p, i, &gx->geom.buf[i]);
-        gx_geom_submit_polygon(gx);
+        gx_geom_submit_faced(gx, dot);
     }
 }
 

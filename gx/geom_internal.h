@@ -147,6 +147,10 @@ void gx_geom_submit_polygon(gx_engine *gx);
  *  TEXIMAGE_PARAM, PLTT_BASE or swap (the rest zero): gx_geom_store_direct's template. */
 void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p);
 
+/** gx_geom_submit_polygon after its winding test (@p dot: < 0 front-facing, > 0 back-facing)
+ *  found the polygon not culled: gx_geom_store_strip's hand-back, which made that test. */
+void gx_geom_submit_faced(gx_engine *gx, int64_t dot);
+
 /** A separate triangle or quad (@p n = 3, 4) completed from the vertex batch (batch.c), its
  *  vertices given as arrays (clip positions, 5-bit colours, texture coordinates) instead of
  *  g->buf (colours packed: gx_unpack_color): culled, or stored when every vertex is inside the
@@ -163,9 +167,11 @@ bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (
  *  vertices by pointer, in polygon order (g->buf's after the strip's swap); @p fresh: bit i set
  *  when vertex i's @p color and @p tex are given (a vertex from before the batch has only its
  *  position: a polygon that would store it goes to the submit path).
- *  @return false when it did nothing (then fill g->buf and call gx_geom_submit_polygon) */
+ *  @return false when it did nothing but the winding test (@p dot set; then fill g->buf and
+ *  call gx_geom_submit_faced) */
 bool gx_geom_store_strip(gx_engine *gx, const gx_polygon *tmpl, const int32_t *const *clip,
-                         const uint32_t *color, const int16_t *const *tex, unsigned fresh, int n);
+                         const uint32_t *color, const int16_t *const *tex, unsigned fresh,
+                         int64_t *dot, int n);
 
 /** NORMAL (21h) without its store: the normal and texgen mode 2 as gx_cmd_normal, the lit
  *  vertex colour returned packed (gx_unpack_color), so that a caller keeping it in a register

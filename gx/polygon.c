@@ -282,11 +282,7 @@ static void store_unclipped(gx_engine *gx, int n, int clipstart, const uint16_t 
 void gx_geom_submit_polygon(gx_engine *gx)
 {
     gx_geom_state *g = &gx->geom;
-    gx_frame *f = gx->build;
-    gx_vertex work[GX_MAX_POLY_VERTS];
     int nverts = (g->prim_type & 1u) ? 4 : 3;
-    int clipstart = 0, lastpolyverts = 0;
-    uint16_t reused[2] = {0, 0};
 
     g->poly_completed = true;
     g->poly_rejected = false;
@@ -301,6 +297,17 @@ void gx_geom_submit_polygon(gx_engine *gx)
         report_rejected(gx, GX_POLY_CULLED_BACK, g->buf, nverts);
         return;
     }
+    gx_geom_submit_faced(gx, dot);
+}
+
+void gx_geom_submit_faced(gx_engine *gx, int64_t dot)
+{
+    gx_geom_state *g = &gx->geom;
+    gx_frame *f = gx->build;
+    gx_vertex work[GX_MAX_POLY_VERTS];
+    int nverts = (g->prim_type & 1u) ? 4 : 3;
+    int clipstart = 0, lastpolyverts = 0;
+    uint16_t reused[2] = {0, 0};
 
     if (g->prim_type >= 2 && g->last_strip_poly >= 0) {
         const gx_polygon *prev = &f->polys[g->last_strip_poly];
@@ -598,7 +605,8 @@ bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (
  * 3 (triangle strip), 4 (quad strip). */
 static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
                                          const int32_t *const *clip, const uint32_t *color,
-                                         const int16_t *const *tex, unsigned fresh, const int n)
+                                         const int16_t *const *tex, unsigned fresh,
+                                         int64_t *dot_out, const int n)
 {
     gx_geom_state *g = &gx->geom;
     gx_frame *f = gx->build;
@@ -631,8 +639,10 @@ static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
     bool inside = true;
     for (int i = first; i < n; i++)
         inside &= ((fresh >> i) & 1u) != 0 && all_inside((const int32_t(*)[4])clip[i], 1);
-    if (!inside || f->npolys >= GX_MAX_POLYGONS || f->nverts + (uint32_t)n > GX_MAX_VERTICES)
+    if (!inside || f->npolys >= GX_MAX_POLYGONS || f->nverts + (uint32_t)n > GX_MAX_VERTICES) {
+        *dot_out = dot;
         return false;
+    }
 
     /* as store_unclipped: the new vertices written past the end of vertex RAM until the polygon
      * is kept */
@@ -671,8 +681,9 @@ static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
 }
 
 bool gx_geom_store_strip(gx_engine *gx, const gx_polygon *tmpl, const int32_t *const *clip,
-                         const uint32_t *color, const int16_t *const *tex, unsigned fresh, int n)
+                         const uint32_t *color, const int16_t *const *tex, unsigned fresh,
+                         int64_t *dot, int n)
 {
-    return n == 3 ? store_strip(gx, tmpl, clip, color, tex, fresh, 3)
-                  : store_strip(gx, tmpl, clip, color, tex, fresh, 4);
+    return n == 3 ? store_strip(gx, tmpl, clip, color, tex, fresh, dot, 3)
+                  : store_strip(gx, tmpl, clip, color, tex, fresh, dot, 4);
 }
