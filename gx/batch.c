@@ -22,11 +22,13 @@
  *      triangles and quads whose polygon started in the batch straight from the batch's arrays
  *      (direct_vertex, polygon.c gx_geom_store_direct: culled, or stored without the clipper
  *      when wholly inside the view volume, from a polygon entry template made once per batch;
- *      else g->buf is filled and gx_geom_submit_polygon runs), the others through the polygon
- *      buffer (gx_geom_assemble_vertex). The vertex attributes the batch kept in registers
- *      (g->vtx_color, cur_vtx, tex_raw/tex_cur) and the polygon buffer slots direct_vertex
- *      skipped are stored once, as the last entry leaves them. (Stores read back at once in
- *      other widths stalled on store forwarding: bench/README.md, geo3.)
+ *      else g->buf is filled and gx_geom_submit_polygon runs); triangle and quad strips the same
+ *      way with their shared vertices (strip_vertex, polygon.c gx_geom_store_strip: the polygon
+ *      buffer kept as references to the batch's vertices, gx/README.md); the others through
+ *      the polygon buffer (gx_geom_assemble_vertex). The vertex attributes the batch kept in
+ *      registers (g->vtx_color, cur_vtx, tex_raw/tex_cur) and the polygon buffer slots the
+ *      batch skipped are stored once, as the last entry leaves them. (Stores read back at once
+ *      in other widths stalled on store forwarding: bench/README.md, geo3.)
  * Why the split is exact: the attribute handlers read and write only the vertex attributes,
  * the lights and the matrices (none of which passes 2-3 write), the vertices read only the
  * attributes and the clip matrix (which no command of the run changes), and polygon assembly

@@ -17,6 +17,9 @@
  *   DISP_1DOT_DEPTH (1-dot rejection: a position repeated), and now and then a
  *   polygon hook (the batch is then not taken). The ends of the runs (every observable point
  *   without a hook) fall anywhere, also inside a vertex group.
+ * - Strips (the batch's strip path, gx_geom_store_strip) and frames that fill polygon or vertex
+ *   RAM (the direct stores' hand-back), both modes: test_batch_strips,
+ *   test_batch_direct_store_fills_ram.
  */
 #include <setjmp.h>
 #include <stdarg.h>
