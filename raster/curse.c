@@ -106,6 +106,40 @@ CURSE_FUSED(3, SPAN_WBUFFER | 1)
 CURSE_DDA(0)
 CURSE_DDA(1)
 
+#if SPAN_VEC
+/* Opaque polygons that are not wireframe (the choice of span_fns.c raster_span_select_poly):
+ * four pixels at a time (span_vec.h), the roles per lane. Linear Z-buffered spans by the
+ * less-than depth tests (0-1), perspective or W-buffered ones by those and the buffer mode. */
+#define CURSE_VFN(name, n)                                                                         \
+    static void curse_fn_##name(span_line *c, int32_t xcut)                                        \
+    {                                                                                              \
+        curse_roles(c);                                                                            \
+        draw_vec_line(c, xcut, (n) | SPAN_CURSE);                                                  \
+    }
+#define CURSE_PFN(name, n)                                                                         \
+    static void curse_fn_##name(span_line *c, int32_t xcut)                                        \
+    {                                                                                              \
+        curse_roles(c);                                                                            \
+        draw_persp_line(c, xcut, (n) | SPAN_CURSE);                                                \
+    }
+#define CURSE_VEC(i)                                                                               \
+    CURSE_VFN(vvtx_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA)                                        \
+    CURSE_VFN(vmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA)                                        \
+    CURSE_VFN(vflat_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT)                           \
+    CURSE_VFN(vfmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT)
+#define CURSE_PVEC(i, n)                                                                           \
+    CURSE_PFN(pvtx_##i, (n) | SPAN_SHADE_VERTEX)                                                   \
+    CURSE_PFN(pmod_##i, (n) | SPAN_SHADE_MODDEC)                                                   \
+    CURSE_PFN(pflat_##i, (n) | SPAN_SHADE_VERTEX | SPAN_FLAT)                                      \
+    CURSE_PFN(pfmod_##i, (n) | SPAN_SHADE_MODDEC | SPAN_FLAT)
+CURSE_VEC(0)
+CURSE_VEC(1)
+CURSE_PVEC(0, 0)
+CURSE_PVEC(1, 1)
+CURSE_PVEC(2, SPAN_WBUFFER | 0)
+CURSE_PVEC(3, SPAN_WBUFFER | 1)
+#endif
+
 #define T2(p)                                                                                      \
     {                                                                                              \
         curse_fn_##p##_0, curse_fn_##p##_1                                                         \
@@ -121,6 +155,12 @@ static const raster_span_fn curse_vtx[4] = T4(vtx), curse_mod[4] = T4(mod);
 static const raster_span_fn curse_dgen[2] = T2(dgen), curse_dvtx[2] = T2(dvtx),
                             curse_dmod[2] = T2(dmod), curse_dflat[2] = T2(dflat),
                             curse_dfmod[2] = T2(dfmod);
+#if SPAN_VEC
+static const raster_span_fn curse_vvtx[2] = T2(vvtx), curse_vmod[2] = T2(vmod),
+                            curse_vflat[2] = T2(vflat), curse_vfmod[2] = T2(vfmod),
+                            curse_pvtx[4] = T4(pvtx), curse_pmod[4] = T4(pmod),
+                            curse_pflat[4] = T4(pflat), curse_pfmod[4] = T4(pfmod);
+#endif
 
 bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
 {
@@ -144,5 +184,15 @@ bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
     }
     if (vtx) rp->span_gen = curse_vtx[f];
     if (mod) rp->span_gen = curse_mod[f];
+#if SPAN_VEC
+    if (!rp->wireframe && rp->shader.poly_alpha == 31 && (vtx || mod)) {
+        if (!(i & SPAN_WBUFFER)) {
+            rp->span_lin = vtx ? curse_vvtx[d] : curse_vmod[d];
+            rp->span_flat = vtx ? curse_vflat[d] : curse_vfmod[d];
+        }
+        rp->span_gen = vtx ? curse_pvtx[f] : curse_pmod[f];
+        rp->spk.pflat = vtx ? curse_pflat[f] : curse_pfmod[f];
+    }
+#endif
     return true;
 }

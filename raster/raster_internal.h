@@ -132,6 +132,9 @@ typedef struct raster_span_k {
     const uint16_t *tab_s, *tab_t; /**< raster_engine.wrap_tab of each axis' size and flip */
     uint32_t pm_s, pm_t;           /**< 2 * size - 1 of each axis */
     uint32_t pa1, alpha_or;        /**< polygon alpha + 1; 31 for wireframe, else 0 */
+    /** span function of the spans that take span_gen (perspective, W-buffer) when their
+     *  vertex colour does not change (NULL: none; span_pixel.h raster_span_choose) */
+    raster_span_fn pflat;
     /** The vector loop's copies (span_vec.h), four equal 32-bit lanes each, read from here
      *  as they are needed instead of being set up per line: the wrap of s and t (lo, hi,
      *  mask, flip), the alpha-test reference, alpha_or << 24 */

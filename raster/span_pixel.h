@@ -532,8 +532,9 @@ static inline bool persp_ok(const span_line *c, int32_t xs, int32_t xe, int flag
         int32_t xr = (e ? xe - 1 : xs) - ix->x0;
         int64_t num = persp_term(xr, (int64_t)ix->w0n * 256, 0);
         int64_t den = persp_term(xr, c->den_step, c->den_base);
+        /* (floor(num / den) <= 256 is num < 257 * den for den > 0: no division) */
         ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
-             num / den <= 256;
+             num < 257 * den;
     }
     for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->a_d[a] <= 65536u;
     if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
@@ -718,6 +719,13 @@ static inline raster_span_fn raster_span_choose(const raster_poly *rp, span_line
             return rp->span_flat;
         }
         return rp->span_lin;
+    }
+    if (rp->spk.pflat && (c->a_d[0] | c->a_d[1] | c->a_d[2]) == 0) {
+        /* the same for the other spans (perspective, W-buffer) with a vector variant: the
+         * colour a_base + ((a_pd + a_ps * f0) >> 8) is a_base where every d is 0 */
+        c->flat_color = (c->a_base[0] >> 3) | ((c->a_base[1] >> 3) << 8) |
+                        ((c->a_base[2] >> 3) << 16) | rp->spk.valpha;
+        return rp->spk.pflat;
     }
     return rp->span_gen;
 }

@@ -186,6 +186,14 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
     const __m128i emask = _mm_set1_epi32(RASTER_ATTR_EDGE_MASK);
     const __m128i vlim1 = _mm_set1_epi32(lim1), vlim2 = _mm_set1_epi32(lim2);
     const __m128i vxe = _mm_set1_epi32(xe);
+    /* the overlapping-edge rule (SPAN_CURSE, curse.c): the roles of the line's runs */
+    const bool curse = (flags & SPAN_CURSE) != 0;
+    __m128i role0 = _mm_setzero_si128(), role1 = role0, role2 = role0;
+    if (curse) {
+        role0 = _mm_set1_epi32((int32_t)c->roles[0]);
+        role1 = _mm_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_LEFT]);
+        role2 = _mm_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_RIGHT]);
+    }
     /* texture constants in locals (the pixel stores may alias the polygon's fields) */
     const bool repeat = p->repeat;
     const __m128i wlog2 = _mm_cvtsi32_si128((int)p->wlog2);
@@ -244,11 +252,47 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             dstz = _mm_loadu_si128((const __m128i *)zl);
             dsta = _mm_loadu_si128((const __m128i *)al);
         }
+        /* edge flags: left run before lim1, right run from lim2 */
+        __m128i lt1 = _mm_cmpgt_epi32(vlim1, xv), lt2 = _mm_cmpgt_epi32(vlim2, xv);
+        __m128i attr =
+            _mm_or_si128(polyattr, _mm_or_si128(_mm_and_si128(lt1, eleft),
+                                                _mm_andnot_si128(_mm_or_si128(lt1, lt2), eright)));
+
         __m128i pass = vec_depth_pass(dt, dstz, z, dsta);
         /* failed against an edge pixel: retried underneath (lane by lane) */
-        __m128i retry = _mm_andnot_si128(
-            _mm_or_si128(pass, _mm_cmpeq_epi32(_mm_and_si128(dsta, emask), _mm_setzero_si128())),
-            valid);
+        __m128i noretry =
+            _mm_or_si128(pass, _mm_cmpeq_epi32(_mm_and_si128(dsta, emask), _mm_setzero_si128()));
+        __m128i forced = _mm_setzero_si128();
+        if (curse) {
+            /* raster_curse_verdict per lane, before the depth test: the lane's role by its
+             * run; same opaque ID: a win over the pixel's role passes whatever the depths
+             * (forced), a loss fails whatever the depths; else the depth test (retry too) */
+            __m128i role =
+                _mm_or_si128(_mm_or_si128(_mm_and_si128(lt1, role1),
+                                          _mm_and_si128(_mm_andnot_si128(lt1, lt2), role0)),
+                             _mm_andnot_si128(_mm_or_si128(lt1, lt2), role2));
+            const __m128i zero = _mm_setzero_si128();
+            __m128i same =
+                _mm_cmpeq_epi32(_mm_and_si128(_mm_xor_si128(dsta, polyattr),
+                                              _mm_set1_epi32((int32_t)RASTER_ATTR_OPAQUE_ID_MASK)),
+                                zero);
+            __m128i win = _mm_andnot_si128(
+                _mm_cmpeq_epi32(_mm_and_si128(_mm_and_si128(dsta, _mm_slli_epi32(role, 1)),
+                                              _mm_set1_epi32(RASTER_ATTR_ROLE_LOSE)),
+                                zero),
+                same);
+            __m128i lose = _mm_andnot_si128(
+                _mm_cmpeq_epi32(_mm_and_si128(_mm_and_si128(dsta, _mm_srli_epi32(role, 1)),
+                                              _mm_set1_epi32(RASTER_ATTR_ROLE_WIN)),
+                                zero),
+                same);
+            lose = _mm_andnot_si128(win, lose);
+            pass = _mm_or_si128(win, _mm_andnot_si128(lose, pass));
+            noretry = _mm_or_si128(noretry, lose);
+            forced = win;
+            attr = _mm_or_si128(attr, role);
+        }
+        __m128i retry = _mm_andnot_si128(noretry, valid);
 
         __m128i color;
         if (tex) {
@@ -294,12 +338,6 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
         int slow =
             _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(retry, _mm_andnot_si128(opaque, shown))));
 
-        /* edge flags: left run before lim1, right run from lim2 */
-        __m128i lt1 = _mm_cmpgt_epi32(vlim1, xv), lt2 = _mm_cmpgt_epi32(vlim2, xv);
-        __m128i attr =
-            _mm_or_si128(polyattr, _mm_or_si128(_mm_and_si128(lt1, eleft),
-                                                _mm_andnot_si128(_mm_or_si128(lt1, lt2), eright)));
-
         int m = _mm_movemask_ps(_mm_castsi128_ps(draw));
         if (m == 0xF) {
             _mm_storeu_si128((__m128i *)&r->depth[addr], z);
@@ -327,12 +365,17 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             _mm_storeu_si128((__m128i *)zl, z);
             _mm_storeu_si128((__m128i *)cl, color);
             _mm_storeu_si128((__m128i *)al, attr);
+            /* (with the rule: forced lanes are not depth-tested; the edge bits carry the
+             * lane's role, as plot's) */
+            const int fm = curse ? _mm_movemask_ps(_mm_castsi128_ps(forced)) : 0;
+            const uint32_t ebits =
+                RASTER_ATTR_EDGE_MASK | (curse ? RASTER_ATTR_ROLE_WIN | RASTER_ATTR_ROLE_LOSE : 0u);
             for (int i = 0; i < 4; i++) {
                 if (!(slow >> i & 1)) continue;
                 uint32_t a = addr + (uint32_t)i, da = r->attr[a];
-                if (plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
-                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & RASTER_ATTR_EDGE_MASK,
-                               PART_INSIDE, flags, k);
+                if ((fm >> i & 1) || plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
+                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & ebits, PART_INSIDE, flags,
+                               k);
             }
         }
 
