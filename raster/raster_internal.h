@@ -127,8 +127,9 @@ typedef struct raster_span_k {
     const uint32_t *texels;
     uint32_t wlog2;
     raster_tex_axis ax_s, ax_t;
-    bool repeat;                   /**< both axes repeat: the wrap's clamp never limits */
-    bool a31;                      /**< polygon alpha 31: the modulated alpha is the texel's */
+    bool repeat; /**< both axes repeat: the wrap's clamp never limits */
+    bool plain;  /**< both axes repeat without flip: the wrap is (coord >> 4) & (size - 1) */
+    bool a31;    /**< polygon alpha 31: the modulated alpha is the texel's */
     const uint16_t *tab_s, *tab_t; /**< raster_engine.wrap_tab of each axis' size and flip */
     uint32_t pm_s, pm_t;           /**< 2 * size - 1 of each axis */
     uint32_t pa1, alpha_or;        /**< polygon alpha + 1; 31 for wireframe, else 0 */

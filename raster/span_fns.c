@@ -220,6 +220,7 @@ static void setup_k(const raster_engine *r, raster_poly *rp)
     k->ax_t = sh->tex.ax_t;
     k->repeat = k->ax_s.lo == INT32_MIN && k->ax_s.hi == INT32_MAX && k->ax_t.lo == INT32_MIN &&
                 k->ax_t.hi == INT32_MAX;
+    k->plain = k->repeat && !k->ax_s.flip && !k->ax_t.flip;
     k->pm_s = 2 * k->ax_s.mask + 1; /* (mask = size - 1 in every mode) */
     k->pm_t = 2 * k->ax_t.mask + 1;
     k->tab_s = &r->wrap_tab[k->ax_s.flip != 0][k->pm_s + 1];

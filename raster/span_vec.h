@@ -84,9 +84,12 @@ SPAN_INLINE __m128i vec_select(__m128i m, __m128i a, __m128i b)
 #define VEC_K(a) _mm_load_si128((const __m128i *)(a))
 
 /* raster_tex_wrap on four lanes of 1.11.4 coordinates (their low 16 bits). Repeat axes (both
- * axes repeat: k->repeat) skip the clamp, which never limits there. */
-SPAN_INLINE __m128i vec_wrap(const int32_t ax[4][4], __m128i coord, bool repeat)
+ * axes repeat: k->repeat) skip the clamp, which never limits there; without flip either
+ * (k->plain) the wrap is the texel coordinate's bits below log2(size), where sext16(coord) >> 4
+ * and coord >> 4 agree (size <= 1024: bits 4-13 of coord). */
+SPAN_INLINE __m128i vec_wrap(const int32_t ax[4][4], __m128i coord, bool repeat, bool plain)
 {
+    if (plain) return _mm_and_si128(_mm_srli_epi32(coord, 4), VEC_K(ax[2]));
     __m128i c = _mm_srai_epi32(_mm_slli_epi32(coord, 16), 20); /* sext16(coord) >> 4 */
     if (!repeat) {
         c = vec_select(_mm_cmplt_epi32(c, VEC_K(ax[0])), VEC_K(ax[0]), c);
@@ -195,7 +198,7 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
         role2 = _mm_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_RIGHT]);
     }
     /* texture constants in locals (the pixel stores may alias the polygon's fields) */
-    const bool repeat = p->repeat;
+    const bool repeat = p->repeat, plain = p->plain;
     const __m128i wlog2 = _mm_cvtsi32_si128((int)p->wlog2);
     const uint32_t *const tx = p->texels;
     const int32_t line = (int32_t)c->line;
@@ -296,8 +299,8 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
 
         __m128i color;
         if (tex) {
-            __m128i ws = vec_wrap(p->v_wrap[0], av[3], repeat);
-            __m128i wt = vec_wrap(p->v_wrap[1], av[4], repeat);
+            __m128i ws = vec_wrap(p->v_wrap[0], av[3], repeat, plain);
+            __m128i wt = vec_wrap(p->v_wrap[1], av[4], repeat, plain);
             __m128i idx = _mm_add_epi32(_mm_sll_epi32(wt, wlog2), ws);
             color = _mm_set_epi32((int)tx[(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, 3))],
                                   (int)tx[(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, 2))],
