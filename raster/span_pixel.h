@@ -105,9 +105,16 @@ SPAN_INLINE void span_k_init(const span_line *c, span_k *k, int flags)
      * 64-bit load of two 32-bit stores, a store-forwarding stall, ~20% of span_fn_dfmod_1's
      * time under perf) */
     k->ident = (v6 & 0x3F3F3Fu) == 0x3F3F3Fu && k->p->a31;
-    k->fr1 = (v6 & 0x3Fu) + 1;
-    k->fg1 = ((v6 >> 8) & 0x3Fu) + 1;
-    k->fb1 = ((v6 >> 16) & 0x3Fu) + 1;
+}
+
+/* The flat modulate's factors (fr1, fg1, fb1) of span_k_init, for the scalar pixel loop
+ * (span_moddec; the vector loop takes them from k->flat itself). */
+SPAN_INLINE void span_k_factors(span_k *k, int flags)
+{
+    if (!(flags & SPAN_FLAT) || !(flags & SPAN_SHADE_MODDEC)) return;
+    k->fr1 = (k->flat & 0x3Fu) + 1;
+    k->fg1 = ((k->flat >> 8) & 0x3Fu) + 1;
+    k->fb1 = ((k->flat >> 16) & 0x3Fu) + 1;
 }
 
 /* raster_tex_wrap for the span loop. Repeat axes: the clamp does not limit (lo/hi are the
@@ -593,6 +600,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     const int k0 = (flags & SPAN_FLAT) ? 3 : 0;
     span_k k;
     span_k_init(c, &k, flags);
+    span_k_factors(&k, flags);
     for (int i = k0; i < nattr; i++) d.acc[i] = d.step[i] = 0; /* (quiets -Wmaybe-uninitialized) */
     const bool wire = c->rp->wireframe;
     const span_runs u = span_line_runs(c, xcut);
@@ -670,10 +678,12 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
         /* one pixel: its attributes and depth straight from the span's products (plot's
          * lin_fast branch, the line is lin_fast), no accumulators to set up */
         uint32_t edge = xs < lim1 ? RASTER_ATTR_EDGE_LEFT : xs < lim2 ? 0u : RASTER_ATTR_EDGE_RIGHT;
+        span_k_factors(&k, flags);
         plot(c, xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
-    } else if (xe - xs <= SPAN_VEC_MIN)
+    } else if (xe - xs <= SPAN_VEC_MIN) {
+        span_k_factors(&k, flags);
         draw_short(c, xs, xe, lim1, lim2, flags, &k);
-    else if (xe - xs <= 4)
+    } else if (xe - xs <= 4)
         draw_vec(c, xs, xe, lim1, lim2, flags, &k, true);
     else
         draw_vec(c, xs, xe, lim1, lim2, flags, &k, false);
