@@ -41,7 +41,9 @@
  * span_fns.c): polygons that take part draw through the span functions here, every other
  * polygon draws as before. They are span_fns.c's variants (the same choice by depth test,
  * buffer mode and shading) compiled with SPAN_CURSE: the roles are set once per line, and the
- * pixel loop reads its run's role from them before the depth test.
+ * pixel loop reads its run's role from them before the depth test. Opaque polygons that are
+ * not wireframe take the vector variants (span_vec.h draw_vec, four pixels at a time, the
+ * role and verdict per lane), as span_fns.c chooses them for every other polygon.
  */
 #include "gx/regs.h"
 #include "raster/span_pixel.h"

@@ -10,8 +10,9 @@
  * white) and, on linear Z-buffered spans, the attributes stepped per pixel (span_pixel.h
  * SPAN_DDA). Opaque polygons without anti-aliasing with that shading take the vector variants
  * (span_vec.h, four pixels at a time; SSE2 machines only): span_fn_v* for linear Z-buffered
- * spans, span_fn_p* for perspective and W-buffered ones. The pixel loop's polygon constants are
- * set up here once per polygon (setup_k).
+ * spans, span_fn_p* for perspective and W-buffered ones (span_fn_pf* for those of one vertex
+ * colour: raster_span_k.pflat). The pixel loop's polygon constants are set up here once per
+ * polygon (setup_k).
  */
 #include "raster/span_pixel.h"
 

@@ -38,7 +38,10 @@
  *  - lanes that need more (translucent, or a failed test against an edge pixel, which is
  *    retried against the pixel underneath) go through plot_depth / plot_write one by one
  *    with the lane's depth and colour: pixels of one line never interact, so the order of
- *    lanes does not change the result.
+ *    lanes does not change the result;
+ *  - the overlapping-edge rule (SPAN_CURSE, curse.c): each lane's role by its run (the
+ *    line's roles), raster_curse_verdict per lane before the depth test (a win passes and is
+ *    not retried, a loss fails), the role in the attribute word, as plot.
  */
 #ifndef DSGX_RASTER_SPAN_VEC_H
 #define DSGX_RASTER_SPAN_VEC_H
