@@ -195,6 +195,7 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
     /* the overlapping-edge rule (SPAN_CURSE, curse.c): the roles of the line's runs */
     const bool curse = (flags & SPAN_CURSE) != 0;
     __m128i role0 = _mm_setzero_si128(), role1 = role0, role2 = role0;
+    const bool role0_any = curse && c->roles[0] != 0;
     if (curse) {
         role0 = _mm_set1_epi32((int32_t)c->roles[0]);
         role1 = _mm_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_LEFT]);
@@ -269,7 +270,10 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
         __m128i noretry =
             _mm_or_si128(pass, _mm_cmpeq_epi32(_mm_and_si128(dsta, emask), _mm_setzero_si128()));
         __m128i forced = _mm_setzero_si128();
-        if (curse) {
+        /* (lanes of the inside run of a line that is not the polygon's first or last have no
+         * role: nothing to do when every lane is such a lane) */
+        if (curse && (role0_any || _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(
+                                       lt1, _mm_cmpeq_epi32(lt2, _mm_setzero_si128())))))) {
             /* raster_curse_verdict per lane, before the depth test: the lane's role by its
              * run; same opaque ID: a win over the pixel's role passes whatever the depths
              * (forced), a loss fails whatever the depths; else the depth test (retry too) */
