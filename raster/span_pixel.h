@@ -647,7 +647,8 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
         if ((flags & (SPAN_AA | SPAN_CURSE)) && (flags & (SPAN_SHADE_MODDEC | SPAN_SHADE_VERTEX)) &&
             !c->yedge && k.p->valpha == 31u << 24 && xlimit - x > SPAN_VEC_MIN &&
             ((flags & SPAN_DDA) || persp_ok(c, x, xlimit, flags))) {
-            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags, &k, false);
+            /* (no role, so no rule: draw_vec without SPAN_CURSE) */
+            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags & ~SPAN_CURSE, &k, false);
             x = xlimit;
         }
 #endif
