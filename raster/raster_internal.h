@@ -127,11 +127,15 @@ typedef struct raster_span_k {
     const uint32_t *texels;
     uint32_t wlog2;
     raster_tex_axis ax_s, ax_t;
-    bool repeat;                   /**< both axes repeat: the wrap's clamp never limits */
-    bool a31;                      /**< polygon alpha 31: the modulated alpha is the texel's */
+    bool repeat; /**< both axes repeat: the wrap's clamp never limits */
+    bool plain;  /**< both axes repeat without flip: the wrap is (coord >> 4) & (size - 1) */
+    bool a31;    /**< polygon alpha 31: the modulated alpha is the texel's */
     const uint16_t *tab_s, *tab_t; /**< raster_engine.wrap_tab of each axis' size and flip */
     uint32_t pm_s, pm_t;           /**< 2 * size - 1 of each axis */
     uint32_t pa1, alpha_or;        /**< polygon alpha + 1; 31 for wireframe, else 0 */
+    /** span function of the spans that take span_gen (perspective, W-buffer) when their
+     *  vertex colour does not change (NULL: none; span_pixel.h raster_span_choose) */
+    raster_span_fn pflat;
     /** The vector loop's copies (span_vec.h), four equal 32-bit lanes each, read from here
      *  as they are needed instead of being set up per line: the wrap of s and t (lo, hi,
      *  mask, flip), the alpha-test reference, alpha_or << 24 */

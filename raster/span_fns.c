@@ -10,8 +10,9 @@
  * white) and, on linear Z-buffered spans, the attributes stepped per pixel (span_pixel.h
  * SPAN_DDA). Opaque polygons without anti-aliasing with that shading take the vector variants
  * (span_vec.h, four pixels at a time; SSE2 machines only): span_fn_v* for linear Z-buffered
- * spans, span_fn_p* for perspective and W-buffered ones. The pixel loop's polygon constants are
- * set up here once per polygon (setup_k).
+ * spans, span_fn_p* for perspective and W-buffered ones (span_fn_pf* for those of one vertex
+ * colour: raster_span_k.pflat). The pixel loop's polygon constants are set up here once per
+ * polygon (setup_k).
  */
 #include "raster/span_pixel.h"
 
@@ -131,6 +132,14 @@ SPAN_FN_DDA(7, SPAN_AA | 3)
     static void span_fn_pmod_##i(span_line *c, int32_t xcut)                                       \
     {                                                                                              \
         draw_persp_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                         \
+    }                                                                                              \
+    static void span_fn_pflat_##i(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_persp_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT);                             \
+    }                                                                                              \
+    static void span_fn_pfmod_##i(span_line *c, int32_t xcut)                                      \
+    {                                                                                              \
+        draw_persp_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT);                             \
     }
 SPAN_FN_PVEC(0)
 SPAN_FN_PVEC(1)
@@ -154,6 +163,12 @@ static const raster_span_fn span_fns_pvtx[8] = {span_fn_pvtx_0, span_fn_pvtx_1, 
 static const raster_span_fn span_fns_pmod[8] = {span_fn_pmod_0, span_fn_pmod_1, span_fn_pmod_2,
                                                 span_fn_pmod_3, span_fn_pmod_4, span_fn_pmod_5,
                                                 span_fn_pmod_6, span_fn_pmod_7};
+static const raster_span_fn span_fns_pflat[8] = {span_fn_pflat_0, span_fn_pflat_1, span_fn_pflat_2,
+                                                 span_fn_pflat_3, span_fn_pflat_4, span_fn_pflat_5,
+                                                 span_fn_pflat_6, span_fn_pflat_7};
+static const raster_span_fn span_fns_pfmod[8] = {span_fn_pfmod_0, span_fn_pfmod_1, span_fn_pfmod_2,
+                                                 span_fn_pfmod_3, span_fn_pfmod_4, span_fn_pfmod_5,
+                                                 span_fn_pfmod_6, span_fn_pfmod_7};
 static const raster_span_fn span_fns_vvtx[4] = TABLE4(span_fn_vvtx_);
 static const raster_span_fn span_fns_vmod[4] = TABLE4(span_fn_vmod_);
 static const raster_span_fn span_fns_vflat[4] = TABLE4(span_fn_vflat_);
@@ -186,6 +201,7 @@ static void setup_k(const raster_engine *r, raster_poly *rp)
     k->polyattr = rp->polyattr;
     k->valpha = (sh->poly_alpha | sh->alpha_or) << 24;
     k->texels = sh->decoded;
+    k->pflat = NULL;
     for (int i = 0; i < 4; i++) {
         k->v_aref[i] = (int32_t)k->alpha_ref;
         k->v_aor[i] = (int32_t)(sh->alpha_or << 24);
@@ -205,6 +221,7 @@ static void setup_k(const raster_engine *r, raster_poly *rp)
     k->ax_t = sh->tex.ax_t;
     k->repeat = k->ax_s.lo == INT32_MIN && k->ax_s.hi == INT32_MAX && k->ax_t.lo == INT32_MIN &&
                 k->ax_t.hi == INT32_MAX;
+    k->plain = k->repeat && !k->ax_s.flip && !k->ax_t.flip;
     k->pm_s = 2 * k->ax_s.mask + 1; /* (mask = size - 1 in every mode) */
     k->pm_t = 2 * k->ax_t.mask + 1;
     k->tab_s = &r->wrap_tab[k->ax_s.flip != 0][k->pm_s + 1];
@@ -265,10 +282,13 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
         rp->span_gen = span_fns[flags];
 #if SPAN_VEC
     if (vec) {
-        if (rp->shader.kind == RASTER_SHADE_VERTEX)
+        if (rp->shader.kind == RASTER_SHADE_VERTEX) {
             rp->span_gen = span_fns_pvtx[flags & 7u];
-        else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
+            rp->spk.pflat = span_fns_pflat[flags & 7u];
+        } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
             rp->span_gen = span_fns_pmod[flags & 7u];
+            rp->spk.pflat = span_fns_pfmod[flags & 7u];
+        }
     }
 #endif
 }

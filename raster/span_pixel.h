@@ -105,9 +105,16 @@ SPAN_INLINE void span_k_init(const span_line *c, span_k *k, int flags)
      * 64-bit load of two 32-bit stores, a store-forwarding stall, ~20% of span_fn_dfmod_1's
      * time under perf) */
     k->ident = (v6 & 0x3F3F3Fu) == 0x3F3F3Fu && k->p->a31;
-    k->fr1 = (v6 & 0x3Fu) + 1;
-    k->fg1 = ((v6 >> 8) & 0x3Fu) + 1;
-    k->fb1 = ((v6 >> 16) & 0x3Fu) + 1;
+}
+
+/* The flat modulate's factors (fr1, fg1, fb1) of span_k_init, for the scalar pixel loop
+ * (span_moddec; the vector loop takes them from k->flat itself). */
+SPAN_INLINE void span_k_factors(span_k *k, int flags)
+{
+    if (!(flags & SPAN_FLAT) || !(flags & SPAN_SHADE_MODDEC)) return;
+    k->fr1 = (k->flat & 0x3Fu) + 1;
+    k->fg1 = ((k->flat >> 8) & 0x3Fu) + 1;
+    k->fb1 = ((k->flat >> 16) & 0x3Fu) + 1;
 }
 
 /* raster_tex_wrap for the span loop. Repeat axes: the clamp does not limit (lo/hi are the
@@ -532,8 +539,9 @@ static inline bool persp_ok(const span_line *c, int32_t xs, int32_t xe, int flag
         int32_t xr = (e ? xe - 1 : xs) - ix->x0;
         int64_t num = persp_term(xr, (int64_t)ix->w0n * 256, 0);
         int64_t den = persp_term(xr, c->den_step, c->den_base);
+        /* (floor(num / den) <= 256 is num < 257 * den for den > 0: no division) */
         ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
-             num / den <= 256;
+             num < 257 * den;
     }
     for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->a_d[a] <= 65536u;
     if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
@@ -592,6 +600,7 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
     const int k0 = (flags & SPAN_FLAT) ? 3 : 0;
     span_k k;
     span_k_init(c, &k, flags);
+    span_k_factors(&k, flags);
     for (int i = k0; i < nattr; i++) d.acc[i] = d.step[i] = 0; /* (quiets -Wmaybe-uninitialized) */
     const bool wire = c->rp->wireframe;
     const span_runs u = span_line_runs(c, xcut);
@@ -638,7 +647,8 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
         if ((flags & (SPAN_AA | SPAN_CURSE)) && (flags & (SPAN_SHADE_MODDEC | SPAN_SHADE_VERTEX)) &&
             !c->yedge && k.p->valpha == 31u << 24 && xlimit - x > SPAN_VEC_MIN &&
             ((flags & SPAN_DDA) || persp_ok(c, x, xlimit, flags))) {
-            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags, &k, false);
+            /* (no role, so no rule: draw_vec without SPAN_CURSE) */
+            draw_vec(c, x, xlimit, INT32_MIN, INT32_MAX, flags & ~SPAN_CURSE, &k, false);
             x = xlimit;
         }
 #endif
@@ -669,10 +679,12 @@ SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
         /* one pixel: its attributes and depth straight from the span's products (plot's
          * lin_fast branch, the line is lin_fast), no accumulators to set up */
         uint32_t edge = xs < lim1 ? RASTER_ATTR_EDGE_LEFT : xs < lim2 ? 0u : RASTER_ATTR_EDGE_RIGHT;
+        span_k_factors(&k, flags);
         plot(c, xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
-    } else if (xe - xs <= SPAN_VEC_MIN)
+    } else if (xe - xs <= SPAN_VEC_MIN) {
+        span_k_factors(&k, flags);
         draw_short(c, xs, xe, lim1, lim2, flags, &k);
-    else if (xe - xs <= 4)
+    } else if (xe - xs <= 4)
         draw_vec(c, xs, xe, lim1, lim2, flags, &k, true);
     else
         draw_vec(c, xs, xe, lim1, lim2, flags, &k, false);
@@ -718,6 +730,13 @@ static inline raster_span_fn raster_span_choose(const raster_poly *rp, span_line
             return rp->span_flat;
         }
         return rp->span_lin;
+    }
+    if (rp->spk.pflat && (c->a_d[0] | c->a_d[1] | c->a_d[2]) == 0) {
+        /* the same for the other spans (perspective, W-buffer) with a vector variant: the
+         * colour a_base + ((a_pd + a_ps * f0) >> 8) is a_base where every d is 0 */
+        c->flat_color = (c->a_base[0] >> 3) | ((c->a_base[1] >> 3) << 8) |
+                        ((c->a_base[2] >> 3) << 16) | rp->spk.valpha;
+        return rp->spk.pflat;
     }
     return rp->span_gen;
 }

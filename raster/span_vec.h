@@ -38,7 +38,10 @@
  *  - lanes that need more (translucent, or a failed test against an edge pixel, which is
  *    retried against the pixel underneath) go through plot_depth / plot_write one by one
  *    with the lane's depth and colour: pixels of one line never interact, so the order of
- *    lanes does not change the result.
+ *    lanes does not change the result;
+ *  - the overlapping-edge rule (SPAN_CURSE, curse.c): each lane's role by its run (the
+ *    line's roles), raster_curse_verdict per lane before the depth test (a win passes and is
+ *    not retried, a loss fails), the role in the attribute word, as plot.
  */
 #ifndef DSGX_RASTER_SPAN_VEC_H
 #define DSGX_RASTER_SPAN_VEC_H
@@ -84,9 +87,12 @@ SPAN_INLINE __m128i vec_select(__m128i m, __m128i a, __m128i b)
 #define VEC_K(a) _mm_load_si128((const __m128i *)(a))
 
 /* raster_tex_wrap on four lanes of 1.11.4 coordinates (their low 16 bits). Repeat axes (both
- * axes repeat: k->repeat) skip the clamp, which never limits there. */
-SPAN_INLINE __m128i vec_wrap(const int32_t ax[4][4], __m128i coord, bool repeat)
+ * axes repeat: k->repeat) skip the clamp, which never limits there; without flip either
+ * (k->plain) the wrap is the texel coordinate's bits below log2(size), where sext16(coord) >> 4
+ * and coord >> 4 agree (size <= 1024: bits 4-13 of coord). */
+SPAN_INLINE __m128i vec_wrap(const int32_t ax[4][4], __m128i coord, bool repeat, bool plain)
 {
+    if (plain) return _mm_and_si128(_mm_srli_epi32(coord, 4), VEC_K(ax[2]));
     __m128i c = _mm_srai_epi32(_mm_slli_epi32(coord, 16), 20); /* sext16(coord) >> 4 */
     if (!repeat) {
         c = vec_select(_mm_cmplt_epi32(c, VEC_K(ax[0])), VEC_K(ax[0]), c);
@@ -186,8 +192,17 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
     const __m128i emask = _mm_set1_epi32(RASTER_ATTR_EDGE_MASK);
     const __m128i vlim1 = _mm_set1_epi32(lim1), vlim2 = _mm_set1_epi32(lim2);
     const __m128i vxe = _mm_set1_epi32(xe);
+    /* the overlapping-edge rule (SPAN_CURSE, curse.c): the roles of the line's runs */
+    const bool curse = (flags & SPAN_CURSE) != 0;
+    __m128i role0 = _mm_setzero_si128(), role1 = role0, role2 = role0;
+    const bool role0_any = curse && c->roles[0] != 0;
+    if (curse) {
+        role0 = _mm_set1_epi32((int32_t)c->roles[0]);
+        role1 = _mm_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_LEFT]);
+        role2 = _mm_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_RIGHT]);
+    }
     /* texture constants in locals (the pixel stores may alias the polygon's fields) */
-    const bool repeat = p->repeat;
+    const bool repeat = p->repeat, plain = p->plain;
     const __m128i wlog2 = _mm_cvtsi32_si128((int)p->wlog2);
     const uint32_t *const tx = p->texels;
     const int32_t line = (int32_t)c->line;
@@ -244,16 +259,55 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             dstz = _mm_loadu_si128((const __m128i *)zl);
             dsta = _mm_loadu_si128((const __m128i *)al);
         }
+        /* edge flags: left run before lim1, right run from lim2 */
+        __m128i lt1 = _mm_cmpgt_epi32(vlim1, xv), lt2 = _mm_cmpgt_epi32(vlim2, xv);
+        __m128i attr =
+            _mm_or_si128(polyattr, _mm_or_si128(_mm_and_si128(lt1, eleft),
+                                                _mm_andnot_si128(_mm_or_si128(lt1, lt2), eright)));
+
         __m128i pass = vec_depth_pass(dt, dstz, z, dsta);
         /* failed against an edge pixel: retried underneath (lane by lane) */
-        __m128i retry = _mm_andnot_si128(
-            _mm_or_si128(pass, _mm_cmpeq_epi32(_mm_and_si128(dsta, emask), _mm_setzero_si128())),
-            valid);
+        __m128i noretry =
+            _mm_or_si128(pass, _mm_cmpeq_epi32(_mm_and_si128(dsta, emask), _mm_setzero_si128()));
+        __m128i forced = _mm_setzero_si128();
+        /* (lanes of the inside run of a line that is not the polygon's first or last have no
+         * role: nothing to do when every lane is such a lane) */
+        if (curse && (role0_any || _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(
+                                       lt1, _mm_cmpeq_epi32(lt2, _mm_setzero_si128())))))) {
+            /* raster_curse_verdict per lane, before the depth test: the lane's role by its
+             * run; same opaque ID: a win over the pixel's role passes whatever the depths
+             * (forced), a loss fails whatever the depths; else the depth test (retry too) */
+            __m128i role =
+                _mm_or_si128(_mm_or_si128(_mm_and_si128(lt1, role1),
+                                          _mm_and_si128(_mm_andnot_si128(lt1, lt2), role0)),
+                             _mm_andnot_si128(_mm_or_si128(lt1, lt2), role2));
+            const __m128i zero = _mm_setzero_si128();
+            __m128i same =
+                _mm_cmpeq_epi32(_mm_and_si128(_mm_xor_si128(dsta, polyattr),
+                                              _mm_set1_epi32((int32_t)RASTER_ATTR_OPAQUE_ID_MASK)),
+                                zero);
+            __m128i win = _mm_andnot_si128(
+                _mm_cmpeq_epi32(_mm_and_si128(_mm_and_si128(dsta, _mm_slli_epi32(role, 1)),
+                                              _mm_set1_epi32(RASTER_ATTR_ROLE_LOSE)),
+                                zero),
+                same);
+            __m128i lose = _mm_andnot_si128(
+                _mm_cmpeq_epi32(_mm_and_si128(_mm_and_si128(dsta, _mm_srli_epi32(role, 1)),
+                                              _mm_set1_epi32(RASTER_ATTR_ROLE_WIN)),
+                                zero),
+                same);
+            lose = _mm_andnot_si128(win, lose);
+            pass = _mm_or_si128(win, _mm_andnot_si128(lose, pass));
+            noretry = _mm_or_si128(noretry, lose);
+            forced = win;
+            attr = _mm_or_si128(attr, role);
+        }
+        __m128i retry = _mm_andnot_si128(noretry, valid);
 
         __m128i color;
         if (tex) {
-            __m128i ws = vec_wrap(p->v_wrap[0], av[3], repeat);
-            __m128i wt = vec_wrap(p->v_wrap[1], av[4], repeat);
+            __m128i ws = vec_wrap(p->v_wrap[0], av[3], repeat, plain);
+            __m128i wt = vec_wrap(p->v_wrap[1], av[4], repeat, plain);
             __m128i idx = _mm_add_epi32(_mm_sll_epi32(wt, wlog2), ws);
             color = _mm_set_epi32((int)tx[(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, 3))],
                                   (int)tx[(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(idx, 2))],
@@ -294,12 +348,6 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
         int slow =
             _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(retry, _mm_andnot_si128(opaque, shown))));
 
-        /* edge flags: left run before lim1, right run from lim2 */
-        __m128i lt1 = _mm_cmpgt_epi32(vlim1, xv), lt2 = _mm_cmpgt_epi32(vlim2, xv);
-        __m128i attr =
-            _mm_or_si128(polyattr, _mm_or_si128(_mm_and_si128(lt1, eleft),
-                                                _mm_andnot_si128(_mm_or_si128(lt1, lt2), eright)));
-
         int m = _mm_movemask_ps(_mm_castsi128_ps(draw));
         if (m == 0xF) {
             _mm_storeu_si128((__m128i *)&r->depth[addr], z);
@@ -327,12 +375,17 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             _mm_storeu_si128((__m128i *)zl, z);
             _mm_storeu_si128((__m128i *)cl, color);
             _mm_storeu_si128((__m128i *)al, attr);
+            /* (with the rule: forced lanes are not depth-tested; the edge bits carry the
+             * lane's role, as plot's) */
+            const int fm = curse ? _mm_movemask_ps(_mm_castsi128_ps(forced)) : 0;
+            const uint32_t ebits =
+                RASTER_ATTR_EDGE_MASK | (curse ? RASTER_ATTR_ROLE_WIN | RASTER_ATTR_ROLE_LOSE : 0u);
             for (int i = 0; i < 4; i++) {
                 if (!(slow >> i & 1)) continue;
                 uint32_t a = addr + (uint32_t)i, da = r->attr[a];
-                if (plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
-                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & RASTER_ATTR_EDGE_MASK,
-                               PART_INSIDE, flags, k);
+                if ((fm >> i & 1) || plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
+                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & ebits, PART_INSIDE, flags,
+                               k);
             }
         }
 
