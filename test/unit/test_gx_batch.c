@@ -30,6 +30,8 @@
 
 #include <cmocka.h>
 
+#include "gx_state_compare.h"
+
 #include "gx/gx_internal.h"
 #include "raster/raster.h"
 #include "tools/core/savestate.h"
@@ -189,25 +191,6 @@ static size_t random_stream(uint64_t *s, gx_bus_word *w, size_t cap, int pure)
         }
     }
     return n;
-}
-
-static uint8_t *state_of(gx_engine *gx, raster_engine *r, size_t *n)
-{
-    *n = dsgx_state_size(gx, r);
-    uint8_t *b = malloc(*n);
-    assert_non_null(b);
-    assert_int_equal(dsgx_state_save(gx, r, b, *n, 0), *n);
-    return b;
-}
-
-static void same_state(gx_engine *a, gx_engine *b, raster_engine *r)
-{
-    size_t na, nb;
-    uint8_t *sa = state_of(a, r, &na), *sb = state_of(b, r, &nb);
-    assert_int_equal(na, nb);
-    assert_memory_equal(sa, sb, na);
-    free(sa);
-    free(sb);
 }
 
 static void count_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, const gx_polygon *p,

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "gx_state_compare.h"
+
 #include "gx/gx.h"
 #include "gx/regs.h"
 #include "raster/raster.h"
@@ -343,15 +345,6 @@ static void fwd_write(void *u, uint32_t addr, uint32_t val, unsigned bytes)
         gx_write8(u, addr, (uint8_t)val);
     else
         gx_write32(u, addr, val);
-}
-
-static uint8_t *state_of(gx_engine *gx, raster_engine *r, size_t *n)
-{
-    *n = dsgx_state_size(gx, r);
-    uint8_t *b = malloc(*n);
-    assert_non_null(b);
-    assert_int_equal(dsgx_state_save(gx, r, b, *n, 0), *n);
-    return b;
 }
 
 /* The same draws (a list replayed with two poses, then one-shot) into two engines: one through
