@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "raster/threads.h"
+#include "raster_compare.h"
 #include "raster_scene.h"
 
 /* xorshift32: the frames are random but the same on every run */
@@ -207,26 +208,8 @@ static void render_compare(pair *p, unsigned frame, unsigned threads)
         memcpy(p->fast->attr + RASTER_BUF_SIZE, p->ref->attr + RASTER_BUF_SIZE,
                RASTER_BUF_SIZE * sizeof p->fast->attr[0]);
     }
-    if (memcmp(&p->out_fast, &p->out_ref, sizeof p->out_fast) != 0 ||
-        memcmp(p->fast->color, p->ref->color, sizeof p->fast->color) != 0 ||
-        memcmp(p->fast->depth, p->ref->depth, sizeof p->fast->depth) != 0 ||
-        memcmp(p->fast->attr, p->ref->attr, sizeof p->fast->attr) != 0) {
-        for (size_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
-            if (p->fast->color[i] != p->ref->color[i] || p->fast->depth[i] != p->ref->depth[i] ||
-                p->fast->attr[i] != p->ref->attr[i]) {
-                print_error("frame %u: first difference at buffer word %zu (layer %zu, x %d, "
-                            "y %d): colour %08x/%08x depth %08x/%08x attr %08x/%08x "
-                            "(polygon-major/scanline)\n",
-                            frame, i, i / RASTER_BUF_SIZE,
-                            (int)(i % RASTER_BUF_SIZE % RASTER_SCANLINE_W) - 1,
-                            (int)(i % RASTER_BUF_SIZE / RASTER_SCANLINE_W) - 1, p->fast->color[i],
-                            p->ref->color[i], p->fast->depth[i], p->ref->depth[i], p->fast->attr[i],
-                            p->ref->attr[i]);
-                break;
-            }
-        }
-        fail_msg("frame %u: the polygon-major order differs from the scanline order", frame);
-    }
+    same_frame(p->fast, p->ref, &p->out_fast, &p->out_ref, frame, "polygon-major/scanline",
+               "the polygon-major order differs from the scanline order");
     assert_int_equal(rf.rdlines, rr.rdlines);
     assert_int_equal(rf.underflow, rr.underflow);
     assert_int_equal(rf.lines_cut, rr.lines_cut);
