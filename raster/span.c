@@ -36,8 +36,9 @@
  * preparation (edge.h), per-polygon set-up at the polygon's top line (setup.c) and the lazy
  * clear (render.c) keep the per-line work small. The common polygon (Z-buffered, no
  * anti-aliasing, no shadow, one W for every vertex: all its edges and spans linear) takes a
- * line set-up with those modes resolved once per polygon (line_setup_lin); line_setup stays
- * the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
+ * line set-up with those modes resolved once per polygon (line_setup_lin), every other polygon
+ * but shadows and shadow masks one with its modes passed in (line_setup_persp); line_setup
+ * stays the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
  * Frames without shadow polygons are drawn polygon by polygon (raster_draw_band_pmajor, at the
  * end of this file): one polygon state over all its lines, no active list to merge per line;
  * the scanline loop stays for the rest and is the reference (test_raster_pmajor).
