@@ -36,8 +36,9 @@
  * preparation (edge.h), per-polygon set-up at the polygon's top line (setup.c) and the lazy
  * clear (render.c) keep the per-line work small. The common polygon (Z-buffered, no
  * anti-aliasing, no shadow, one W for every vertex: all its edges and spans linear) takes a
- * line set-up with those modes resolved once per polygon (line_setup_lin); line_setup stays
- * the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
+ * line set-up with those modes resolved once per polygon (line_setup_lin), every other polygon
+ * but shadows and shadow masks one with its modes passed in (line_setup_persp); line_setup
+ * stays the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
  * Frames without shadow polygons are drawn polygon by polygon (raster_draw_band_pmajor, at the
  * end of this file): one polygon state over all its lines, no active list to merge per line;
  * the scanline loop stays for the rest and is the reference (test_raster_pmajor).
@@ -417,6 +418,115 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
     span_prepare(c, false, true, narrow, lv, rv);
 }
 
+/* Whether the polygon's lines take line_setup_persp: every polygon that is not a shadow or a
+ * shadow mask (their stencil row), not flat (one line: edges without height) and not
+ * lin_line (line_setup_lin); raster_engine.ref_lines keeps line_setup for the reference. */
+static inline bool line_persp_ok(const raster_engine *r, const raster_poly *rp)
+{
+    return !rp->lin_line && !rp->flat && !rp->is_shadow && !rp->is_mask && !r->ref_lines;
+}
+
+/* The fields of a line_persp_ok polygon's span_line that are the same on every line, with the
+ * values line_setup gives them too (the X interpolator's position and factor 0, shift and
+ * direction; without anti-aliasing no coverage): set once before the polygon's first
+ * line_setup_persp, which writes every other field. (The span functions write none of them but
+ * xcov, which the anti-aliased ones set at the start of an X-major edge run before reading it,
+ * span_pixel.h draw_line: its value before a line is never read.) */
+static void line_persp_begin(raster_engine *r, raster_poly *rp, span_line *c)
+{
+    c->r = r;
+    c->rp = rp;
+    c->xcov = 0;
+    c->l_cov = c->r_cov = 0;
+    raster_interp *ix = &c->ix;
+    ix->x = 0;
+    ix->factor = 0;
+    ix->shift = 8;
+    ix->dir = RASTER_INTERP_X;
+}
+
+/* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, tab) after
+ * line_persp_begin (xstart <= xend): the interpolator's position, reciprocals, mode and W. */
+static inline void line_persp_interp(span_line *c, int32_t xstart, int32_t xend, int32_t wl,
+                                     int32_t wr, const raster_recip *tab)
+{
+    raster_interp *ix = &c->ix;
+    int32_t xdiff = xend + 1 - xstart; /* (>= 1) */
+    ix->x0 = xstart;
+    ix->xdiff = xdiff;
+    ix->w0n = ix->w0d = wl;
+    ix->w1d = wr;
+    /* linear along X: equal W with bits 0-6 clear (interp.h) */
+    bool linear = wl == wr && !(wl & 0x7F);
+    ix->linear = linear;
+    if (tab && xdiff <= RASTER_RECIP_MAX) {
+        ix->xrecip_z = tab->z[xdiff];
+        ix->lin_recip = linear ? tab->lin[xdiff] : 0u;
+    } else {
+        ix->xrecip_z = (1 << 22) / xdiff;
+        ix->lin_recip = linear && xdiff <= 1024 ? (((uint64_t)1 << 35) / (uint64_t)xdiff) + 1u : 0u;
+    }
+}
+
+/*
+ * line_setup for the polygons of line_persp_ok (perspective ones: vertices of different W,
+ * most of scene_terrain's, scene_characters' and Nitro models'; and those lin_line leaves out:
+ * W-buffered, anti-aliased, W with low bits). The same values as line_setup, with the modes
+ * that are constant for the polygon passed in (@p wbuf: W-buffered; @p aa: anti-aliasing, the
+ * edges' coverage) rather than tested per line, the fields that are the same on every line set
+ * once by line_persp_begin, the edges' values kept in registers, and the span's interpolator
+ * without the direction's tests (line_persp_interp). Crossed edges take line_setup.
+ * unit.test_raster_lines_fast compares the two on random frames (raster_engine.ref_lines).
+ */
+SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                  bool wbuf, bool aa)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+
+    int32_t xstart = rp->xl, xend = rp->xr;
+    /* right vertical edges are pushed 1 pixel left (melonDS) */
+    if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
+    if (xstart > xend) {
+        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
+        return;
+    }
+#if SPAN_VEC
+    __m128i lv[2], rv[2];
+    int32_t wl = raster_slope_attr_vec(L, lv), wr = raster_slope_attr_vec(R, rv);
+#else
+    int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
+    raster_slope_attr_values(L, la);
+    raster_slope_attr_values(R, ra);
+    const int32_t *lv = la + RASTER_EA_R, *rv = ra + RASTER_EA_R;
+    int32_t wl = la[RASTER_EA_W], wr = ra[RASTER_EA_W];
+#endif
+    if (wbuf) {
+        c->zl = raster_interp_z(&L->interp, L->z0, L->z1, true);
+        c->zr = raster_interp_z(&R->interp, R->z0, R->z1, true);
+    } else {
+        c->zl = raster_slope_zdepth(L);
+        c->zr = raster_slope_zdepth(R);
+    }
+
+    bool bottom = y == rp->ybottom - 1;
+    if (aa) {
+        raster_slope_edge_params(L, false, &c->l_len, &c->l_cov);
+        raster_slope_edge_params(R, false, &c->r_len, &c->r_cov);
+    } else {
+        c->l_len = raster_slope_edge_length(L, false);
+        c->r_len = raster_slope_edge_length(R, false);
+    }
+    fill_rules(rp, L, R, bottom, xstart, xend, c);
+    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
+    c->xstart = xstart;
+    c->xend = xend;
+    c->line = raster_addr(0, y);
+    line_persp_interp(c, xstart, xend, wl, wr, r->recip);
+    span_prepare(c, wbuf, false, false, lv, rv);
+}
+
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
 {
     return (uint8_t)(rp->depth_test | (rp->poly->wbuffer ? SPAN_WBUFFER : 0) |
@@ -424,7 +534,7 @@ uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
                      (disp3dcnt_antialias(r->disp3dcnt) ? SPAN_AA : 0));
 }
 
-static void step_edges(raster_poly *rp)
+SPAN_INLINE void step_edges(raster_poly *rp)
 {
     rp->xl = raster_slope_step(&rp->left);
     rp->xr = raster_slope_step(&rp->right);
@@ -479,6 +589,9 @@ SPAN_NOINLINE static void poly_line(raster_band *b, raster_poly *rp, int32_t y)
     if (rp->lin_line) {
         line_lin_begin(r, rp, &c);
         line_setup_lin(r, rp, y, &c, false);
+    } else if (line_persp_ok(r, rp)) {
+        line_persp_begin(r, rp, &c);
+        line_setup_persp(r, rp, y, &c, rp->wbuffer, rp->span_flags & SPAN_AA);
     } else {
         line_setup(r, rp, y, &c);
     }
@@ -666,6 +779,34 @@ bool raster_pmajor_frame(raster_engine *r)
            raster_timing_fits(&r->timing, r->line_rec) || r->pmajor_unchecked;
 }
 
+/* pmajor_poly's lines [y, ydraw) of a polygon that is not lin_line: by line_setup_persp when
+ * line_persp_ok, else line_setup. (Out of line: with these loops inline beside
+ * line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to +0.17 M instructions.) */
+SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
+                                       raster_timing_line *rec)
+{
+    span_line c;
+    if (line_persp_ok(r, rp)) {
+        line_persp_begin(r, rp, &c);
+        const bool wbuf = rp->wbuffer, aa = rp->span_flags & SPAN_AA;
+        for (; y < ydraw; y++) {
+            line_setup_persp(r, rp, y, &c, wbuf, aa);
+            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+            span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
+            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+            step_edges(rp);
+        }
+        return;
+    }
+    for (; y < ydraw; y++) {
+        line_setup(r, rp, y, &c);
+        raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+        span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
+        raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+        step_edges(rp);
+    }
+}
+
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
  * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. */
 static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
@@ -687,14 +828,7 @@ static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend
             rp->xr = raster_slope_step_lin(&rp->right);
         }
     } else {
-        for (; y < ydraw; y++) {
-            span_line c;
-            line_setup(r, rp, y, &c);
-            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
-            span_touch(r, y, &c, RASTER_TIMING_NO_LIMIT);
-            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-            step_edges(rp);
-        }
+        pmajor_lines(r, rp, y, ydraw, rec);
     }
     if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
 }

@@ -4,7 +4,10 @@
  * clear) draws what the general line set-up draws (raster_engine.ref_lines forces the general
  * one on every line): two engines render the same random frames, one each way, every other
  * frame in the scanline order and the others in the polygon-major order, and must agree on
- * every buffer word (both layers), the output frame and the timing model's results.
+ * every buffer word (both layers), the output frame and the timing model's results. The same
+ * frames check the line set-up of every other polygon but shadows and shadow masks (span.c
+ * line_setup_persp: perspective polygons, W-buffered, anti-aliased, W with low bits set),
+ * which raster_engine.ref_lines also turns off.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -76,7 +79,7 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3
         /* texcoords: close (a few texels over the polygon) or up to the full 16-bit range */
         int32_t t0 = rnd_in(seed, -4096, 4096), tr = rnd(seed) % 2 ? 64 : 32767;
         uint32_t kind = rnd(seed) % 8;
-        int32_t w = kind < 5 ? (int32_t)((rnd(seed) & 0xFF80u) | 0x80u) : 0x1000;
+        int32_t w = kind != 6 ? (int32_t)((rnd(seed) & 0xFF80u) | 0x80u) : 0x1000;
         bool one_color = rnd(seed) % 2;
         uint16_t col[3];
         for (int c = 0; c < 3; c++) col[c] = (uint16_t)rnd_in(seed, 0, 511);
@@ -87,8 +90,12 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3
             for (int c = 0; c < 2; c++)
                 v->texcoord[c] = (int16_t)dsgx_clamp(t0 + rnd_in(seed, -tr, tr), -32768, 32767);
             p->z[i] = rnd_in(seed, 0, 0xFFFFFF);
-            /* kinds 0-5: one W (bits 0-6 clear), 6: perspective, 7: one W with low bits */
-            p->w[i] = kind == 6 ? rnd_in(seed, 0x100, 0xFFFF) : (kind == 7 ? w | 0x41 : w);
+            /* kinds 0-4: one W (bits 0-6 clear), 5-6: perspective (5: W near each other, half
+             * of the vertices on one W, so that some edges are linear; 6: any), 7: one W with
+             * low bits */
+            int32_t wp = kind == 6 ? rnd_in(seed, 0x100, 0xFFFF)
+                                   : w + (rnd(seed) % 2 ? rnd_in(seed, -0x7F, 0x7F) : 0);
+            p->w[i] = kind == 5 || kind == 6 ? wp : (kind == 7 ? w | 0x41 : w);
         }
     }
 }
@@ -105,6 +112,17 @@ static unsigned lin_polys(const raster_engine *r)
 {
     unsigned n = 0;
     for (uint32_t i = 0; i < GX_MAX_POLYGONS; i++) n += r->band[0]->polys[i].lin_line;
+    return n;
+}
+
+/* Polygons of the last frame that took line_setup_persp (as lin_polys; span.c line_persp_ok). */
+static unsigned persp_polys(const raster_engine *r)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < GX_MAX_POLYGONS; i++) {
+        const raster_poly *rp = &r->band[0]->polys[i];
+        n += rp->poly && !rp->lin_line && !rp->flat && !rp->is_shadow && !rp->is_mask;
+    }
     return n;
 }
 
@@ -129,7 +147,7 @@ static void test_fast_lines_match_general(void **state)
     f->pal_vram = pal;
     ref->ref_lines = true;
     uint32_t seed = 0xC0FFEEu;
-    unsigned fast_polys = 0;
+    unsigned fast_polys = 0, persp = 0;
     /* DISP3DCNT: plain, alpha test, blending, edge marking, fog, anti-aliasing (which turns
      * the specialised set-up off: the frames must still agree), texturing (bit 0) */
     const uint16_t modes[] = {
@@ -152,9 +170,10 @@ static void test_fast_lines_match_general(void **state)
         assert_int_equal(rf.underflow, rr.underflow);
         assert_int_equal(rf.lines_cut, rr.lines_cut);
         assert_int_equal(lin_polys(ref), 0);
-        if (fast->scanline_order) fast_polys += lin_polys(fast);
+        if (fast->scanline_order) fast_polys += lin_polys(fast), persp += persp_polys(fast);
     }
-    assert_true(fast_polys > 500); /* the specialised set-up did draw */
+    assert_true(fast_polys > 500); /* the specialised set-ups did draw */
+    assert_true(persp > 500);
     free(tex);
     free(pal);
     free(out_fast);
