@@ -523,6 +523,23 @@ static GX_ALWAYS_INLINE gx_polygon *new_direct_polygon(gx_engine *gx, const gx_p
     return p;
 }
 
+/* The direct stores' start: the polygon complete, its winding test (*@p dot), and culling as
+ * gx_geom_submit_polygon's (report_rejected without a hook). @return true when culled. */
+static GX_ALWAYS_INLINE bool direct_culled(gx_geom_state *g, uint32_t attr, const int32_t *c0,
+                                           const int32_t *c1, const int32_t *c2, int64_t *dot)
+{
+    g->poly_completed = true;
+    g->poly_rejected = false;
+    g->poly_nverts_clipped = 0;
+    *dot = facing_dot(c0, c1, c2);
+    if ((*dot < 0 && !polyattr_front(attr)) || (*dot > 0 && !polyattr_back(attr))) {
+        g->poly_rejected = true;
+        g->last_strip_poly = -1;
+        return true;
+    }
+    return false;
+}
+
 /* The batch's separate triangles and quads (batch.c): the vertices come from the batch's arrays
  * rather than g->buf, and the polygon entry from a template made once per batch (its attributes,
  * translucency and shadow flags cannot change within a batch: POLYGON_ATTR latches at
@@ -538,15 +555,8 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
     gx_frame *f = gx->build;
     uint32_t attr = g->cur_polygon_attr;
 
-    g->poly_completed = true;
-    g->poly_rejected = false;
-    g->poly_nverts_clipped = 0;
-    int64_t dot = facing_dot(clip[0], clip[1], clip[2]);
-    if ((dot < 0 && !polyattr_front(attr)) || (dot > 0 && !polyattr_back(attr))) {
-        g->poly_rejected = true; /* report_rejected without a hook */
-        g->last_strip_poly = -1;
-        return true;
-    }
+    int64_t dot;
+    if (direct_culled(g, attr, clip[0], clip[1], clip[2], &dot)) return true;
     if (!all_inside(clip, n) || f->npolys >= GX_MAX_POLYGONS ||
         f->nverts + (uint32_t)n > GX_MAX_VERTICES)
         return false;
@@ -612,15 +622,8 @@ static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
     gx_frame *f = gx->build;
     uint32_t attr = g->cur_polygon_attr;
 
-    g->poly_completed = true;
-    g->poly_rejected = false;
-    g->poly_nverts_clipped = 0;
-    int64_t dot = facing_dot(clip[0], clip[1], clip[2]);
-    if ((dot < 0 && !polyattr_front(attr)) || (dot > 0 && !polyattr_back(attr))) {
-        g->poly_rejected = true; /* report_rejected without a hook */
-        g->last_strip_poly = -1;
-        return true;
-    }
+    int64_t dot;
+    if (direct_culled(g, attr, clip[0], clip[1], clip[2], &dot)) return true;
 
     /* the shared vertices: gx_geom_submit_polygon's rule */
     uint16_t idx[4];
