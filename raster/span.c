@@ -296,12 +296,10 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     span_prepare(c, rp->wbuffer, false, false, vs, ve);
 }
 
-/* The fields of a lin_line polygon's span_line that are the same on every line, with the
- * values line_setup gives them too (X interpolator of W lin_w on both ends: linear, position
- * and factor 0, factor denominator step 0; no coverage; no stencil): set once before the polygon's
- * first line_setup_lin, which writes every other field. (The span functions write none of them:
- * only the anti-aliased ones write xcov.) */
-static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
+/* The span_line fields both per-polygon set-ups (line_lin_begin, line_persp_begin) give the
+ * values line_setup gives them: the polygon, no coverage, the X interpolator's position and
+ * factor 0, shift and direction. */
+static inline void line_begin_common(raster_engine *r, raster_poly *rp, span_line *c)
 {
     c->r = r;
     c->rp = rp;
@@ -310,10 +308,20 @@ static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
     raster_interp *ix = &c->ix;
     ix->x = 0;
     ix->factor = 0;
-    ix->linear = true;
     ix->shift = 8;
     ix->dir = RASTER_INTERP_X;
-    ix->w0n = ix->w0d = ix->w1d = rp->lin_w;
+}
+
+/* The fields of a lin_line polygon's span_line that are the same on every line, with the
+ * values line_setup gives them too (X interpolator of W lin_w on both ends: linear, position
+ * and factor 0, factor denominator step 0; no coverage; no stencil): set once before the polygon's
+ * first line_setup_lin, which writes every other field. (The span functions write none of them:
+ * only the anti-aliased ones write xcov.) */
+static void line_lin_begin(raster_engine *r, raster_poly *rp, span_line *c)
+{
+    line_begin_common(r, rp, c);
+    c->ix.linear = true;
+    c->ix.w0n = c->ix.w0d = c->ix.w1d = rp->lin_w;
     c->den_step = 0;
 }
 
@@ -434,15 +442,7 @@ static inline bool line_persp_ok(const raster_engine *r, const raster_poly *rp)
  * span_pixel.h draw_line: its value before a line is never read.) */
 static void line_persp_begin(raster_engine *r, raster_poly *rp, span_line *c)
 {
-    c->r = r;
-    c->rp = rp;
-    c->xcov = 0;
-    c->l_cov = c->r_cov = 0;
-    raster_interp *ix = &c->ix;
-    ix->x = 0;
-    ix->factor = 0;
-    ix->shift = 8;
-    ix->dir = RASTER_INTERP_X;
+    line_begin_common(r, rp, c);
 }
 
 /* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, tab) after
