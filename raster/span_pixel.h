@@ -54,11 +54,11 @@ typedef struct span_line {
     uint32_t zsel;              /* which end is the smaller depth */
     int32_t den_base, den_step; /* factor denominator: xr * den_step + den_base */
     /* r, g, b, s, t along the span, as raster_attr_prep in three arrays, which the line
-     * set-up writes four lanes at a time (span_attrs_prepare): the value is a_base +
-     * ((a_d * f[a_sel]) >> 8) (perspective) or a_base + a_d * xs[a_sel] / xdiff (linear;
-     * span_attr_persp / span_attr_linear); and the perspective product d * f[sel] mod 2^32
-     * as a_pd + a_ps * f[0] (a_pd = 256 d, a_ps = -d for sel 1, else 0 and d: d * (256 -
-     * f0) = 256 d - d f0 mod 2^32) */
+     * set-up writes four lanes at a time (span.c span_attrs_prepare_vec; without SSE2
+     * span_attrs_prepare): the value is a_base + ((a_d * f[a_sel]) >> 8) (perspective) or
+     * a_base + a_d * xs[a_sel] / xdiff (linear; span_attr_persp / span_attr_linear); and the
+     * perspective product d * f[sel] mod 2^32 as a_pd + a_ps * f[0] (a_pd = 256 d, a_ps = -d
+     * for sel 1, else 0 and d: d * (256 - f0) = 256 d - d f0 mod 2^32) */
     uint32_t a_base[5], a_d[5], a_sel[5], a_pd[5], a_ps[5];
     bool lin_fast; /* linear span whose products all stay below 2^25 */
     /* Z-buffered polygons: the depth's product zk * xs (xs = x - x0 or xdiff - (x - x0) by
@@ -452,32 +452,13 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
 
 #include "raster/span_vec.h"
 
-/* The line set-up of the span's attributes (span.c span_prepare): raster_attr_prepare of the
+/* The line set-up of the span's attributes without SSE2 (span.c span_prepare; with SSE2
+ * span.c's span_attrs_prepare_vec, from the values in registers): raster_attr_prepare of the
  * five attributes r, g, b, s, t from their values @p a0 at the span's start and @p a1 at its
  * end (five int32 each), into c->a_base / a_d / a_sel, and for a perspective span (@p persp)
  * a_pd / a_ps. */
 SPAN_INLINE void span_attrs_prepare(span_line *c, const int32_t *a0, const int32_t *a1, bool persp)
 {
-#if SPAN_VEC
-    /* lanes 0-3, then lanes 1-4 (lanes 1-3 are written twice with the same values) */
-    __m128i v0[2], v1[2], lt[2];
-    for (int h = 0; h < 2; h++) {
-        v0[h] = _mm_loadu_si128((const __m128i *)(a0 + h));
-        v1[h] = _mm_loadu_si128((const __m128i *)(a1 + h));
-        lt[h] = _mm_cmplt_epi32(v0[h], v1[h]);
-        _mm_storeu_si128((__m128i *)(c->a_base + h), vec_select(lt[h], v0[h], v1[h]));
-        _mm_storeu_si128((__m128i *)(c->a_d + h), vec_select(lt[h], _mm_sub_epi32(v1[h], v0[h]),
-                                                             _mm_sub_epi32(v0[h], v1[h])));
-        _mm_storeu_si128((__m128i *)(c->a_sel + h), _mm_andnot_si128(lt[h], _mm_set1_epi32(1)));
-    }
-    if (!persp) return;
-    for (int h = 0; h < 2; h++) {
-        /* (a1 - a0 is -d for sel 1) */
-        _mm_storeu_si128((__m128i *)(c->a_ps + h), _mm_sub_epi32(v1[h], v0[h]));
-        _mm_storeu_si128((__m128i *)(c->a_pd + h),
-                         _mm_andnot_si128(lt[h], _mm_slli_epi32(_mm_sub_epi32(v0[h], v1[h]), 8)));
-    }
-#else
     for (int k = 0; k < 5; k++) {
         bool lt = a0[k] < a1[k];
         c->a_sel[k] = lt ? 0u : 1u;
@@ -487,7 +468,6 @@ SPAN_INLINE void span_attrs_prepare(span_line *c, const int32_t *a0, const int32
         c->a_ps[k] = (uint32_t)a1[k] - (uint32_t)a0[k];
         c->a_pd[k] = lt ? 0u : c->a_d[k] << 8;
     }
-#endif
 }
 
 /* Whether every attribute's d * xdiff < 2^25 (lin_fast's bound; xdiff <= 1024): the OR of the
