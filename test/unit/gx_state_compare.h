@@ -36,4 +36,22 @@ static inline void same_state(gx_engine *a, gx_engine *b, raster_engine *r)
     free(sb);
 }
 
+/* Two geometry engines and the rendering engine their states are saved with. */
+static inline void engines_create(gx_engine **a, gx_engine **b, raster_engine **r)
+{
+    *a = gx_create();
+    *b = gx_create();
+    *r = raster_create();
+    assert_non_null(*a);
+    assert_non_null(*b);
+    assert_non_null(*r);
+}
+
+static inline void engines_destroy(gx_engine *a, gx_engine *b, raster_engine *r)
+{
+    gx_destroy(a);
+    gx_destroy(b);
+    raster_destroy(r);
+}
+
 #endif

@@ -30,11 +30,10 @@
 
 #include <cmocka.h>
 
-#include "gx_state_compare.h"
-
 #include "gx/gx_internal.h"
 #include "raster/raster.h"
 #include "tools/core/savestate.h"
+#include "gx_state_compare.h"
 
 static uint32_t rnd(uint64_t *s)
 {
@@ -205,11 +204,9 @@ static void count_polygon(void *user, gx_engine *gx, enum gx_poly_fate fate, con
 static void test_batch_matches_entries(void **state)
 {
     (void)state;
-    gx_engine *a = gx_create(), *b = gx_create();
-    raster_engine *r = raster_create();
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(r);
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
     uint64_t seed = 0xBA7C4ED1FFull;
     enum { CAP = 1600 };
     gx_bus_word w[CAP];
@@ -247,9 +244,7 @@ static void test_batch_matches_entries(void **state)
     assert_true(polys > 5000);
     assert_memory_equal(hooked, hooked_b, sizeof(hooked));
     assert_true(hooked[1] > 100);
-    gx_destroy(a);
-    gx_destroy(b);
-    raster_destroy(r);
+    engines_destroy(a, b, r);
 }
 
 /* The cycle-driven mode: gx_bus_write32_run (which takes the batch when the engine is idle
@@ -258,11 +253,9 @@ static void test_batch_matches_entries(void **state)
 static void test_batch_cycle_mode_matches_entries(void **state)
 {
     (void)state;
-    gx_engine *a = gx_create(), *b = gx_create();
-    raster_engine *r = raster_create();
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(r);
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
     assert_true(gx_set_cycle_mode(a, true));
     assert_true(gx_set_cycle_mode(b, true));
     uint64_t seed = 0xC1C1EBA7Cull;
@@ -318,9 +311,7 @@ static void test_batch_cycle_mode_matches_entries(void **state)
     }
     print_message("%u polygons stored at VBlank\n", polys);
     assert_true(polys > 3000);
-    gx_destroy(a);
-    gx_destroy(b);
-    raster_destroy(r);
+    engines_destroy(a, b, r);
 }
 
 /* gx_write_gxfifo (plain GXFIFO words, the Nitro runtime's hand-over; the packed batch) against
@@ -328,11 +319,9 @@ static void test_batch_cycle_mode_matches_entries(void **state)
 static void test_batch_gxfifo_words(void **state)
 {
     (void)state;
-    gx_engine *a = gx_create(), *b = gx_create();
-    raster_engine *r = raster_create();
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(r);
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
     uint64_t seed = 0x6F1F0BA7Cull;
     enum { CAP = 1600 };
     gx_bus_word w[CAP];
@@ -363,9 +352,7 @@ static void test_batch_gxfifo_words(void **state)
     }
     print_message("%u polygons stored at VBlank\n", polys);
     assert_true(polys > 1500);
-    gx_destroy(a);
-    gx_destroy(b);
-    raster_destroy(r);
+    engines_destroy(a, b, r);
 }
 
 /* A strip vertex group (COLOR, TEXCOORD now and then, VTX_16) at zig-zag position @p k of a
@@ -495,11 +482,9 @@ static void test_batch_strips(void **state)
 static void test_batch_direct_store_fills_ram(void **state)
 {
     (void)state;
-    gx_engine *a = gx_create(), *b = gx_create();
-    raster_engine *r = raster_create();
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(r);
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
     uint64_t seed = 0xF111ED5EEDull;
     enum { CAP = 4096 };
     unsigned full_ram[2] = {0, 0}; /* frames that filled vertex RAM, polygon RAM */
@@ -559,9 +544,7 @@ static void test_batch_direct_store_fills_ram(void **state)
     }
     assert_true(full_ram[0] >= 4 && full_ram[1] >= 4);
     free(w);
-    gx_destroy(a);
-    gx_destroy(b);
-    raster_destroy(r);
+    engines_destroy(a, b, r);
 }
 
 int main(void)

@@ -23,11 +23,10 @@
 
 #include <cmocka.h>
 
-#include "gx_state_compare.h"
-
 #include "gx/gx.h"
 #include "raster/raster.h"
 #include "tools/core/savestate.h"
+#include "gx_state_compare.h"
 
 static uint32_t rnd(uint64_t *s)
 {
@@ -74,11 +73,9 @@ static gx_bus_word random_word(uint64_t *s)
 static void test_run_matches_word_by_word(void **state)
 {
     (void)state;
-    gx_engine *a = gx_create(), *b = gx_create();
-    raster_engine *r = raster_create();
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(r);
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
     uint64_t seed = 0xB05B0A7D5EEDull;
     gx_bus_word w[200];
     unsigned words = 0, polys = 0;
@@ -104,9 +101,7 @@ static void test_run_matches_word_by_word(void **state)
     }
     print_message("%u words, %u polygons\n", words, polys);
     assert_true(polys > 1000);
-    gx_destroy(a);
-    gx_destroy(b);
-    raster_destroy(r);
+    engines_destroy(a, b, r);
 }
 
 /* gx_bus_write32_run (cycle mode: each write then gx_run, until one stalls) against
@@ -114,11 +109,9 @@ static void test_run_matches_word_by_word(void **state)
 static void test_bus_run_matches_word_by_word(void **state)
 {
     (void)state;
-    gx_engine *a = gx_create(), *b = gx_create();
-    raster_engine *r = raster_create();
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(r);
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
     assert_true(gx_set_cycle_mode(a, true));
     assert_true(gx_set_cycle_mode(b, true));
     uint64_t seed = 0xC1C1E5EEDull;
@@ -156,9 +149,7 @@ static void test_bus_run_matches_word_by_word(void **state)
     }
     print_message("%u stalled writes\n", stalls);
     assert_true(stalls > 100);
-    gx_destroy(a);
-    gx_destroy(b);
-    raster_destroy(r);
+    engines_destroy(a, b, r);
 }
 
 /* A random start for a block: mostly in the LCDC window (on and around bank edges, the window's
@@ -179,11 +170,9 @@ static uint32_t random_block_addr(uint64_t *s)
 static void test_block_matches_word_by_word(void **state)
 {
     (void)state;
-    gx_engine *a = gx_create(), *b = gx_create();
-    raster_engine *r = raster_create();
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(r);
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
     uint64_t seed = 0xB10CB10Cull;
     size_t cap = 0x24000u + 8u;
     uint8_t *bytes = malloc(cap);
@@ -215,9 +204,7 @@ static void test_block_matches_word_by_word(void **state)
     print_message("%u bytes from starts in the LCDC window\n", vram_bytes);
     assert_true(vram_bytes > 1000000u);
     free(bytes);
-    gx_destroy(a);
-    gx_destroy(b);
-    raster_destroy(r);
+    engines_destroy(a, b, r);
 }
 
 int main(void)

@@ -19,20 +19,7 @@
 #include <cmocka.h>
 
 #include "raster_scene.h"
-
-/* xorshift32: the frames are random but the same on every run */
-static uint32_t rnd(uint32_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return *s;
-}
-
-static int32_t rnd_in(uint32_t *s, int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(rnd(s) % (uint32_t)(hi - lo + 1));
-}
+#include "test_rand.h"
 
 /* A random frame of n polygons, most of them of the kind line_setup_lin takes (one W with
  * bits 0-6 clear), the rest perspective, W-buffered or with W bits 0-6 set; small and large,

@@ -22,25 +22,7 @@
 
 #include "raster_compare.h"
 #include "raster_scene.h"
-
-/* xorshift32: the frames are random but the same on every run */
-static uint32_t rnd(uint32_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return *s;
-}
-
-static int32_t rnd_in(uint32_t *s, int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(rnd(s) % (uint32_t)(hi - lo + 1));
-}
-
-static bool one_in(uint32_t *s, uint32_t n)
-{
-    return rnd(s) % n == 0;
-}
+#include "test_rand.h"
 
 /* A 9-bit vertex colour channel: often white or black (the modulate shortcuts), else any. */
 static uint16_t rnd_color(uint32_t *s)

@@ -20,20 +20,7 @@
 #include "raster/lend.h"
 #include "raster/threads.h"
 #include "raster_scene.h"
-
-/* xorshift32: the scenes are random but the same on every run */
-static uint32_t rnd(uint32_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return *s;
-}
-
-static int32_t rnd_in(uint32_t *s, int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(rnd(s) % (uint32_t)(hi - lo + 1));
-}
+#include "test_rand.h"
 
 /* A random frame: n polygons of 3..6 vertices anywhere on (and a little off) the screen,
  * random per-vertex colours, depths and W (perspective edges and spans), some translucent,

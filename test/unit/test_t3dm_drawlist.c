@@ -12,8 +12,6 @@
 
 #include <cmocka.h>
 
-#include "gx_state_compare.h"
-
 #include "gx/gx.h"
 #include "gx/regs.h"
 #include "raster/raster.h"
@@ -21,6 +19,8 @@
 #include "t3dm/draw.h"
 #include "t3dm/t3dm.h"
 #include "test_t3dm_fixtures.h"
+#include "test_rand.h"
+#include "gx_state_compare.h"
 
 /* ---- recording sink ---- */
 
@@ -136,14 +136,6 @@ static void test_fixtures(void **state)
 }
 
 /* ---- random models ---- */
-
-static uint32_t rnd(uint32_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return *s;
-}
 
 static unsigned rn(uint32_t *s, unsigned n)
 {
