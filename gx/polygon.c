@@ -300,34 +300,32 @@ void gx_geom_submit_polygon(gx_engine *gx)
     gx_geom_submit_faced(gx, dot);
 }
 
+/* A strip polygon of @p n vertices (3: triangle strip, 4: quad strip) after the strip's last
+ * stored polygon shares two of its vertex RAM entries (the odd triangles' order swapped, as the
+ * polygon buffer's) unless that polygon had another vertex count (clipping changed its shape)
+ * or either entry was made by the clipper. @return 2 with the two entries in @p shared, or 0
+ * (none shared: every vertex is stored). */
+static inline int strip_shared(const gx_geom_state *g, const gx_frame *f, int n, uint16_t shared[2])
+{
+    if (g->last_strip_poly < 0) return 0;
+    const gx_polygon *prev = &f->polys[g->last_strip_poly];
+    bool odd = (g->strip_polys & 1u) != 0;
+    int id0 = n == 4 ? 3 : odd ? 2 : 0, id1 = n == 4 ? 2 : odd ? 1 : 2;
+    if (prev->nverts != n || f->verts[prev->vtx[id0]].clipped || f->verts[prev->vtx[id1]].clipped)
+        return 0;
+    shared[0] = prev->vtx[id0];
+    shared[1] = prev->vtx[id1];
+    return 2;
+}
+
 void gx_geom_submit_faced(gx_engine *gx, int64_t dot)
 {
     gx_geom_state *g = &gx->geom;
     gx_frame *f = gx->build;
     gx_vertex work[GX_MAX_POLY_VERTS];
     int nverts = (g->prim_type & 1u) ? 4 : 3;
-    int clipstart = 0, lastpolyverts = 0;
     uint16_t reused[2] = {0, 0};
-
-    if (g->prim_type >= 2 && g->last_strip_poly >= 0) {
-        const gx_polygon *prev = &f->polys[g->last_strip_poly];
-        int id0, id1;
-        if (g->prim_type == 2) {
-            id0 = (g->strip_polys & 1u) ? 2 : 0;
-            id1 = (g->strip_polys & 1u) ? 1 : 2;
-            lastpolyverts = 3;
-        } else {
-            id0 = 3;
-            id1 = 2;
-            lastpolyverts = 4;
-        }
-        if (prev->nverts == lastpolyverts && !f->verts[prev->vtx[id0]].clipped &&
-            !f->verts[prev->vtx[id1]].clipped) {
-            reused[0] = prev->vtx[id0];
-            reused[1] = prev->vtx[id1];
-            clipstart = 2;
-        }
-    }
+    int clipstart = g->prim_type >= 2 ? strip_shared(g, f, nverts, reused) : 0;
 
     bool inside = true;
     for (int i = clipstart; i < nverts; i++) inside = inside && gx_clip_inside(&g->buf[i]);
@@ -359,7 +357,7 @@ void gx_geom_submit_faced(gx_engine *gx, int64_t dot)
 
     gx_polygon *p = new_polygon(gx, n, dot);
     if (clipstart > 0) {
-        if (n == lastpolyverts) {
+        if (n == nverts) {
             p->vtx[0] = reused[0];
             p->vtx[1] = reused[1];
         } else { /* clipping changed the shape: the shared vertices are stored again */
@@ -627,18 +625,7 @@ static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
 
     /* the shared vertices: gx_geom_submit_polygon's rule */
     uint16_t idx[4];
-    int first = 0; /* (clipstart) */
-    if (g->last_strip_poly >= 0) {
-        const gx_polygon *prev = &f->polys[g->last_strip_poly];
-        bool odd = (g->strip_polys & 1u) != 0;
-        int id0 = n == 4 ? 3 : odd ? 2 : 0, id1 = n == 4 ? 2 : odd ? 1 : 2;
-        if (prev->nverts == n && !f->verts[prev->vtx[id0]].clipped &&
-            !f->verts[prev->vtx[id1]].clipped) {
-            idx[0] = prev->vtx[id0];
-            idx[1] = prev->vtx[id1];
-            first = 2;
-        }
-    }
+    int first = strip_shared(g, f, n, idx); /* (clipstart) */
     bool inside = true;
     for (int i = first; i < n; i++)
         inside &= ((fresh >> i) & 1u) != 0 && all_inside((const int32_t(*)[4])clip[i], 1);
