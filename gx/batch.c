@@ -10,7 +10,8 @@
  * gx_write32_run and gx_write_gxfifo). Either is executed in three passes instead of entry by
  * entry:
  *   1. attributes, in write order: COLOR, NORMAL (lighting) and TEXCOORD run their handlers (a
- *      NORMAL already lit in the batch takes that colour again; COLOR, and TEXCOORD in texgen
+ *      NORMAL already lit under the same lighting inputs, in this batch or an earlier one, takes
+ *      that colour again from gx->normals: batch_begin; COLOR, and TEXCOORD in texgen
  *      mode 0, only set the value the batch keeps in a register); each vertex records its
  *      position and its colour and texture coordinates as they are when it is written (texgen
  *      mode 3 computed there, as gx_geom_submit_vertex does); run to completion, the charges of
@@ -66,8 +67,8 @@ enum {
     BATCH_WORDS = 1024,  /* bus writes per batch */
     IDLE_MAX = 1u << 16, /* as sched.c: idle cycles that drain every pipeline */
     POWCNT1_GEOMETRY = 1u << 3,
-    NORMAL_BITS = 0x3FFFFFFF, /* NORMAL's three 10-bit fields */
-    SEEN_LOG2 = 7,            /* normals remembered per batch: 128, by hash */
+    NORMAL_BITS = 0x3FFFFFFF,                 /* NORMAL's three 10-bit fields */
+    NORMAL_CACHE_LOG2 = GX_NORMAL_CACHE_LOG2, /* normals remembered (gx->normals) */
 };
 
 /* The entry kinds of a batch: the port's index from COLOR on. */
@@ -162,12 +163,6 @@ typedef struct batch {
      * normal tail they leave (batch_command; 0 cycles: none) */
     int32_t attr_sum[BATCH_VERTS], attr_np[BATCH_VERTS];
     bool texgen0, texgen2, texgen3;
-    /* NORMAL's colour is a function of its 30 bits and of state no command of the batch changes
-     * (the lights, the material, the vector matrix, the lights enabled at BEGIN_VTXS): the
-     * normals lit in this batch, by hash (NORMAL_BITS + 1: no entry; texgen mode 2 is not
-     * remembered, since its NORMAL also sets the texture coordinates) */
-    uint32_t seen_key[1u << SEEN_LOG2];
-    uint32_t seen_color[1u << SEEN_LOG2];
 } batch;
 
 /* The counts of a batch, apart from its arrays (kept in registers: the arrays' address is
@@ -208,13 +203,24 @@ static bool batch_allowed(const gx_engine *gx)
            gx->hooks.command == NULL && gx->hooks.vertex == NULL && gx->hooks.polygon == NULL;
 }
 
-static void batch_begin(const gx_engine *gx, batch *b)
+static void batch_begin(gx_engine *gx, batch *b)
 {
     uint32_t texgen = teximage_texgen(gx->geom.teximage);
     b->texgen0 = texgen == 0;
     b->texgen2 = texgen == 2;
     b->texgen3 = texgen == 3;
-    memset(b->seen_key, 0xFF, sizeof(b->seen_key));
+    if (b->texgen2) return; /* (the normals are not remembered: batch_command) */
+    /* NORMAL's colour is a function of its 30 bits and of the lighting inputs, which no command
+     * of a batch changes: the colours remembered stay right while the inputs are those they
+     * were lit with */
+    gx_normal_cache *nc = &gx->normals;
+    gx_light_inputs in;
+    gx_light_inputs_of(gx, &in);
+    if (!nc->valid || memcmp(&in, &nc->in, sizeof(in)) != 0) {
+        memcpy(&nc->in, &in, sizeof(in));
+        memset(nc->entry, 0xFF, sizeof(nc->entry));
+        nc->valid = true;
+    }
 }
 
 /* Pass 1 for one command (K_*) with its parameter word(s) (@p v1: a VTX_16's second), in write
@@ -246,19 +252,21 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     switch (kd) {
     case K_COLOR: n->color = gx_pack_rgb15(v0); break; /* gx_cmd_color */
     case K_NORMAL: {
-        /* a normal seen earlier in the batch: its colour again */
-        uint32_t key = v0 & NORMAL_BITS;
-        uint32_t h = (key * 0x9E3779B1u) >> (32 - SEEN_LOG2);
-        if (b->seen_key[h] == key) {
+        /* a normal lit before under the same lighting inputs: its colour again (texgen mode 2
+         * is not remembered, since its NORMAL also sets the texture coordinates) */
+        if (b->texgen2) {
+            n->color = gx_light_normal(gx, v0); /* gx_cmd_normal */
+            break;
+        }
+        uint64_t key = v0 & NORMAL_BITS;
+        uint64_t *e = &gx->normals.entry[(uint32_t)(key * 0x9E3779B1u) >> (32 - NORMAL_CACHE_LOG2)];
+        if ((uint32_t)*e == key) {
             for (int k = 0; k < 3; k++) g->normal[k] = (int16_t)dsgx_sext(v0 >> (10 * k), 10);
-            n->color = b->seen_color[h];
+            n->color = (uint32_t)(*e >> 32);
             break;
         }
         n->color = gx_light_normal(gx, v0); /* gx_cmd_normal */
-        if (!b->texgen2) {
-            b->seen_key[h] = key;
-            b->seen_color[h] = n->color;
-        }
+        *e = key | (uint64_t)n->color << 32;
         break;
     }
     case K_TEXCOORD:

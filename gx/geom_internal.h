@@ -178,6 +178,40 @@ bool gx_geom_store_strip(gx_engine *gx, const gx_polygon *tmpl, const int32_t *c
  *  does not read back the bytes just stored (batch.c). */
 uint32_t gx_light_normal(gx_engine *gx, uint32_t param);
 
+/** What NORMAL's colour depends on besides the normal (gx_light_normal; texgen mode 2, which
+ *  also sets the texture coordinates, aside): the lights enabled in the POLYGON_ATTR latched at
+ *  BEGIN_VTXS, the vector matrix's 3x3 part, the emission, each enabled light's direction,
+ *  specular reciprocal and material x light products, the shininess table when it is enabled.
+ *  What lighting does not read is zero (no light: no matrix; table off: no table), so that two
+ *  states that light every normal alike compare equal byte for byte (no padding). */
+typedef struct gx_light_inputs {
+    int32_t vec[9];
+    int32_t dif[4][3], spe[4][3], amb[4][3];
+    int32_t recip[4];
+    int16_t dir[4][3];
+    uint32_t lights;
+    uint8_t emission[3];
+    uint8_t shininess_enable;
+    uint8_t shininess[128];
+} gx_light_inputs;
+
+enum { GX_NORMAL_CACHE_LOG2 = 10 };
+
+/** NORMAL's lit colours remembered across vertex batches (batch.c): the colour is a function of
+ *  the normal's 30 bits and of @p in alone, so an entry stays right while the engine's inputs
+ *  equal @p in (compared at the start of each batch; any difference empties the table). Derived
+ *  state: not saved, never observable (a restore or reset changes at most the inputs, which the
+ *  next batch compares). */
+typedef struct gx_normal_cache {
+    bool valid; /* @p in and the entries were filled (a new engine's is all zero: not) */
+    gx_light_inputs in;
+    /* by hash of the normal's 30 bits: the bits | the packed colour << 32; ~0: empty */
+    uint64_t entry[1u << GX_NORMAL_CACHE_LOG2];
+} gx_normal_cache;
+
+/** The lighting inputs of @p gx now (gx_light_inputs). */
+void gx_light_inputs_of(const gx_engine *gx, gx_light_inputs *in);
+
 /** A vertex colour packed in a word: the 5-bit channel k in byte k. */
 static inline void gx_unpack_color(uint32_t packed, uint8_t out[3])
 {

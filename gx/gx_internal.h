@@ -39,7 +39,8 @@
 #endif
 
 /* Every member is machine state saved by gx/savestate.c, except the host's settings (log,
- * hooks): a new member needs a line in its `pods` table (plain data) or its own section. */
+ * hooks) and the derived `normals` cache: a new member needs a line in its `pods` table (plain
+ * data) or its own section. */
 struct gx_engine {
     dsgx_log_fn log;
     void *log_user;
@@ -71,6 +72,9 @@ struct gx_engine {
      * still zero, so gx_reset clears only this much (polygon.c keeps it up to date) */
     uint32_t ram_used_polys, ram_used_verts;
     gx_frame_stats last_stats;
+
+    /* derived state, not saved: NORMAL's colours remembered across vertex batches (batch.c) */
+    gx_normal_cache normals;
 };
 
 /** printf-style logging through the engine's callback (no-op without one). */

@@ -24,6 +24,8 @@
  * - DIF_AMB bit 15 copies the diffuse colour into the vertex colour (GBATEK).
  * Guess (inherited): the hardware's exact lighting pipeline beyond what melonDS models.
  */
+#include <string.h>
+
 #include "gx/gx_internal.h"
 
 static void unpack_rgb(uint32_t v, uint8_t out[3])
@@ -127,6 +129,28 @@ static int32_t specular_level(int32_t dot, int32_t nz, int32_t recip)
     shine = dsgx_sext((uint32_t)shine, 14);
     if (shine < 0) return 0;
     return shine > 0x1FF ? 0x1FF : shine;
+}
+
+void gx_light_inputs_of(const gx_engine *gx, gx_light_inputs *in)
+{
+    const gx_geom_state *g = &gx->geom;
+    uint32_t lights = polyattr_lights(g->cur_polygon_attr);
+    memset(in, 0, sizeof(*in));
+    in->lights = lights;
+    memcpy(in->emission, g->mat_emission, sizeof(in->emission));
+    if (lights == 0) return; /* the emission alone */
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++) in->vec[r * 3 + k] = gx->mtx.vec[r * 4 + k];
+    for (; lights; lights &= lights - 1) {
+        int l = __builtin_ctz(lights);
+        memcpy(in->dif[l], g->light_dif[l], sizeof(in->dif[l]));
+        memcpy(in->spe[l], g->light_spe[l], sizeof(in->spe[l]));
+        memcpy(in->amb[l], g->light_amb[l], sizeof(in->amb[l]));
+        memcpy(in->dir[l], g->light_dir[l], sizeof(in->dir[l]));
+        in->recip[l] = g->spec_recip[l];
+    }
+    in->shininess_enable = g->shininess_enable;
+    if (g->shininess_enable) memcpy(in->shininess, g->shininess, sizeof(in->shininess));
 }
 
 uint32_t gx_light_normal(gx_engine *gx, uint32_t param)

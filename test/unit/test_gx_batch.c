@@ -547,6 +547,113 @@ static void test_batch_direct_store_fills_ram(void **state)
     engines_destroy(a, b, r);
 }
 
+/* One change of what lighting reads (or of nothing) between two runs, the same on both engines:
+ * materials, lights, the shininess table, the lights enabled (POLYGON_ATTR then BEGIN_VTXS),
+ * the vector matrix (and matrices lighting does not read), texgen mode 2 and back. */
+static size_t lighting_change(uint64_t *s, gx_bus_word *w, size_t cap)
+{
+    size_t n = 0;
+    uint32_t v = rnd(s), kind = v % 12u;
+    if (kind == 0) {
+        put(w, &n, cap, 0x30, rnd(s)); /* DIF_AMB (bit 15: the vertex colour too) */
+    } else if (kind == 1) {
+        put(w, &n, cap, 0x31, rnd(s)); /* SPE_EMI: specular, emission, the table on or off */
+    } else if (kind == 2) {
+        put(w, &n, cap, 0x32, rnd(s)); /* LIGHT_VECTOR */
+    } else if (kind == 3) {
+        put(w, &n, cap, 0x33, rnd(s)); /* LIGHT_COLOR */
+    } else if (kind == 4) {
+        for (int k = 0; k < 32; k++) put(w, &n, cap, 0x34, rnd(s)); /* SHININESS */
+    } else if (kind == 5) { /* the lights enabled, latched at BEGIN_VTXS */
+        put(w, &n, cap, 0x29, (v >> 8 & 0xFu) | 0x001F00C0u);
+        put(w, &n, cap, 0x40, v >> 16 & 1u);
+    } else if (kind == 6) { /* the vector matrix: mode 2 scales only the position matrix */
+        put(w, &n, cap, 0x10, (v >> 8 & 1u) ? 1u : 2u);
+        for (int k = 0; k < 9; k++) put(w, &n, cap, 0x1A, (uint32_t)random_entry(s)); /* 3x3 */
+    } else if (kind == 7) { /* mode 2 rotations through the stack */
+        put(w, &n, cap, 0x10, 2);
+        put(w, &n, cap, (v >> 8 & 1u) ? 0x11 : 0x12, (v >> 8 & 1u) ? 0u : 1u); /* PUSH / POP */
+    } else if (kind == 8) {
+        put(w, &n, cap, 0x10, 2);
+        put(w, &n, cap, 0x1B, 0x800u + (rnd(s) & 0x1FFFu)); /* SCALE: not the vector matrix */
+        put(w, &n, cap, 0x1B, 0x1000u);
+        put(w, &n, cap, 0x1B, 0x1000u);
+    } else if (kind == 9) { /* TEXIMAGE_PARAM: texgen mode 2 (NORMAL sets the coordinates) or 0 */
+        put(w, &n, cap, 0x2A, (v >> 8 & 1u) ? 2u << 30 : 0u);
+    }
+    return n; /* (10, 11: nothing changes) */
+}
+
+/* NORMAL's colours remembered across batches (gx->normals): runs of vertex groups whose normals
+ * come from a few values, with every input of lighting changed between runs now and then, and
+ * save-state restores and resets of both engines (the batch's cache then holds colours of
+ * another state): the batch engine must stay in the executor's state after every run. */
+static void test_batch_normal_cache(void **state)
+{
+    (void)state;
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
+    uint64_t seed = 0xC0105EEDull;
+    enum { CAP = 1024 };
+    gx_bus_word w[CAP];
+    static const uint32_t normals[] = {0x1E1D6035u, 0x3DFFFC00u, 0x000001FFu, 0x2005C5A5u,
+                                       0x1FF7FDFFu, 0x00100401u, 0x3FFFFFFFu, 0x15555555u};
+    size_t n = 0;
+    put(w, &n, CAP, 0x29, 0x001F00CFu); /* four lights, both sides */
+    for (int l = 0; l < 4; l++) {
+        put(w, &n, CAP, 0x32, rnd(&seed) | (uint32_t)l << 30);
+        put(w, &n, CAP, 0x33, 0x7FFFu | (uint32_t)l << 30);
+    }
+    put(w, &n, CAP, 0x40, 0);
+    gx_write32_run(a, w, n);
+    for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+    uint8_t *saved = NULL;
+    size_t saved_n = 0;
+    unsigned restores = 0, cached_runs = 0;
+    for (int round = 0; round < 3000; round++) {
+        n = lighting_change(&seed, w, CAP);
+        gx_write32_run(a, w, n);
+        for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+        uint32_t e = rnd(&seed) % 64u;
+        if (e == 0) { /* keep this state, or go back to the one kept */
+            free(saved);
+            saved = state_of(b, r, &saved_n);
+        } else if (e == 1 && saved) {
+            char err[128];
+            assert_int_equal(dsgx_state_restore(a, r, saved, saved_n, err, sizeof(err)), 0);
+            assert_int_equal(dsgx_state_restore(b, r, saved, saved_n, err, sizeof(err)), 0);
+            restores++;
+        } else if (e == 2) {
+            gx_reset(a);
+            gx_reset(b);
+        }
+        same_state(a, b, r);
+        n = 0;
+        for (uint32_t k = 0, nv = 3 + rnd(&seed) % 120u; k < nv; k++) {
+            uint32_t v = rnd(&seed);
+            if (v & 1u) put(w, &n, CAP, 0x22, rnd(&seed));
+            put(w, &n, CAP, 0x21, normals[v >> 8 & 7u] ^ (v & 0xC0000000u));
+            put(w, &n, CAP, 0x23, ((v >> 12) & 0x0FFFu) | (rnd(&seed) & 0x0FFFu) << 16);
+            put(w, &n, CAP, 0x23, rnd(&seed) & 0x0FFFu);
+        }
+        gx_write32_run(a, w, n);
+        for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+        same_state(a, b, r);
+        cached_runs += a->normals.valid && b->normals.valid == false;
+        if (round % 50 == 49) {
+            gx_write32(a, PORT + 0x50u * 4u, 0);
+            gx_write32(b, PORT + 0x50u * 4u, 0);
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+        }
+    }
+    /* the batch engine's cache was filled, the executor's never (it lights every NORMAL) */
+    assert_true(cached_runs > 2000);
+    assert_true(restores > 10);
+    free(saved);
+    engines_destroy(a, b, r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -556,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_batch_gxfifo_words),
         cmocka_unit_test(test_batch_direct_store_fills_ram),
         cmocka_unit_test(test_batch_strips),
+        cmocka_unit_test(test_batch_normal_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
