@@ -61,6 +61,9 @@
 #if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
 #include <emmintrin.h>
 #endif
+#if GX_SSE41_DISPATCH
+#include <smmintrin.h>
+#endif
 
 enum {
     BATCH_VERTS = 128,   /* vertices per batch (the transform's arrays) */
@@ -74,16 +77,17 @@ enum {
 /* The entry kinds of a batch: the port's index from COLOR on. */
 enum { K_COLOR = 0, K_NORMAL = 1, K_TEXCOORD = 2, K_VTX16 = 3 };
 
-void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
-{
 #if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
-    /* Each product v * m (v 16-bit, m 32-bit signed) through pmuludq (unsigned 32 x 32 -> 64,
-     * SSE2; the signed pmuldq is SSE4.1): with v' = v + 2^15 and m' = m + 2^31 (both unsigned),
-     *   sum_k = v0 m0k + v1 m1k + v2 m2k + 2^12 m3k
-     *         = sum_i v'_i m'_ik - 2^31 sum_i v'_i - 2^15 sum_i m'_ik + 3 * 2^46 + 2^12 m3k,
-     * every term exact modulo 2^64, and out_k = bits 12..43 of sum_k (the arithmetic shift by 12
-     * then wrapping to 32 bits keeps exactly those bits, whatever the shift fills in above), so
-     * the 3 * 2^46 drops out. */
+/* Each product v * m (v 16-bit, m 32-bit signed) through pmuludq (unsigned 32 x 32 -> 64, SSE2;
+ * the signed pmuldq is SSE4.1): with v' = v + 2^15 and m' = m + 2^31 (both unsigned),
+ *   sum_k = v0 m0k + v1 m1k + v2 m2k + 2^12 m3k
+ *         = sum_i v'_i m'_ik - 2^31 sum_i v'_i - 2^15 sum_i m'_ik + 3 * 2^46 + 2^12 m3k,
+ * every term exact modulo 2^64, and out_k = bits 12..43 of sum_k (the arithmetic shift by 12
+ * then wrapping to 32 bits keeps exactly those bits, whatever the shift fills in above), so
+ * the 3 * 2^46 drops out. */
+static void transform_sse2(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4],
+                           size_t n)
+{
     __m128i mcol[3][2];
     uint64_t kc[4];
     for (int k = 0; k < 4; k++) {
@@ -115,7 +119,48 @@ void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*
         hi = _mm_shuffle_epi32(_mm_srli_epi64(hi, 12), _MM_SHUFFLE(3, 1, 2, 0));
         _mm_storeu_si128((__m128i *)out[j], _mm_unpacklo_epi64(lo, hi));
     }
-#else
+}
+#endif
+
+#if GX_SSE41_DISPATCH
+/* SSE4.1 (run-time dispatch: the build stays baseline x86-64): the signed products with pmuldq
+ * (the low 32 bits of each 64-bit lane, signed), no bias: a vertex's columns 0-1 and 2-3 in two
+ * registers, the matrix entries sign-extended to 64-bit lanes. The sum of the three products
+ * and 2^12 m3k is exact in 64 bits (|v m| < 2^46); the logical shift by 12 and the low 32 bits
+ * of each lane keep bits 12..43, as the scalar form's arithmetic shift and wrap do. (An AVX2
+ * form, all four columns in one register, was slower: bench/README.md, geo5.) */
+__attribute__((target("sse4.1"))) static void
+transform_sse41(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
+{
+    __m128i r[3][2];
+    for (int i = 0; i < 3; i++) {
+        __m128i row = _mm_loadu_si128((const __m128i *)&m[i * 4]);
+        r[i][0] = _mm_cvtepi32_epi64(row);
+        r[i][1] = _mm_cvtepi32_epi64(_mm_srli_si128(row, 8));
+    }
+    __m128i row3 = _mm_loadu_si128((const __m128i *)&m[12]);
+    __m128i k01 = _mm_slli_epi64(_mm_cvtepi32_epi64(row3), 12);
+    __m128i k23 = _mm_slli_epi64(_mm_cvtepi32_epi64(_mm_srli_si128(row3, 8)), 12);
+    for (size_t j = 0; j < n; j++) {
+        __m128i a0 = _mm_set1_epi32(pos[j][0]), a1 = _mm_set1_epi32(pos[j][1]),
+                a2 = _mm_set1_epi32(pos[j][2]);
+        __m128i lo = _mm_add_epi64(k01, _mm_mul_epi32(a0, r[0][0]));
+        __m128i hi = _mm_add_epi64(k23, _mm_mul_epi32(a0, r[0][1]));
+        lo = _mm_add_epi64(lo, _mm_mul_epi32(a1, r[1][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epi32(a1, r[1][1]));
+        lo = _mm_add_epi64(lo, _mm_mul_epi32(a2, r[2][0]));
+        hi = _mm_add_epi64(hi, _mm_mul_epi32(a2, r[2][1]));
+        lo = _mm_shuffle_epi32(_mm_srli_epi64(lo, 12), _MM_SHUFFLE(3, 1, 2, 0));
+        hi = _mm_shuffle_epi32(_mm_srli_epi64(hi, 12), _MM_SHUFFLE(3, 1, 2, 0));
+        _mm_storeu_si128((__m128i *)out[j], _mm_unpacklo_epi64(lo, hi));
+    }
+}
+#endif
+
+/* The scalar form (gx_geom_transform's arithmetic). */
+static void transform_scalar(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4],
+                             size_t n)
+{
     for (size_t j = 0; j < n; j++) {
         for (int k = 0; k < 4; k++) {
             int64_t sum = dsgx_mul64(pos[j][0], m[k]) + dsgx_mul64(pos[j][1], m[4 + k]) +
@@ -123,6 +168,38 @@ void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*
             out[j][k] = dsgx_wrap32(dsgx_asr64(sum, 12));
         }
     }
+}
+
+bool gx_transform_batch_path(enum gx_simd_path path, const int32_t m[16], const int16_t (*pos)[3],
+                             int32_t (*out)[4], size_t n)
+{
+    switch (path) {
+    case GX_PATH_SCALAR: transform_scalar(m, pos, out, n); return true;
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+    case GX_PATH_SSE2: transform_sse2(m, pos, out, n); return true;
+#endif
+#if GX_SSE41_DISPATCH
+    case GX_PATH_SSE41:
+        if (!__builtin_cpu_supports("sse4.1")) return false;
+        transform_sse41(m, pos, out, n);
+        return true;
+#endif
+    default: return false;
+    }
+}
+
+void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
+{
+#if GX_SSE41_DISPATCH
+    if (__builtin_cpu_supports("sse4.1")) {
+        transform_sse41(m, pos, out, n);
+        return;
+    }
+#endif
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+    transform_sse2(m, pos, out, n);
+#else
+    transform_scalar(m, pos, out, n);
 #endif
 }
 

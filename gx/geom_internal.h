@@ -126,8 +126,24 @@ void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
 void gx_geom_transform(gx_engine *gx, const int16_t v[3], int32_t out[4]);
 
 /** gx_geom_transform for @p n positions at once, with the clip matrix @p m given (batch.c;
- *  SSE2 where the build has it, the same integers). */
+ *  SSE4.1 where the machine has it (run-time dispatch), else SSE2 where the build has it, else
+ *  scalar: the same integers). */
 void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n);
+
+/* SSE4.1 forms chosen at run time (GCC/Clang on x86-64; the build's flags stay baseline). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(DSGX_NO_SIMD)
+#define GX_SSE41_DISPATCH 1
+#else
+#define GX_SSE41_DISPATCH 0
+#endif
+
+/** The vector forms of the geometry engine's fast paths (tests compare each with the scalar). */
+enum gx_simd_path { GX_PATH_SCALAR, GX_PATH_SSE2, GX_PATH_SSE41 };
+
+/** gx_transform_batch through one form. @return false (nothing written) when this build or
+ *  machine lacks it */
+bool gx_transform_batch_path(enum gx_simd_path path, const int32_t m[16], const int16_t (*pos)[3],
+                             int32_t (*out)[4], size_t n);
 
 /** Texgen mode 2: NORMAL recomputes the texture coordinates from the normal @p n (1.0.9). */
 void gx_texgen_normal(gx_engine *gx, const int16_t n[3]);

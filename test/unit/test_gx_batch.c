@@ -2,9 +2,9 @@
  * test_gx_batch.c - the vertex batch (gx/batch.c: runs of COLOR, NORMAL, TEXCOORD and VTX_16
  * port writes executed three passes at a time by gx_write32_run) against the reference, the
  * executor entry by entry (gx_write32 word by word).
- * - The batch transform (gx_transform_batch: SSE2 unsigned products with biased operands)
- *   against gx_geom_transform (64-bit signed products) on random and extreme matrices and
- *   positions.
+ * - The batch transform (gx_transform_batch and each of its forms: SSE4.1 signed products when
+ *   the machine has SSE4.1, SSE2 unsigned products with biased operands, scalar) against
+ *   gx_geom_transform (64-bit signed products) on random and extreme matrices and positions.
  * - Two engines get the same random vertex-heavy bus writes, one in random-sized runs through
  *   gx_write32_run, one word by word through gx_write32, and must end every run in the same
  *   saved state byte for byte (dsgx_state_save: the cycle model, the frame's cycles and
@@ -58,6 +58,7 @@ static void test_transform_batch_exact(void **state)
     gx_engine *gx = gx_create();
     assert_non_null(gx);
     uint64_t seed = 0x7A5F0E1Dull;
+    unsigned ran[GX_PATH_SSE41 + 1] = {0, 0, 0};
     for (int round = 0; round < 2000; round++) {
         int32_t m[16];
         for (int k = 0; k < 16; k++) m[k] = random_entry(&seed);
@@ -73,13 +74,29 @@ static void test_transform_batch_exact(void **state)
                     (int16_t)(uint16_t)((r & 7u) == 0 ? ((r & 8u) ? 0x8000u : 0x7FFFu) : (r >> 16));
             }
         }
-        gx_transform_batch(m, (const int16_t(*)[3])pos, out, n);
-        for (size_t j = 0; j < n; j++) {
-            int32_t ref[4];
-            gx_geom_transform(gx, pos[j], ref);
-            assert_memory_equal(out[j], ref, sizeof(ref));
+        /* the dispatching form (-1), then each form this build and machine have */
+        for (int path = -1; path <= GX_PATH_SSE41; path++) {
+            memset(out, 0x5A, sizeof(out));
+            if (path < 0)
+                gx_transform_batch(m, (const int16_t(*)[3])pos, out, n);
+            else if (!gx_transform_batch_path((enum gx_simd_path)path, m, (const int16_t(*)[3])pos,
+                                              out, n))
+                continue;
+            else
+                ran[path]++;
+            for (size_t j = 0; j < n; j++) {
+                int32_t ref[4];
+                gx_geom_transform(gx, pos[j], ref);
+                assert_memory_equal(out[j], ref, sizeof(ref));
+            }
         }
     }
+    assert_int_equal(ran[GX_PATH_SCALAR], 2000);
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+    assert_int_equal(ran[GX_PATH_SSE2], 2000);
+#endif
+    print_message("forms compared: scalar %u, SSE2 %u, SSE4.1 %u rounds\n", ran[GX_PATH_SCALAR],
+                  ran[GX_PATH_SSE2], ran[GX_PATH_SSE41]);
     gx_destroy(gx);
 }
 
