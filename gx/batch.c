@@ -27,7 +27,7 @@
  *      way with their shared vertices (strip_vertex, polygon.c gx_geom_store_strip: the polygon
  *      buffer kept as references to the batch's vertices, gx/README.md); the others through
  *      the polygon buffer (gx_geom_assemble_vertex). The vertex attributes the batch kept in
- *      registers (g->vtx_color, cur_vtx, tex_raw/tex_cur) and the polygon buffer slots the
+ *      registers (g->vtx_color, cur_vtx, tex_raw/tex_cur, normal) and the polygon buffer slots the
  *      batch skipped are stored once, as the last entry leaves them. (Stores read back at once
  *      in other widths stalled on store forwarding: bench/README.md, geo3.)
  * Why the split is exact: the attribute handlers read and write only the vertex attributes,
@@ -251,6 +251,8 @@ typedef struct batch_count {
     uint32_t tex;         /* texgen mode 0: the texture coordinates as TEXCOORD's word (g->tex_raw
                            * and tex_cur: stored once, when tex_set) */
     bool tex_set;
+    uint32_t normal; /* the last NORMAL's word (g->normal: stored once, when normal_set) */
+    bool normal_set;
     /* the attribute commands since the last vertex (run to completion): their cycles, the
      * normal and vertex tails they found (the cycle model's at the start of the batch; after a
      * vertex always 0 and 4: gx_cyc_vertex_work sets 7 and counts down 3, or its after1 form 8
@@ -337,8 +339,9 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         }
         uint64_t key = v0 & NORMAL_BITS;
         uint64_t *e = &gx->normals.entry[(uint32_t)(key * 0x9E3779B1u) >> (32 - NORMAL_CACHE_LOG2)];
+        n->normal = v0; /* (g->normal: stored once, in batch_finish) */
+        n->normal_set = true;
         if ((uint32_t)*e == key) {
-            for (int k = 0; k < 3; k++) g->normal[k] = (int16_t)dsgx_sext(v0 >> (10 * k), 10);
             n->color = (uint32_t)(*e >> 32);
             break;
         }
@@ -564,6 +567,8 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         g->tex_raw[0] = g->tex_cur[0] = lo16(n.tex);
         g->tex_raw[1] = g->tex_cur[1] = (int16_t)(uint16_t)(n.tex >> 16);
     }
+    if (n.normal_set) /* gx_light_normal's store */
+        for (int k = 0; k < 3; k++) g->normal[k] = (int16_t)dsgx_sext(n.normal >> (10 * k), 10);
     if (n.nv) {
         g->cur_vtx[0] = lo16(n.last_vtx[0]);
         g->cur_vtx[1] = (int16_t)(uint16_t)(n.last_vtx[0] >> 16);
