@@ -236,9 +236,9 @@ typedef struct batch {
     uint32_t color[BATCH_VERTS]; /* packed: gx_unpack_color */
     int16_t tex[BATCH_VERTS][2];
     uint8_t kind[BATCH_WORDS]; /* per command: K_* */
-    /* run to completion: the attribute commands before vertex j as one sum of cycles and the
-     * normal tail they leave (batch_command; 0 cycles: none) */
-    int32_t attr_sum[BATCH_VERTS], attr_np[BATCH_VERTS];
+    /* run to completion: the attribute commands before vertex j as one sum of cycles
+     * (batch_command; 0: none; the normal tail they leave is cleared by the vertex unread) */
+    int32_t attr_sum[BATCH_VERTS];
     bool texgen0, texgen2, texgen3;
 } batch;
 
@@ -360,7 +360,6 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     default: { /* K_VTX16 */
         size_t j = n->nv++;
         b->attr_sum[j] = n->sum;
-        b->attr_np[j] = n->np;
         n->sum = 0;
         n->np = 0;
         n->vp = GX_VP_VERTEX - GX_VERTEX_WORK; /* (see batch_count) */
@@ -517,18 +516,17 @@ static GX_ALWAYS_INLINE void strip_vertex(gx_engine *gx, const batch *b, batch_p
     g->incomplete = !g->poly_completed;
 }
 
-/* Pass 3 for batch vertex @p j: both entries' charges (in the cycle-driven mode, @p slice, the
- * idle time after each) and its assembly. */
-static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, batch_pass3 *p,
-                                               size_t j, uint32_t slice)
+/* The assembly modes of pass 3 (batch_pass3: direct, strip; neither: through the polygon
+ * buffer). */
+enum { MODE_BUFFER, MODE_DIRECT, MODE_STRIP, MODE_ANY };
+
+/* Pass 3's assembly of batch vertex @p j in @p mode (MODE_ANY: chosen here, once the batch can
+ * take the direct or strip path; the primitive type stays through a batch). */
+static GX_ALWAYS_INLINE void batch_assemble(gx_engine *gx, const batch *b, batch_pass3 *p, size_t j,
+                                            const int mode)
 {
     gx_geom_state *g = &gx->geom;
-    gx_cycle_state *c = &gx->cmd.cyc;
-    int64_t charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
-    p->total += (uint64_t)charged;
-    p->vertex_cycles = charged;
-    if (slice) idle_after(gx, (int64_t)slice - charged);
-    if (!p->direct && !p->strip) { /* (the prim stays) */
+    if (mode == MODE_ANY && !p->direct && !p->strip) {
         if (g->prim_type < 2 && g->vtx_in_poly == 0) {
             p->direct = true;
             gx_geom_polygon_template(g, &p->tmpl);
@@ -539,19 +537,63 @@ static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, ba
             for (int k = 0; k < 4; k++) p->ref[k] = BATCH_VERTS + k;
         }
     }
-    if (p->direct) {
+    if (mode == MODE_DIRECT || (mode == MODE_ANY && p->direct)) {
         direct_vertex(gx, b, j, &p->tmpl, p->last_j);
-    } else if (p->strip) {
+    } else if (mode == MODE_STRIP || (mode == MODE_ANY && p->strip)) {
         strip_vertex(gx, b, p, j);
     } else {
         batch_vertex(b, j, &g->buf[g->vtx_in_poly]);
         gx_geom_assemble_vertex(gx);
     }
-    charged = 1 + gx_cyc_vertex_work_after1(c, g);
+}
+
+/* Pass 3 for batch vertex @p j in the cycle-driven mode: both entries' charges, the idle time
+ * after each (@p slice), and its assembly. */
+static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, batch_pass3 *p,
+                                               size_t j, uint32_t slice)
+{
+    gx_cycle_state *c = &gx->cmd.cyc;
+    int64_t charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
+    p->total += (uint64_t)charged;
+    p->vertex_cycles = charged;
+    idle_after(gx, (int64_t)slice - charged);
+    batch_assemble(gx, b, p, j, MODE_ANY);
+    charged = 1 + gx_cyc_vertex_work_after1(c, &gx->geom);
     p->vertex_cycles += charged;
     p->total += (uint64_t)charged;
     p->charged = charged;
-    if (slice) p->busy = idle_after(gx, (int64_t)slice - charged);
+    p->busy = idle_after(gx, (int64_t)slice - charged);
+}
+
+/* Pass 3 run to completion for batch vertices @p j .. @p end - 1 in @p mode, up to the vertex
+ * that chooses a mode (MODE_ANY): the attribute commands before each vertex as one sum (pass
+ * 1, batch_command), whose cycles pass at once (draining a then b cycles is draining a + b:
+ * cycles.c; the normal tail they leave is cleared by the vertex's issue unread), the vertex's
+ * issue wait, its assembly, its work (its second entry's 1 and the work's 3 cycles,
+ * gx_cyc_vertex_work_after1). @p *issue: the last vertex's issue charge; @p *total: the cycles
+ * charged. @return the next vertex */
+static GX_ALWAYS_INLINE size_t batch_vertices_rtc(gx_engine *gx, const batch *b, batch_pass3 *p,
+                                                  size_t j, size_t end, int64_t *issue,
+                                                  uint64_t *total, const int mode)
+{
+    gx_cycle_state *c = &gx->cmd.cyc;
+    uint64_t t = *total;
+    int64_t is = *issue;
+    for (; j < end; j++) {
+        int32_t a = b->attr_sum[j];
+        if (a) gx_cyc_run(c, a);
+        is = gx_cyc_issue(c, GX_WAIT_VERTEX);
+        t += (uint64_t)a + (uint64_t)is + 1 + GX_VERTEX_WORK;
+        batch_assemble(gx, b, p, j, mode);
+        gx_cyc_vertex_work_after1(c, &gx->geom);
+        if (mode == MODE_ANY && (p->direct || p->strip)) {
+            j++;
+            break;
+        }
+    }
+    *issue = is;
+    *total = t;
+    return j;
 }
 
 /* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
@@ -584,16 +626,19 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     gx_cycle_state *c = &s->cyc;
     batch_pass3 p = {.busy = true, .last_j = {-1, -1, -1, -1}};
     if (slice == 0) {
-        /* run to completion: the attribute commands before each vertex as one sum (pass 1,
-         * batch_command); their cycles pass at once (draining a then b cycles is draining
-         * a + b: cycles.c) */
-        for (size_t j = 0; j < n.nv; j++) {
-            if (b->attr_sum[j]) {
-                gx_cyc_run(c, b->attr_sum[j]);
-                p.total += (uint64_t)b->attr_sum[j];
-            }
-            c->np = b->attr_np[j];
-            batch_vertex_step(gx, b, &p, j, 0);
+        /* run to completion (batch_vertices_rtc): up to the vertex that chooses the direct or
+         * strip path, then the rest in that mode */
+        int64_t issue = 0;
+        uint64_t total = 0;
+        size_t j = batch_vertices_rtc(gx, b, &p, 0, n.nv, &issue, &total, MODE_ANY);
+        if (p.direct)
+            batch_vertices_rtc(gx, b, &p, j, n.nv, &issue, &total, MODE_DIRECT);
+        else if (p.strip)
+            batch_vertices_rtc(gx, b, &p, j, n.nv, &issue, &total, MODE_STRIP);
+        p.total = total;
+        if (n.nv) {
+            p.vertex_cycles = issue + 1 + GX_VERTEX_WORK;
+            p.charged = 1 + GX_VERTEX_WORK;
         }
         if (n.sum) { /* the attribute commands after the last vertex */
             gx_cyc_run(c, n.sum);
