@@ -235,7 +235,7 @@ typedef struct batch {
     int32_t clip[BATCH_VERTS][4];
     uint32_t color[BATCH_VERTS]; /* packed: gx_unpack_color */
     int16_t tex[BATCH_VERTS][2];
-    uint8_t kind[BATCH_WORDS]; /* per command: K_* */
+    uint8_t kind[BATCH_WORDS]; /* (cycle-driven mode) per command: K_* */
     /* run to completion: the attribute commands before vertex j as one sum of cycles
      * (batch_command; 0: none; the normal tail they leave is cleared by the vertex unread) */
     int32_t attr_sum[BATCH_VERTS];
@@ -303,13 +303,15 @@ static void batch_begin(gx_engine *gx, batch *b)
 }
 
 /* Pass 1 for one command (K_*) with its parameter word(s) (@p v1: a VTX_16's second), in write
- * order: the attribute handlers run, a vertex is recorded. */
+ * order: the attribute handlers run, a vertex is recorded; @p kinds: the command's kind too (the
+ * cycle-driven mode's pass 3 charges entry by entry). */
 static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count *n, unsigned kd,
-                                           uint32_t v0, uint32_t v1)
+                                           uint32_t v0, uint32_t v1, const bool kinds)
 {
     gx_geom_state *g = &gx->geom;
     const uint32_t params[1] = {v0};
-    b->kind[n->ncmd++] = (uint8_t)kd;
+    if (kinds) b->kind[n->ncmd] = (uint8_t)kd;
+    n->ncmd++;
     if (kd != K_VTX16) {
         /* its charge run to completion (pass 3 of the cycle-driven mode charges it itself):
          * the charges read only the normal tail (which each sets: 0, or 7 after NORMAL) and,
@@ -703,34 +705,45 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
  * at most the polygon pipeline's 35 cycles (the longest it is set to, cycles_internal.h) plus
  * a 10-cycle grid step (cycles.c gx_cycles_next_vertex_slot); NORMAL costs at most 8 + 4 (the
  * normal tail, four lights), COLOR and TEXCOORD at most 8, a vertex's second entry 4. */
-size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
+/* gx_batch_ports for @p slice 0 (run to completion) or not, each its own instance (@p cyc: the
+ * cycle-driven mode's per-command kinds are recorded). */
+static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n,
+                                           uint32_t slice, const bool cyc)
 {
-    if (!batch_allowed(gx)) return 0;
-    if (slice != 0 && (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx))) return 0;
     batch b;
     batch_count c = batch_counts(gx);
     batch_begin(gx, &b);
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 
     /* pass 1: the run ends at any other write, at a VTX_16 whose second word is not next, or
-     * when the vertex arrays are full */
+     * when the vertex arrays are full; each command through its own instance of batch_command */
     size_t i = 0;
     for (; i < n; i++) {
         uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
         if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
-        unsigned kd = off >> 2;
-        if (kd == K_VTX16) {
+        switch (off >> 2) {
+        case K_COLOR: batch_command(gx, &b, &c, K_COLOR, w[i].value, 0, cyc); break;
+        case K_NORMAL: batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, cyc); break;
+        case K_TEXCOORD: batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, cyc); break;
+        default:
             if (c.nv == BATCH_VERTS || i + 1 == n || (w[i + 1].addr & ~3u) != (w[i].addr & ~3u))
-                break;
-            batch_command(gx, &b, &c, kd, w[i].value, w[i + 1].value);
+                goto end;
+            batch_command(gx, &b, &c, K_VTX16, w[i].value, w[i + 1].value, cyc);
             i++;
-        } else {
-            batch_command(gx, &b, &c, kd, w[i].value, 0);
         }
     }
+end:
     if (i == 0) return 0;
     batch_finish(gx, &b, c, i, slice);
     return i;
+}
+
+size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
+{
+    if (!batch_allowed(gx)) return 0;
+    if (slice == 0) return batch_ports(gx, w, n, 0, false);
+    if (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx)) return 0;
+    return batch_ports(gx, w, n, slice, true);
 }
 
 /* A packed GXFIFO word of vertex commands only: every byte COLOR, NORMAL, TEXCOORD, VTX_16 or
@@ -779,11 +792,11 @@ static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
             if (op == 0) continue;
             uint32_t v0 = w ? w[p].value : words[p];
             if (op == GX_OP_VTX_16) {
-                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1]);
+                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1], false);
                 p += 2;
                 last_need = 2;
             } else {
-                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0);
+                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0, false);
                 p++;
                 last_need = 1;
             }
