@@ -62,6 +62,7 @@
 #include <emmintrin.h>
 #endif
 #if GX_SSE41_DISPATCH
+#include <pmmintrin.h>
 #include <smmintrin.h>
 #endif
 
@@ -85,7 +86,7 @@ enum { K_COLOR = 0, K_NORMAL = 1, K_TEXCOORD = 2, K_VTX16 = 3 };
  * every term exact modulo 2^64, and out_k = bits 12..43 of sum_k (the arithmetic shift by 12
  * then wrapping to 32 bits keeps exactly those bits, whatever the shift fills in above), so
  * the 3 * 2^46 drops out. */
-static void transform_sse2(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4],
+static void transform_sse2(const int32_t m[16], const int64_t (*pos)[3], int32_t (*out)[4],
                            size_t n)
 {
     __m128i mcol[3][2];
@@ -115,9 +116,10 @@ static void transform_sse2(const int32_t m[16], const int16_t (*pos)[3], int32_t
         hi = _mm_add_epi64(hi, _mm_mul_epu32(a1, mcol[1][1]));
         lo = _mm_add_epi64(lo, _mm_mul_epu32(a2, mcol[2][0]));
         hi = _mm_add_epi64(hi, _mm_mul_epu32(a2, mcol[2][1]));
-        lo = _mm_shuffle_epi32(_mm_srli_epi64(lo, 12), _MM_SHUFFLE(3, 1, 2, 0));
-        hi = _mm_shuffle_epi32(_mm_srli_epi64(hi, 12), _MM_SHUFFLE(3, 1, 2, 0));
-        _mm_storeu_si128((__m128i *)out[j], _mm_unpacklo_epi64(lo, hi));
+        __m128 cols =
+            _mm_shuffle_ps(_mm_castsi128_ps(_mm_srli_epi64(lo, 12)),
+                           _mm_castsi128_ps(_mm_srli_epi64(hi, 12)), _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps((float *)out[j], cols);
     }
 }
 #endif
@@ -130,7 +132,7 @@ static void transform_sse2(const int32_t m[16], const int16_t (*pos)[3], int32_t
  * of each lane keep bits 12..43, as the scalar form's arithmetic shift and wrap do. (An AVX2
  * form, all four columns in one register, was slower: bench/README.md, geo5.) */
 __attribute__((target("sse4.1"))) static void
-transform_sse41(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
+transform_sse41(const int32_t m[16], const int64_t (*pos)[3], int32_t (*out)[4], size_t n)
 {
     __m128i r[3][2];
     for (int i = 0; i < 3; i++) {
@@ -142,35 +144,40 @@ transform_sse41(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4],
     __m128i k01 = _mm_slli_epi64(_mm_cvtepi32_epi64(row3), 12);
     __m128i k23 = _mm_slli_epi64(_mm_cvtepi32_epi64(_mm_srli_si128(row3, 8)), 12);
     for (size_t j = 0; j < n; j++) {
-        __m128i a0 = _mm_set1_epi32(pos[j][0]), a1 = _mm_set1_epi32(pos[j][1]),
-                a2 = _mm_set1_epi32(pos[j][2]);
+        /* each coordinate in both 64-bit lanes by a load (movddup: no shuffle), the columns
+         * gathered by one shufps: the shuffle unit was this loop's bottleneck */
+        __m128i a0 = _mm_castpd_si128(_mm_loaddup_pd((const double *)&pos[j][0]));
+        __m128i a1 = _mm_castpd_si128(_mm_loaddup_pd((const double *)&pos[j][1]));
+        __m128i a2 = _mm_castpd_si128(_mm_loaddup_pd((const double *)&pos[j][2]));
         __m128i lo = _mm_add_epi64(k01, _mm_mul_epi32(a0, r[0][0]));
         __m128i hi = _mm_add_epi64(k23, _mm_mul_epi32(a0, r[0][1]));
         lo = _mm_add_epi64(lo, _mm_mul_epi32(a1, r[1][0]));
         hi = _mm_add_epi64(hi, _mm_mul_epi32(a1, r[1][1]));
         lo = _mm_add_epi64(lo, _mm_mul_epi32(a2, r[2][0]));
         hi = _mm_add_epi64(hi, _mm_mul_epi32(a2, r[2][1]));
-        lo = _mm_shuffle_epi32(_mm_srli_epi64(lo, 12), _MM_SHUFFLE(3, 1, 2, 0));
-        hi = _mm_shuffle_epi32(_mm_srli_epi64(hi, 12), _MM_SHUFFLE(3, 1, 2, 0));
-        _mm_storeu_si128((__m128i *)out[j], _mm_unpacklo_epi64(lo, hi));
+        __m128 cols =
+            _mm_shuffle_ps(_mm_castsi128_ps(_mm_srli_epi64(lo, 12)),
+                           _mm_castsi128_ps(_mm_srli_epi64(hi, 12)), _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps((float *)out[j], cols);
     }
 }
 #endif
 
 /* The scalar form (gx_geom_transform's arithmetic). */
-static void transform_scalar(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4],
+static void transform_scalar(const int32_t m[16], const int64_t (*pos)[3], int32_t (*out)[4],
                              size_t n)
 {
     for (size_t j = 0; j < n; j++) {
         for (int k = 0; k < 4; k++) {
-            int64_t sum = dsgx_mul64(pos[j][0], m[k]) + dsgx_mul64(pos[j][1], m[4 + k]) +
-                          dsgx_mul64(pos[j][2], m[8 + k]) + dsgx_mul64(FX32_ONE, m[12 + k]);
+            int64_t sum =
+                dsgx_mul64((int32_t)pos[j][0], m[k]) + dsgx_mul64((int32_t)pos[j][1], m[4 + k]) +
+                dsgx_mul64((int32_t)pos[j][2], m[8 + k]) + dsgx_mul64(FX32_ONE, m[12 + k]);
             out[j][k] = dsgx_wrap32(dsgx_asr64(sum, 12));
         }
     }
 }
 
-bool gx_transform_batch_path(enum gx_simd_path path, const int32_t m[16], const int16_t (*pos)[3],
+bool gx_transform_batch_path(enum gx_simd_path path, const int32_t m[16], const int64_t (*pos)[3],
                              int32_t (*out)[4], size_t n)
 {
     switch (path) {
@@ -188,7 +195,7 @@ bool gx_transform_batch_path(enum gx_simd_path path, const int32_t m[16], const 
     }
 }
 
-void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n)
+void gx_transform_batch(const int32_t m[16], const int64_t (*pos)[3], int32_t (*out)[4], size_t n)
 {
 #if GX_SSE41_DISPATCH
     if (__builtin_cpu_supports("sse4.1")) {
@@ -231,7 +238,7 @@ static bool sched_fresh(const gx_engine *gx)
 
 /* What pass 1 gathers for passes 2-3. */
 typedef struct batch {
-    int16_t pos[BATCH_VERTS][3];
+    int64_t pos[BATCH_VERTS][3]; /* 16-bit values (gx_transform_batch's form) */
     int32_t clip[BATCH_VERTS][4];
     uint32_t color[BATCH_VERTS]; /* packed: gx_unpack_color */
     int16_t tex[BATCH_VERTS][2];
@@ -374,7 +381,8 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
             b->tex[j][0] = lo16(n->tex);
             b->tex[j][1] = (int16_t)(uint16_t)(n->tex >> 16);
         } else if (b->texgen3) {
-            gx_texgen_vertex(gx, b->pos[j], b->tex[j]);
+            const int16_t pos[3] = {lo16(v0), (int16_t)(uint16_t)(v0 >> 16), lo16(v1)};
+            gx_texgen_vertex(gx, pos, b->tex[j]);
         } else {
             memcpy(b->tex[j], g->tex_cur, sizeof(b->tex[j]));
         }
@@ -621,7 +629,7 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
 
     /* pass 2: the positions through the clip matrix */
     if (n.nv)
-        gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int16_t(*)[3])b->pos, b->clip, n.nv);
+        gx_transform_batch(gx_mtx_clip_of(&gx->mtx), (const int64_t(*)[3])b->pos, b->clip, n.nv);
 
     /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
      * and polygon assembly, in write order */

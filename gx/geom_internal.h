@@ -125,10 +125,11 @@ void gx_texgen_vertex(gx_engine *gx, const int16_t pos[3], int16_t out[2]);
 /** @p v (1.3.12) times the clip matrix with w = 1.0: 64-bit sums >> 12. */
 void gx_geom_transform(gx_engine *gx, const int16_t v[3], int32_t out[4]);
 
-/** gx_geom_transform for @p n positions at once, with the clip matrix @p m given (batch.c;
+/** gx_geom_transform for @p n positions (16-bit values held in 64-bit integers: the SSE4.1 form
+ *  loads each into both lanes at once) at once, with the clip matrix @p m given (batch.c;
  *  SSE4.1 where the machine has it (run-time dispatch), else SSE2 where the build has it, else
  *  scalar: the same integers). */
-void gx_transform_batch(const int32_t m[16], const int16_t (*pos)[3], int32_t (*out)[4], size_t n);
+void gx_transform_batch(const int32_t m[16], const int64_t (*pos)[3], int32_t (*out)[4], size_t n);
 
 /* SSE4.1 forms chosen at run time (GCC/Clang on x86-64; the build's flags stay baseline). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(DSGX_NO_SIMD)
@@ -142,7 +143,7 @@ enum gx_simd_path { GX_PATH_SCALAR, GX_PATH_SSE2, GX_PATH_SSE41 };
 
 /** gx_transform_batch through one form. @return false (nothing written) when this build or
  *  machine lacks it */
-bool gx_transform_batch_path(enum gx_simd_path path, const int32_t m[16], const int16_t (*pos)[3],
+bool gx_transform_batch_path(enum gx_simd_path path, const int32_t m[16], const int64_t (*pos)[3],
                              int32_t (*out)[4], size_t n);
 
 /** Texgen mode 2: NORMAL recomputes the texture coordinates from the normal @p n (1.0.9). */

@@ -74,13 +74,16 @@ static void test_transform_batch_exact(void **state)
                     (int16_t)(uint16_t)((r & 7u) == 0 ? ((r & 8u) ? 0x8000u : 0x7FFFu) : (r >> 16));
             }
         }
+        int64_t pos64[32][3];
+        for (size_t j = 0; j < n; j++)
+            for (int k = 0; k < 3; k++) pos64[j][k] = pos[j][k];
         /* the dispatching form (-1), then each form this build and machine have */
         for (int path = -1; path <= GX_PATH_SSE41; path++) {
             memset(out, 0x5A, sizeof(out));
             if (path < 0)
-                gx_transform_batch(m, (const int16_t(*)[3])pos, out, n);
-            else if (!gx_transform_batch_path((enum gx_simd_path)path, m, (const int16_t(*)[3])pos,
-                                              out, n))
+                gx_transform_batch(m, (const int64_t(*)[3])pos64, out, n);
+            else if (!gx_transform_batch_path((enum gx_simd_path)path, m,
+                                              (const int64_t(*)[3])pos64, out, n))
                 continue;
             else
                 ran[path]++;
