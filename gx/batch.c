@@ -125,6 +125,14 @@ static void transform_sse2(const int32_t m[16], const int64_t (*pos)[3], int32_t
 #endif
 
 #if GX_SSE41_DISPATCH
+/* The 64-bit integer at @p p in both lanes: one movddup load (no shuffle; loaded as an integer,
+ * movq, so that no double is read through an int64_t: the compiler folds the two). */
+__attribute__((target("sse4.1"))) static inline __m128i dup64(const int64_t *p)
+{
+    return _mm_castpd_si128(
+        _mm_movedup_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)p))));
+}
+
 /* SSE4.1 (run-time dispatch: the build stays baseline x86-64): the signed products with pmuldq
  * (the low 32 bits of each 64-bit lane, signed), no bias: a vertex's columns 0-1 and 2-3 in two
  * registers, the matrix entries sign-extended to 64-bit lanes. The sum of the three products
@@ -146,9 +154,9 @@ transform_sse41(const int32_t m[16], const int64_t (*pos)[3], int32_t (*out)[4],
     for (size_t j = 0; j < n; j++) {
         /* each coordinate in both 64-bit lanes by a load (movddup: no shuffle), the columns
          * gathered by one shufps: the shuffle unit was this loop's bottleneck */
-        __m128i a0 = _mm_castpd_si128(_mm_loaddup_pd((const double *)&pos[j][0]));
-        __m128i a1 = _mm_castpd_si128(_mm_loaddup_pd((const double *)&pos[j][1]));
-        __m128i a2 = _mm_castpd_si128(_mm_loaddup_pd((const double *)&pos[j][2]));
+        __m128i a0 = dup64(&pos[j][0]);
+        __m128i a1 = dup64(&pos[j][1]);
+        __m128i a2 = dup64(&pos[j][2]);
         __m128i lo = _mm_add_epi64(k01, _mm_mul_epi32(a0, r[0][0]));
         __m128i hi = _mm_add_epi64(k23, _mm_mul_epi32(a0, r[0][1]));
         lo = _mm_add_epi64(lo, _mm_mul_epi32(a1, r[1][0]));
