@@ -841,15 +841,25 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
  * change nothing on a line the band's whole-line clear has made valid (pmajor_full: its valid
  * range is then the whole line, and ranges only grow), nor without the lazy clear. So a
  * polygon's lines make that check only when one of its lines is partly valid:
- * partial[y - y0] counts those of [y0, y) (pmajor_partial), and pmajor_touch tells whether
- * [y, yend) holds one (a polygon of 8 lines over cleared lines: 8 checks of ~10 instructions
- * fewer; unit.test_raster_pmajor: frames of few and many polygons, with and without the lazy
- * clear, against the scanline order, which checks every line). */
-static void pmajor_partial(const raster_engine *r, int32_t y0, int32_t y1, uint8_t *partial)
+ * partial[y - y0] counts those of [y0, y), and pmajor_touch tells whether [y, yend) holds one
+ * (a polygon of 8 lines over cleared lines: 8 checks of ~10 instructions fewer;
+ * unit.test_raster_pmajor: random frames of few and many polygons against the scanline order,
+ * which checks every line). pmajor_clear also does draw_scanline's whole-line clear of the
+ * lines 8 or more polygons cross (one pass over the band's lines). */
+static void pmajor_clear(raster_engine *r, int32_t y0, int32_t y1, uint8_t *partial)
 {
+    const bool lazy = r->lazy_clear;
+    uint32_t n = 0;
     partial[0] = 0;
-    for (int32_t y = y0; y < y1; y++)
-        partial[y - y0 + 1] = (uint8_t)(partial[y - y0] + (r->lazy_clear && !r->pmajor_full[y]));
+    for (int32_t y = y0; y < y1; y++) {
+        if (lazy) {
+            if (r->pmajor_full[y])
+                raster_span_begin(r, y, 0, 256);
+            else
+                n++;
+        }
+        partial[y - y0 + 1] = (uint8_t)n;
+    }
 }
 
 static inline bool pmajor_touch(const uint8_t *partial, int32_t y0, int32_t y, int32_t yend)
@@ -866,12 +876,10 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     raster_engine *r = b->r;
     const int32_t y0 = b->y0, y1 = b->y1;
     for (int32_t y = y0; y < y1; y++) raster_timing_rec_start(&rec[y]);
-    /* draw_scanline's whole-line clear of the lines 8 or more polygons cross */
-    for (int32_t y = y0; y < y1; y++)
-        if (r->lazy_clear && r->pmajor_full[y]) raster_span_begin(r, y, 0, 256);
-    /* pmajor_touch: the lines that clear left partly valid, counted */
+    /* draw_scanline's whole-line clear of the lines 8 or more polygons cross, and the lines it
+     * leaves partly valid counted for pmajor_touch */
     uint8_t partial[RASTER_TIMING_LINES + 1];
-    pmajor_partial(r, y0, y1, partial);
+    pmajor_clear(r, y0, y1, partial);
     b->drew = false;
     /* the polygons above the band that reach it: as the last band left them (in list order:
      * the same polygons, crossing line y0), or set up at y0 */
