@@ -52,7 +52,6 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
                                const raster_recip *tab)
 {
     s->x0 = x0;
-    s->y = y;
     s->side = (uint8_t)side;
     s->attr_lin_fast = false; /* until raster_slope_attrs */
     s->zacc_on = false;       /* until raster_slope_depth */
@@ -129,7 +128,6 @@ int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
     s->xlen = 1;
     s->ylen = 0;
     s->dx = 0;
-    s->y = 0;
     s->inc = 0;
     s->far_mask = 0;
     s->near_keep = ~0;

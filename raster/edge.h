@@ -55,7 +55,6 @@ typedef struct raster_slope {
     int32_t xmin, xmax; /**< the span position is clamped to this range */
     int32_t far_mask;   /**< 0x1FF: hardware far end (gap rule) for a far-end edge, else 0 */
     int32_t near_keep;  /**< ~0x1FF: hardware run length of a near-end edge, else ~0 */
-    int32_t y;          /**< current scanline */
     bool negative;      /**< X decreases going down */
     bool xmajor;        /**< inc > 1.0 */
     uint8_t side;       /**< RASTER_SIDE_LEFT / RASTER_SIDE_RIGHT */
@@ -254,8 +253,8 @@ static inline int32_t raster_slope_x(const raster_slope *s)
 static inline int32_t raster_slope_step(raster_slope *s)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
-    s->y++;
-    raster_interp_set(&s->interp, s->y);
+    s->interp.x++; /* (the interpolator's position is the edge's line, less its start) */
+    raster_interp_update_factor(&s->interp);
     /* the interpolator's position moved by one: each product dr * xs moves by +-dr (exact in
      * 64 bits, see raster_slope_attrs) */
     if (s->attr_lin_fast) {
@@ -270,8 +269,7 @@ static inline int32_t raster_slope_step(raster_slope *s)
 static inline int32_t raster_slope_step_lin(raster_slope *s)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
-    s->y++;
-    raster_interp_set_pos(&s->interp, s->y);
+    s->interp.x++;
     if (s->attr_lin_fast) {
         for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
     }
