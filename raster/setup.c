@@ -167,18 +167,14 @@ static void plan_textures(raster_engine *r, const gx_frame *in)
     }
 }
 
-static void plan_frame(raster_engine *r, const gx_frame *in)
+/* Each line's estimated work (raster_engine.line_work), for the split over threads. A
+ * polygon's average width comes from its extent (raster_engine.box), not its area: a
+ * triangle's is about half its box's width, other polygons' about three quarters (the
+ * shoelace area over the vertices, divided by the lines, took ~110 instructions per polygon,
+ * ~14 us more of g_heavy_1's frame set-up on the render thread: bench/README.md "bands"). Out
+ * of line: the one-thread frame does not run it. */
+__attribute__((noinline)) static void plan_line_work(raster_engine *r)
 {
-    plan_textures(r, in);
-    if (r->threads < 2) { /* (line_work: only where to split) */
-        for (int y = 0; y < 192; y++) r->line_work[y] = 0;
-        return;
-    }
-    /* A polygon's average width from its extent (raster_engine.box), not its area: a
-     * triangle's is about half its box's width, other polygons' about three quarters (the
-     * shoelace area over the vertices, divided by the lines, took ~110 instructions per
-     * polygon, ~20 us of g_heavy_1's frame set-up on the render thread; the split's balance
-     * did not change: bench/README.md "bands"). */
     int64_t diff[193] = {0};
     for (uint32_t i = 0; i < r->npolys; i++) {
         const gx_polygon *p = r->list[i];
@@ -198,6 +194,16 @@ static void plan_frame(raster_engine *r, const gx_frame *in)
         run += diff[y];
         r->line_work[y] = run > UINT32_MAX ? UINT32_MAX : (uint32_t)run;
     }
+}
+
+static void plan_frame(raster_engine *r, const gx_frame *in)
+{
+    plan_textures(r, in);
+    if (r->threads < 2) { /* (line_work: only where to split) */
+        for (int y = 0; y < 192; y++) r->line_work[y] = 0;
+        return;
+    }
+    plan_line_work(r);
 }
 
 /* The material state of a polygon: everything set up from its POLYGON_ATTR, TEXIMAGE_PARAM,
