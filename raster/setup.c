@@ -129,6 +129,18 @@ static uint8_t choose_depth_test(const gx_polygon *p)
  * when W differs between vertices: perspective spans divide per pixel). */
 enum { WORK_POLY = 2800, WORK_LINE = 850, WORK_PIXEL = 40, WORK_PIXEL_PERSP = 110 };
 
+/* Twice the screen area of a polygon (shoelace formula). */
+static int64_t area2(const gx_frame *in, const gx_polygon *p)
+{
+    int64_t a = 0;
+    for (unsigned i = 0; i < p->nverts; i++) {
+        const gx_vertex *u = &in->verts[p->vtx[i]];
+        const gx_vertex *v = &in->verts[p->vtx[i + 1u < p->nverts ? i + 1u : 0u]];
+        a += (int64_t)u->sx * v->sy - (int64_t)v->sx * u->sy;
+    }
+    return a < 0 ? -a : a;
+}
+
 /* Whether a polygon's W values differ (its spans are perspective-correct). */
 static bool poly_persp(const gx_polygon *p)
 {
@@ -168,11 +180,12 @@ static void plan_textures(raster_engine *r, const gx_frame *in)
 }
 
 /* Each line's estimated work (raster_engine.line_work), for the split over threads. A
- * polygon's average width comes from its extent (raster_engine.box), not its area: a
- * triangle's is about half its box's width, other polygons' about three quarters (the
- * shoelace area over the vertices, divided by the lines, took ~110 instructions per polygon,
- * ~14 us more of g_heavy_1's frame set-up on the render thread: bench/README.md "bands"). Out
- * of line: the one-thread frame does not run it. */
+ * polygon's average width: a triangle's from its extent (raster_engine.box), half the box's
+ * width (its area is at most half the box's), other polygons' their area over their lines
+ * (the shoelace formula over the vertices and a division, ~110 instructions per polygon: for
+ * every polygon that was ~14 us more of g_heavy_1's frame set-up on the render thread,
+ * bench/README.md "bands"; with the area of quads kept, every golden/ref frame stays on the
+ * side of SPLIT_MIN_WORK it was on). Out of line: the one-thread frame does not run it. */
 __attribute__((noinline)) static void plan_line_work(raster_engine *r)
 {
     int64_t diff[193] = {0};
@@ -181,8 +194,9 @@ __attribute__((noinline)) static void plan_line_work(raster_engine *r)
         const raster_list_box *bx = &r->box[i];
         int32_t top = bx->ytop < 0 ? 0 : (bx->ytop > 191 ? 191 : bx->ytop);
         int32_t bottom = bx->ybottom < top ? top : (bx->ybottom > 191 ? 191 : bx->ybottom);
-        int64_t width = (int64_t)bx->x1 - bx->x0 + 1;
-        int64_t pixels = (p->nverts == 3 ? width / 2 : width * 3 / 4) + 1;
+        int64_t lines = (int64_t)p->ybottom - p->ytop + 1;
+        int64_t pixels = p->nverts == 3 ? ((int64_t)bx->x1 - bx->x0 + 1) / 2 + 1
+                                        : area2(r->frame, p) / 2 / (lines > 0 ? lines : 1) + 1;
         if (pixels > 256) pixels = 256;
         int64_t per_line = WORK_LINE + (poly_persp(p) ? WORK_PIXEL_PERSP : WORK_PIXEL) * pixels;
         diff[top] += WORK_POLY + per_line;
