@@ -33,9 +33,9 @@
  * thread) when they have nothing else to do. Each takes its pieces of the step as it goes
  * (bands from its stream of lines, then from the others', plan_streams; pieces of the final
  * pass from a shared counter), so the step is done however many join and when; the caller's
- * thread closes it once nobody is inside. Workers
- * spin a few tens of microseconds after a step for the next one (a frame's final pass follows
- * its lines), then sleep on a condition variable.
+ * thread closes it once nobody is inside. Workers spin a few tens of microseconds after a step
+ * for the next one (a frame's final pass follows its lines), then sleep on a condition
+ * variable.
  */
 #include <pthread.h>
 #include <sched.h>
