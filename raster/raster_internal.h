@@ -213,6 +213,8 @@ typedef struct raster_lines_state {
 
 /** Most threads a frame is split into (raster_set_threads). */
 #define RASTER_MAX_THREADS 8
+/** Bands of one thread's stream of lines (threads.c plan_streams). */
+#define RASTER_STREAM_BANDS 4
 
 /**
  * The scanline loop's state for one band of lines [y0, y1), drawn by one thread (threads.c):
@@ -245,6 +247,9 @@ typedef struct raster_band {
      *  polys[carry_at, carry_at + ncarry); carry_ok: every one of them fitted */
     uint32_t carry_at, ncarry;
     bool carry_ok;
+    /** bands this thread took in the last frame from another thread's stream (threads.c:
+     *  from a stream nobody had, or the last of one somebody had; the tests count them) */
+    unsigned adopted, stolen;
     raster_poly polys[GX_MAX_POLYGONS];
 } raster_band;
 
@@ -331,11 +336,22 @@ struct raster_engine {
     raster_band *band[RASTER_MAX_THREADS];
     struct raster_pool *pool; /**< worker threads, or NULL */
     uint32_t split_min_work;  /**< smallest line_work total split (threads.c; tests: 0) */
-    /* this frame's bands: lines [band_y[k], band_y[k + 1]) for k < nbands, taken in order
-     * by the threads (next_band) */
-    unsigned nbands;
-    int32_t band_y[3 * RASTER_MAX_THREADS + 1];
-    atomic_uint next_band;
+    /* this frame's bands (threads.c plan_streams): lines [band_y[k], band_y[k + 1]) for
+     * k < nbands, band_acc[k] the estimated work above band k; stream s, one per thread, is
+     * bands [stream_band[s], stream_band[s + 1]), its untaken ones in stream[s] (front |
+     * back << 8 | owned << 16) */
+    unsigned nbands, nstreams;
+    int32_t band_y[RASTER_STREAM_BANDS * RASTER_MAX_THREADS + 1];
+    uint64_t band_acc[RASTER_STREAM_BANDS * RASTER_MAX_THREADS + 1];
+    uint8_t stream_band[RASTER_MAX_THREADS + 1];
+    atomic_uint stream[RASTER_MAX_THREADS];
+    atomic_uint arrivals; /**< threads that joined the lines' step (after thread 0) */
+    /** estimated work drawn in the last frame by the thread that joined s-th (0: thread 0) */
+    uint64_t slot_work[RASTER_MAX_THREADS];
+    /** stream s's share of a frame's work, of 65536: from the work each thread drew in the
+     *  frames before (threads.c shares_update), for share_threads threads */
+    uint32_t share[RASTER_MAX_THREADS];
+    unsigned share_threads;
     uint8_t last_lines; /**< how the last frame's lines ran (raster_lines_result) */
     raster_timing_line line_rec[RASTER_TIMING_LINES]; /**< each line's recorded cost */
 

@@ -129,18 +129,24 @@ static uint8_t choose_depth_test(const gx_polygon *p)
  * when W differs between vertices: perspective spans divide per pixel). */
 enum { WORK_POLY = 2800, WORK_LINE = 850, WORK_PIXEL = 40, WORK_PIXEL_PERSP = 110 };
 
-/* Twice the screen area of a polygon (shoelace formula), and whether its W values differ. */
-static int64_t area2(const gx_frame *in, const gx_polygon *p, bool *persp)
+/* Twice the screen area of a polygon (shoelace formula). */
+static int64_t area2(const gx_frame *in, const gx_polygon *p)
 {
     int64_t a = 0;
-    *persp = false;
     for (unsigned i = 0; i < p->nverts; i++) {
         const gx_vertex *u = &in->verts[p->vtx[i]];
         const gx_vertex *v = &in->verts[p->vtx[i + 1u < p->nverts ? i + 1u : 0u]];
         a += (int64_t)u->sx * v->sy - (int64_t)v->sx * u->sy;
-        if (p->w[i] != p->w[0]) *persp = true;
     }
     return a < 0 ? -a : a;
+}
+
+/* Whether a polygon's W values differ (its spans are perspective-correct). */
+static bool poly_persp(const gx_polygon *p)
+{
+    bool persp = false;
+    for (unsigned i = 1; i < p->nverts; i++) persp |= p->w[i] != p->w[0];
+    return persp;
 }
 
 /* The texture cache's plan (pixel.h raster_tex_cache_plan) for the polygons in list order.
@@ -173,23 +179,26 @@ static void plan_textures(raster_engine *r, const gx_frame *in)
     }
 }
 
-static void plan_frame(raster_engine *r, const gx_frame *in)
+/* Each line's estimated work (raster_engine.line_work), for the split over threads. A
+ * polygon's average width: a triangle's from its extent (raster_engine.box), half the box's
+ * width (its area is at most half the box's), other polygons' their area over their lines
+ * (the shoelace formula over the vertices and a division, ~110 instructions per polygon: for
+ * every polygon that was ~14 us more of g_heavy_1's frame set-up on the render thread,
+ * bench/README.md "bands"; with the area of quads kept, every golden/ref frame stays on the
+ * side of SPLIT_MIN_WORK it was on). Out of line: the one-thread frame does not run it. */
+__attribute__((noinline)) static void plan_line_work(raster_engine *r)
 {
-    plan_textures(r, in);
-    if (r->threads < 2) { /* (line_work: only where to split) */
-        for (int y = 0; y < 192; y++) r->line_work[y] = 0;
-        return;
-    }
     int64_t diff[193] = {0};
     for (uint32_t i = 0; i < r->npolys; i++) {
         const gx_polygon *p = r->list[i];
-        int32_t top = p->ytop < 0 ? 0 : (p->ytop > 191 ? 191 : p->ytop);
-        int32_t bottom = p->ybottom < top ? top : (p->ybottom > 191 ? 191 : p->ybottom);
-        bool persp;
-        int64_t lines = p->ybottom - p->ytop + 1;
-        int64_t pixels = area2(in, p, &persp) / 2 / lines + 1; /* average width */
+        const raster_list_box *bx = &r->box[i];
+        int32_t top = bx->ytop < 0 ? 0 : (bx->ytop > 191 ? 191 : bx->ytop);
+        int32_t bottom = bx->ybottom < top ? top : (bx->ybottom > 191 ? 191 : bx->ybottom);
+        int64_t lines = (int64_t)p->ybottom - p->ytop + 1;
+        int64_t pixels = p->nverts == 3 ? ((int64_t)bx->x1 - bx->x0 + 1) / 2 + 1
+                                        : area2(r->frame, p) / 2 / (lines > 0 ? lines : 1) + 1;
         if (pixels > 256) pixels = 256;
-        int64_t per_line = WORK_LINE + (persp ? WORK_PIXEL_PERSP : WORK_PIXEL) * pixels;
+        int64_t per_line = WORK_LINE + (poly_persp(p) ? WORK_PIXEL_PERSP : WORK_PIXEL) * pixels;
         diff[top] += WORK_POLY + per_line;
         diff[top + 1] -= WORK_POLY;
         diff[bottom + 1] -= per_line;
@@ -199,6 +208,16 @@ static void plan_frame(raster_engine *r, const gx_frame *in)
         run += diff[y];
         r->line_work[y] = run > UINT32_MAX ? UINT32_MAX : (uint32_t)run;
     }
+}
+
+static void plan_frame(raster_engine *r, const gx_frame *in)
+{
+    plan_textures(r, in);
+    if (r->threads < 2) { /* (line_work: only where to split) */
+        for (int y = 0; y < 192; y++) r->line_work[y] = 0;
+        return;
+    }
+    plan_line_work(r);
 }
 
 /* The material state of a polygon: everything set up from its POLYGON_ATTR, TEXIMAGE_PARAM,

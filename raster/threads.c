@@ -30,11 +30,12 @@
  * A frame is drawn in steps (its lines, then its final pass), each open to whoever joins it
  * while it runs: the caller's thread works as thread 0, the workers (created once,
  * raster_set_threads) join it as they wake, lent threads (lend.h: a pipelined replay's geometry
- * thread) when they have nothing else to do. Each takes the next piece of the step from a
- * shared counter (bands in order, plan_bands; pieces of the final pass), so the step is done
- * however many join and when; the caller's thread closes it once nobody is inside. Workers
- * spin a few tens of microseconds after a step for the next one (a frame's final pass follows
- * its lines), then sleep on a condition variable.
+ * thread) when they have nothing else to do. Each takes its pieces of the step as it goes
+ * (bands from its stream of lines, then from the others', plan_streams; pieces of the final
+ * pass from a shared counter), so the step is done however many join and when; the caller's
+ * thread closes it once nobody is inside. Workers spin a few tens of microseconds after a step
+ * for the next one (a frame's final pass follows its lines), then sleep on a condition
+ * variable.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -313,21 +314,112 @@ void raster_draw_lines(raster_engine *r, int32_t y0, int32_t y1)
     if (b->drew) r->prev_shadow_mask = b->prev_mask;
 }
 
-/* Thread i (0: the caller): bands of lines as they come (raster_engine.next_band), each then
+/* ---- streams of bands ----
+ *
+ * Each thread has its stream of lines: thread 0 (the one in raster_render) the top one, the
+ * s-th thread to join the s-th below it. A thread draws its stream's bands from the front, in
+ * line order, so each band carries on from its last (no set-up again of the polygons crossing
+ * its first line: the polygon-major order hands their states on, the scanline order keeps its
+ * active list); a thread whose stream is drawn takes a stream nobody has joined for (from its
+ * front), else the last untaken band of the stream with the most work left. A stream's bands
+ * shrink towards its end (70/15/10/5% of its work), so what is taken from the back, with the
+ * set-up of its polygons at its first line, is small. The streams' shares of the frame come
+ * from the work each thread drew in the frames before (shares_update): a thread that joins
+ * late (a lent thread, which first runs the next frame's geometry) gets the share it drew,
+ * and the split settles where the threads finish together. Who draws which line changes
+ * nothing in the frame, only when it is done. */
+
+#define STREAM_OWNED (1u << 16)
+
+static inline unsigned stream_front(unsigned w)
+{
+    return w & 0xFFu;
+}
+
+static inline unsigned stream_back(unsigned w)
+{
+    return (w >> 8) & 0xFFu;
+}
+
+/* Take stream @p s's first untaken band into @p k. @return false when none is left. */
+static bool take_front(raster_engine *r, unsigned s, unsigned *k)
+{
+    unsigned w = atomic_load(&r->stream[s]);
+    do {
+        if (stream_front(w) >= stream_back(w)) return false;
+    } while (!atomic_compare_exchange_weak(&r->stream[s], &w, w + 1u));
+    *k = stream_front(w);
+    return true;
+}
+
+/* Make stream @p s this thread's: @return false when another thread has it. */
+static bool claim(raster_engine *r, unsigned s)
+{
+    unsigned w = atomic_load(&r->stream[s]);
+    do {
+        if (w & STREAM_OWNED) return false;
+    } while (!atomic_compare_exchange_weak(&r->stream[s], &w, w | STREAM_OWNED));
+    return true;
+}
+
+/* A stream nobody has, with bands left, made this thread's; @return its number or -1. */
+static int adopt(raster_engine *r)
+{
+    for (unsigned s = 0; s < r->nstreams; s++) {
+        unsigned w = atomic_load(&r->stream[s]);
+        if (!(w & STREAM_OWNED) && stream_front(w) < stream_back(w) && claim(r, s)) return (int)s;
+    }
+    return -1;
+}
+
+/* The last untaken band of the stream with the most work left, into @p k. @return false when
+ * no band is left. */
+static bool steal_back(raster_engine *r, unsigned *k)
+{
+    for (;;) {
+        unsigned best = 0;
+        uint64_t most = 0;
+        for (unsigned s = 0; s < r->nstreams; s++) {
+            unsigned w = atomic_load(&r->stream[s]);
+            uint64_t left = stream_front(w) < stream_back(w)
+                                ? r->band_acc[stream_back(w)] - r->band_acc[stream_front(w)] + 1u
+                                : 0u;
+            if (left > most) most = left, best = s;
+        }
+        if (!most) return false;
+        unsigned w = atomic_load(&r->stream[best]);
+        if (stream_front(w) < stream_back(w) &&
+            atomic_compare_exchange_weak(&r->stream[best], &w, w - (1u << 8))) {
+            *k = stream_back(w) - 1u;
+            return true;
+        }
+    }
+}
+
+/* Thread i (0: the caller): the bands of its stream, then of the others (above), each then
  * finished by raster_lines_done, with thread i's band state. A band that starts where this
- * thread's last one ended (nobody took one in between: the thread in raster_render before a
- * lent thread comes) carries on from its state, as one longer band: no set-up again of the
- * polygons crossing its first line. */
+ * thread's last one ended carries on from its state, as one longer band. */
 static void draw_job(raster_engine *r, unsigned i)
 {
     raster_band *b = r->band[i];
+    unsigned slot = i == 0 ? 0u : atomic_fetch_add(&r->arrivals, 1u);
+    int own = slot < r->nstreams && claim(r, slot) ? (int)slot : -1;
     bool drew = false;
+    uint64_t work = 0;
     int32_t end = -1; /* where this thread's last band ended */
     raster_timing_record(&b->rec, r->line_rec);
     b->timing = &b->rec;
     for (;;) {
-        unsigned k = atomic_fetch_add(&r->next_band, 1u);
-        if (k >= r->nbands) break;
+        unsigned k;
+        if (own >= 0 && take_front(r, (unsigned)own, &k)) {
+            /* (the next band of this thread's stream) */
+        } else if ((own = adopt(r)) >= 0 && take_front(r, (unsigned)own, &k)) {
+            b->adopted++;
+        } else if (steal_back(r, &k)) {
+            b->stolen++;
+        } else {
+            break;
+        }
         int32_t y0 = r->band_y[k], y1 = r->band_y[k + 1];
         if (r->pmajor) {
             b->y0 = y0;
@@ -343,31 +435,65 @@ static void draw_job(raster_engine *r, unsigned i)
         }
         end = y1;
         drew = drew || b->drew;
+        work += r->band_acc[k + 1] - r->band_acc[k];
         raster_lines_done(r, y0, y1);
     }
     b->drew = drew;
+    if (slot < RASTER_MAX_THREADS) r->slot_work[slot] = work;
 }
 
-/* Bands of lines in three rounds of one band per thread, the rounds 60%, 30% and 10% of the
- * estimated work: the threads take bands as they finish the last, so a band that takes longer
- * than estimated (or a thread that joins late) is made up by the smaller ones at the end.
- * Every band after the first costs the set-up of the polygons crossing its first line. */
-static void plan_bands(raster_engine *r, uint64_t total)
+/* Each thread's stream of lines by the shares (of the estimated work), in bands of 70, 15, 10
+ * and 5% of the stream's work; empty bands dropped. */
+static void plan_streams(raster_engine *r, uint64_t total)
 {
-    static const unsigned round_pct[3] = {60, 30, 10};
+    static const unsigned band_pct[RASTER_STREAM_BANDS] = {70, 85, 95, 100}; /* (cumulative) */
     unsigned n = r->threads, k = 0;
-    uint64_t acc = 0, goal = 0;
+    uint64_t acc = 0, start = 0, cum = 0;
     int32_t y = 0;
     r->band_y[0] = 0;
-    for (unsigned round = 0; round < 3; round++) {
-        for (unsigned i = 0; i < n; i++) {
-            goal += total * round_pct[round] / 100 / n;
-            bool last = round == 2 && i == n - 1;
+    r->band_acc[0] = 0;
+    for (unsigned s = 0; s < n; s++) {
+        r->stream_band[s] = (uint8_t)k;
+        cum += r->share[s];
+        uint64_t end = s == n - 1 || cum >= 65536u ? total : total * cum >> 16;
+        if (end < start) end = start;
+        for (unsigned j = 0; j < RASTER_STREAM_BANDS; j++) {
+            uint64_t goal = start + (end - start) * band_pct[j] / 100u;
+            bool last = s == n - 1 && j == RASTER_STREAM_BANDS - 1;
             while (y < 192 && (last || acc + r->line_work[y] / 2 < goal)) acc += r->line_work[y++];
-            if (y > r->band_y[k]) r->band_y[++k] = y; /* (empty bands dropped) */
+            if (y > r->band_y[k]) {
+                r->band_y[++k] = y;
+                r->band_acc[k] = acc;
+            }
         }
+        start = end;
     }
+    r->stream_band[n] = (uint8_t)k;
     r->nbands = k;
+    r->nstreams = n;
+    for (unsigned s = 0; s < n; s++) {
+        atomic_store(&r->stream[s], r->stream_band[s] | (unsigned)r->stream_band[s + 1] << 8);
+        r->slot_work[s] = 0;
+    }
+    atomic_store(&r->arrivals, 1u);
+}
+
+/* The shares of the next frame: half the last ones, half the work each thread drew in this
+ * one (a thread that did not come drew none). Equal shares when the thread count changed. */
+static void shares_update(raster_engine *r, bool drawn)
+{
+    unsigned n = r->threads;
+    if (r->share_threads != n) {
+        for (unsigned s = 0; s < n; s++) r->share[s] = 65536u / n;
+        r->share_threads = n;
+        return;
+    }
+    if (!drawn) return;
+    uint64_t sum = 0;
+    for (unsigned s = 0; s < n; s++) sum += r->slot_work[s];
+    if (!sum) return;
+    for (unsigned s = 0; s < n; s++)
+        r->share[s] = (uint32_t)((r->share[s] + r->slot_work[s] * 65536u / sum) / 2u);
 }
 
 /* The timing model, line by line in order, from the recorded costs. @return false when a
@@ -403,10 +529,14 @@ static raster_lines_result draw_lines_split(raster_engine *r)
     for (int y = 0; y < 192; y++) total += r->line_work[y];
     if (total < r->split_min_work) return r->pmajor ? draw_lines_pmajor(r) : RASTER_LINES_NOT_SPLIT;
 
-    plan_bands(r, total);
-    atomic_store(&r->next_band, 0u);
-    for (unsigned i = 0; i < r->threads; i++) r->band[i]->drew = false; /* (who joins sets it) */
+    shares_update(r, false);
+    plan_streams(r, total);
+    for (unsigned i = 0; i < r->threads; i++) { /* (who joins sets them) */
+        r->band[i]->drew = false;
+        r->band[i]->adopted = r->band[i]->stolen = 0;
+    }
     pool_run(r->pool, draw_job);
+    shares_update(r, true);
 
     /* (no shadow masks: every band that drew a polygon line leaves the flag false) */
     for (unsigned i = 0; i < r->threads; i++) {

@@ -122,6 +122,80 @@ static void test_bands_match_one_thread(void **state)
     free(many);
 }
 
+/* Each thread's stream of bands (threads.c plan_streams) at any share: random frames drawn
+ * with 2 and 3 threads, the streams' shares set at random before each (one stream taking it
+ * all, empty streams, anything between), and as shares_update leaves them after a frame, are
+ * the one-thread frames: the output, every word of the top buffer layer, RDLINES_COUNT, the
+ * underflow bit and the lines cut. (Not the lower layer: on engines that drew earlier frames
+ * it can differ between one thread and bands already with the bands of before the streams,
+ * by a translucent blend under an edge pixel, while the outputs stay equal;
+ * test_bands_match_one_thread compares both layers on fresh engines.) Frames are drawn until
+ * threads have taken bands from another thread's stream both ways (a stream nobody had; the last
+ * band of one somebody had). */
+static void test_streams_any_share(void **state)
+{
+    (void)state;
+    static const uint16_t cnt[] = {0x0008, 0x0008 | 0x0020 | 0x0080, 0x0008 | 0x0010, 0x0000};
+    uint32_t seed = 0x5EEDu;
+    unsigned adopted = 0, stolen = 0, split = 0;
+    dsgx_frame *one = malloc(sizeof *one), *many = malloc(sizeof *many);
+    assert_non_null(one);
+    assert_non_null(many);
+    scene a, b;
+    scene_init(&a, 0);
+    scene_init(&b, 0);
+    for (unsigned frame = 0; frame < 48 || ((!adopted || !stolen) && frame < 600); frame++) {
+        uint16_t c = cnt[frame % 4];
+        unsigned n = (unsigned)rnd_in(&seed, 1, 400);
+        uint32_t s0 = seed;
+        random_frame(&a, &seed, n, c);
+        seed = s0;
+        random_frame(&b, &seed, n, c);
+        unsigned threads = 2u + frame % 2u;
+        raster_result ra, rb;
+        render(&a, 1, one, &ra);
+        assert_int_equal(raster_set_threads(b.r, threads), threads);
+        b.r->split_min_work = 0;
+        if (frame % 3 != 2) { /* (else the shares the last frame left) */
+            uint32_t left = 65536;
+            for (unsigned t = 0; t < threads; t++) {
+                uint32_t pick = rnd(&seed) % 4u == 0 ? (rnd(&seed) % 2u ? left : 0u)
+                                                     : (uint32_t)rnd(&seed) % (left + 1u);
+                b.r->share[t] = t + 1 == threads ? left : pick;
+                left -= b.r->share[t];
+            }
+            b.r->share_threads = threads;
+        }
+        raster_render(b.r, b.f, many, &rb);
+        assert_int_not_equal(b.r->last_lines, RASTER_LINES_NOT_SPLIT);
+        split += b.r->last_lines == RASTER_LINES_SPLIT;
+        for (unsigned t = 0; t < threads; t++) {
+            adopted += b.r->band[t]->adopted;
+            stolen += b.r->band[t]->stolen;
+        }
+        assert_memory_equal(one->px, many->px, sizeof one->px);
+        assert_memory_equal(a.r->color, b.r->color, RASTER_BUF_SIZE * sizeof a.r->color[0]);
+        assert_memory_equal(a.r->depth, b.r->depth, RASTER_BUF_SIZE * sizeof a.r->depth[0]);
+        assert_memory_equal(a.r->attr, b.r->attr, RASTER_BUF_SIZE * sizeof a.r->attr[0]);
+        assert_int_equal(ra.rdlines, rb.rdlines);
+        assert_int_equal(ra.underflow, rb.underflow);
+        assert_int_equal(ra.lines_cut, rb.lines_cut);
+        /* (the shares after the frame: a partition of the work) */
+        uint32_t sum = 0;
+        for (unsigned t = 0; t < threads; t++) sum += b.r->share[t];
+        assert_in_range(sum, 65536u - threads, 65536u);
+    }
+    print_message("streams: %u frames split, %u bands adopted, %u stolen\n", split, adopted,
+                  stolen);
+    assert_true(split > 24);
+    assert_true(adopted > 0);
+    assert_true(stolen > 0);
+    scene_free(&a);
+    scene_free(&b);
+    free(one);
+    free(many);
+}
+
 /* Full-screen layers: too many for the time budget of a timed frame. */
 static void layers(scene *s, unsigned n, uint16_t disp3dcnt)
 {
@@ -434,6 +508,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bands_match_one_thread),
+        cmocka_unit_test(test_streams_any_share),
         cmocka_unit_test(test_cut_frame_drawn_again),
         cmocka_unit_test(test_shadow_frame_one_thread),
         cmocka_unit_test(test_lent_thread_same_frames),
