@@ -245,6 +245,15 @@ SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
     span_k k;
     span_k_init(c, &k, flags);
     const span_runs u = span_line_runs(c, xcut);
+    if (u.xe - u.xs == 1) {
+        /* one pixel: as draw_vec_line (plot's lin_fast products, the scalar pixel) */
+        uint32_t edge = u.xs < u.lim1   ? RASTER_ATTR_EDGE_LEFT
+                        : u.xs < u.lim2 ? 0u
+                                        : RASTER_ATTR_EDGE_RIGHT;
+        span_k_factors(&k, flags);
+        plot(c, u.xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
+        return;
+    }
     if (u.xs >= u.xe) return;
     if (u.xe - u.xs <= 8)
         draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
