@@ -184,7 +184,8 @@ bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
     /* (textured only: with the untextured ones too, edge_marking_8 ran 2.00 M instructions
      * and f_edge_fog 2.14 M, against 1.93 M and 2.01 M: their spans cost a few instructions a
      * pixel, less than the rule's lanes) */
-    if (!rp->wireframe && rp->shader.poly_alpha == 31 && mod) {
+    if (!rp->wireframe && rp->shader.poly_alpha == 31 && mod &&
+        r->span_isa >= RASTER_SPAN_ISA_SSE2) {
         if (!(i & SPAN_WBUFFER)) {
             rp->span_lin = curse_vmod[d];
             rp->span_flat = curse_vfmod[d];

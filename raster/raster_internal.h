@@ -285,6 +285,10 @@ struct raster_engine {
      *  function of its flags (span_fns.c), which shades through raster_shade, instead of the
      *  specialised ones: the reference the fast paths are compared with. Default false. */
     bool span_reference;
+    /** The widest form of the pixel loops this engine draws with (RASTER_SPAN_ISA_*): set by
+     *  raster_create to the widest the build and the processor have (span_fns.c
+     *  raster_span_isa_best); tests lower it to compare every form with the reference. */
+    uint8_t span_isa;
     /** Test hook (unit.test_raster_pmajor): every frame drawn scanline by scanline (span.c
      *  raster_draw_band), none polygon by polygon (raster_draw_band_pmajor): the reference
      *  the polygon-major order is compared with. Default false. */
@@ -409,6 +413,13 @@ void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y);
 /** Choose a polygon's span functions and set up their constants (span_fns.c; once per
  *  polygon, after its shader). */
 void raster_span_select_poly(const raster_engine *r, raster_poly *rp);
+
+/** Forms of the pixel loops (raster_engine.span_isa): scalar only, four pixels at a time
+ *  (SSE2, span_vec.h), eight at a time (AVX2, span_vec8.h; chosen at run time). */
+enum { RASTER_SPAN_ISA_SCALAR, RASTER_SPAN_ISA_SSE2, RASTER_SPAN_ISA_AVX2 };
+
+/** The widest form of the pixel loops that this build and this processor have. */
+uint8_t raster_span_isa_best(void);
 /** For a polygon that takes part in the overlapping-edge rule (curse.c: edge marking on,
  *  anti-aliasing off, an opaque or wireframe polygon that is no shadow or shadow mask), choose
  *  its span functions (those of raster_span_select_poly with the rule) and return true; false

@@ -15,6 +15,7 @@
  * polygon (setup_k).
  */
 #include "raster/span_pixel.h"
+#include "raster/span_vec8.h"
 
 #define SPAN_FN(n)                                                                                 \
     static void span_fn_##n(span_line *c, int32_t xcut)                                            \
@@ -175,6 +176,44 @@ static const raster_span_fn span_fns_vflat[4] = TABLE4(span_fn_vflat_);
 static const raster_span_fn span_fns_vfmod[4] = TABLE4(span_fn_vfmod_);
 #endif
 
+#if SPAN_VEC8
+/* The same linear Z-buffered spans eight pixels at a time (span_vec8.h, AVX2: compiled for it
+ * function by function, called only on engines with raster_engine.span_isa AVX2). */
+#define SPAN_FN_VEC8(i)                                                                            \
+    static __attribute__((target("avx2"))) void span_fn_wvtx_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA);                               \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_wmod_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA);                               \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_wflat_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                   \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_wfmod_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                   \
+    }
+SPAN_FN_VEC8(0)
+SPAN_FN_VEC8(1)
+SPAN_FN_VEC8(2)
+SPAN_FN_VEC8(3)
+static const raster_span_fn span_fns_wvtx[4] = TABLE4(span_fn_wvtx_);
+static const raster_span_fn span_fns_wmod[4] = TABLE4(span_fn_wmod_);
+static const raster_span_fn span_fns_wflat[4] = TABLE4(span_fn_wflat_);
+static const raster_span_fn span_fns_wfmod[4] = TABLE4(span_fn_wfmod_);
+#endif
+
+uint8_t raster_span_isa_best(void)
+{
+#if SPAN_VEC8
+    if (__builtin_cpu_supports("avx2")) return RASTER_SPAN_ISA_AVX2;
+#endif
+    return SPAN_VEC ? RASTER_SPAN_ISA_SSE2 : RASTER_SPAN_ISA_SCALAR;
+}
+
 #define TABLE8(p)                                                                                  \
     {                                                                                              \
         p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7                                             \
@@ -261,16 +300,25 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
     /* (the same spans four pixels at a time: no anti-aliasing, not wireframe, polygon alpha
      * 31; a translucent polygon's pixels are all translucent, which the vector loop hands to
      * plot_write one by one: slower than the scalar loop) */
-    const bool vec = !aa && !rp->wireframe && rp->shader.poly_alpha == 31;
+    const bool vec =
+        !aa && !rp->wireframe && rp->shader.poly_alpha == 31 && r->span_isa >= RASTER_SPAN_ISA_SSE2;
     if (!(flags & SPAN_WBUFFER) && vec) {
         unsigned d = flags & 3u;
+        const bool w = SPAN_VEC8 && r->span_isa >= RASTER_SPAN_ISA_AVX2;
         if (rp->shader.kind == RASTER_SHADE_VERTEX) {
             rp->span_lin = span_fns_vvtx[d];
             rp->span_flat = span_fns_vflat[d];
+#if SPAN_VEC8
+            if (w) rp->span_lin = span_fns_wvtx[d], rp->span_flat = span_fns_wflat[d];
+#endif
         } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
             rp->span_lin = span_fns_vmod[d];
             rp->span_flat = span_fns_vfmod[d];
+#if SPAN_VEC8
+            if (w) rp->span_lin = span_fns_wmod[d], rp->span_flat = span_fns_wfmod[d];
+#endif
         }
+        (void)w;
     }
 #endif
     unsigned i = (flags & 7u) | aa << 3;

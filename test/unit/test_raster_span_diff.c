@@ -6,8 +6,10 @@
  * The reference engine draws every polygon line with the generic span function of its flags
  * (raster_engine.span_reference), which shades through raster_shade and the per-format texel
  * samplers of texture.h, with the texture cache off (no decoded textures). The fast engine is
- * a default engine. Both render the same random frames (random polygons of every size, shape,
- * colour, depth, W, texture format, size, wrap mode, polygon mode, alpha, ID, depth test and
+ * a default engine, one per form of the pixel loops that this build and this processor have
+ * (raster_engine.span_isa: scalar, SSE2 four pixels at a time, AVX2 eight at a time), each
+ * compared with the reference. They render the same random frames (random polygons of every size,
+ * shape, colour, depth, W, texture format, size, wrap mode, polygon mode, alpha, ID, depth test and
  * the frame's DISP3DCNT modes); the output frames, the timing results and both layers of the
  * colour, depth and attribute buffers must be identical.
  */
@@ -125,10 +127,15 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n)
     for (unsigned k = 0; k < n; k++) random_poly(&s, seed);
 }
 
+/* The forms of the pixel loops compared with the reference: every one up to the widest this
+ * build and processor have (raster_span_isa_best). */
+#define FORMS (RASTER_SPAN_ISA_AVX2 + 1)
+
 typedef struct pair {
     gx_frame *f;
     uint8_t *tex, *pal;
-    raster_engine *fast, *ref;
+    raster_engine *fast[FORMS], *ref;
+    unsigned nforms;
     uint32_t *ref_texels; /* the reference engine's texture cache, off during its renders */
     dsgx_frame out_fast, out_ref;
 } pair;
@@ -145,9 +152,14 @@ static void pair_init(pair *p, uint32_t seed)
     for (uint32_t i = 0; i < GX_PAL_VRAM_SIZE; i++) p->pal[i] = (uint8_t)rnd(&seed);
     p->f->tex_vram = p->tex;
     p->f->pal_vram = p->pal;
-    p->fast = raster_create();
+    p->nforms = raster_span_isa_best() + 1u;
+    for (unsigned i = 0; i < p->nforms; i++) {
+        p->fast[i] = raster_create();
+        assert_non_null(p->fast[i]);
+        assert_int_equal(p->fast[i]->span_isa, p->nforms - 1);
+        p->fast[i]->span_isa = (uint8_t)i;
+    }
     p->ref = raster_create();
-    assert_non_null(p->fast);
     assert_non_null(p->ref);
     p->ref->span_reference = true;
     p->ref_texels = p->ref->texcache.texels;
@@ -157,24 +169,29 @@ static void pair_init(pair *p, uint32_t seed)
 static void pair_free(pair *p)
 {
     p->ref->texcache.texels = p->ref_texels;
-    raster_destroy(p->fast);
+    for (unsigned i = 0; i < p->nforms; i++) raster_destroy(p->fast[i]);
     raster_destroy(p->ref);
     free(p->f);
     free(p->tex);
     free(p->pal);
 }
 
-/* Render the pair's frame on both engines and compare everything they produced. */
+/* Render the pair's frame on the reference engine and on the fast engine of every form, and
+ * compare everything they produced. */
 static void render_compare(pair *p, unsigned frame)
 {
+    static const char *const names[FORMS] = {"scalar/reference", "SSE2/reference",
+                                             "AVX2/reference"};
     raster_result rf, rr;
-    raster_render(p->fast, p->f, &p->out_fast, &rf);
     raster_render(p->ref, p->f, &p->out_ref, &rr);
-    same_frame(p->fast, p->ref, &p->out_fast, &p->out_ref, frame, "fast/reference",
-               "the fast path differs from the reference path");
-    assert_int_equal(rf.rdlines, rr.rdlines);
-    assert_int_equal(rf.underflow, rr.underflow);
-    assert_int_equal(rf.lines_cut, rr.lines_cut);
+    for (unsigned i = 0; i < p->nforms; i++) {
+        raster_render(p->fast[i], p->f, &p->out_fast, &rf);
+        same_frame(p->fast[i], p->ref, &p->out_fast, &p->out_ref, frame, names[i],
+                   "the fast path differs from the reference path");
+        assert_int_equal(rf.rdlines, rr.rdlines);
+        assert_int_equal(rf.underflow, rr.underflow);
+        assert_int_equal(rf.lines_cut, rr.lines_cut);
+    }
 }
 
 /* Many random frames: few to many polygons per frame, every mode. */

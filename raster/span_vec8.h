@@ -1,0 +1,269 @@
+/*
+ * span_vec8.h - the pixel loop eight pixels at a time (AVX2), chosen at run time. Internal to
+ * raster/, included by span_fns.c after span_pixel.h. The default build stays portable
+ * x86-64: only the functions marked SPAN_AVX2_FN are compiled for AVX2 (a function-level
+ * target attribute, GCC and Clang), and span_fns.c calls them only on an engine whose
+ * raster_engine.span_isa is RASTER_SPAN_ISA_AVX2 (raster_create: the processor has AVX2,
+ * __builtin_cpu_supports, which also checks that the OS saves the YMM state). Without SSE2
+ * (SPAN_VEC 0), with -DDSGX_NO_SIMD, or on another compiler or machine, SPAN_VEC8 is 0.
+ *
+ * Hardware notes: none of its own; it draws exactly what span_vec.h draw_vec (and so
+ * span_pixel.h plot) draws, pixel for pixel (unit.test_raster_span_diff compares every form
+ * with the reference path on random frames).
+ *
+ * What it covers: linear Z-buffered spans (SPAN_DDA) of opaque (alpha 31), not wireframe
+ * polygons with the fused shading (vertex colour, modulate from a decoded texture; flat or
+ * not), without anti-aliasing and without the overlapping-edge rule: span_vec.h's first case,
+ * with eight lanes instead of four. A span of 2-8 pixels (most of g_heavy_1's) is one step
+ * whatever its length: no branch on the length among them, no loop; longer spans loop by
+ * eight; a span of one pixel is drawn by span_pixel.h plot, as draw_vec_line does (through
+ * the eight-lane step, line_polygons ran +8% instructions and +12% wall time, g_heavy_1
+ * +0.34 M instructions). What differs from draw_vec:
+ *  - the 64-bit accumulators are held as lanes {0, 1, 4, 5} and {2, 3, 6, 7}, so that one
+ *    in-lane shuffle of their low 32 bits gives pixels 0-7 in order;
+ *  - the destination words are read with masked loads and the drawn lanes written with
+ *    masked stores (vpmaskmovd: lanes outside the mask are neither read nor written), so no
+ *    word past the span's end (xe <= 256: never another line's, which another thread may be
+ *    drawing) is touched, and no lane-by-lane path is needed at the line's end;
+ *  - the modulate's 16-bit products are formed per 128-bit half (unpack and pack in-lane are
+ *    each other's inverse: the pixels stay in order).
+ */
+#ifndef DSGX_RASTER_SPAN_VEC8_H
+#define DSGX_RASTER_SPAN_VEC8_H
+
+#if SPAN_VEC && (defined(__x86_64__) || defined(__i386__)) &&                                      \
+    (defined(__GNUC__) || defined(__clang__)) && !defined(DSGX_NO_AVX2)
+#define SPAN_VEC8 1
+#include <immintrin.h>
+
+#define SPAN_AVX2_FN static inline __attribute__((always_inline, target("avx2")))
+
+/* Eight 64-bit lanes acc + i * step in the order {0, 1, 4, 5}, {2, 3, 6, 7}, and 8 * step. */
+typedef struct vec8_acc {
+    __m256i a, b, step8;
+} vec8_acc;
+
+SPAN_AVX2_FN void vec8_acc_init(vec8_acc *v, uint64_t acc, uint64_t step)
+{
+    v->a = _mm256_set_epi64x((long long)(acc + 5 * step), (long long)(acc + 4 * step),
+                             (long long)(acc + step), (long long)acc);
+    v->b = _mm256_add_epi64(v->a, _mm256_set1_epi64x((long long)(2 * step)));
+    v->step8 = _mm256_set1_epi64x((long long)(8 * step));
+}
+
+SPAN_AVX2_FN void vec8_acc_step(vec8_acc *v)
+{
+    v->a = _mm256_add_epi64(v->a, v->step8);
+    v->b = _mm256_add_epi64(v->b, v->step8);
+}
+
+/* The low 32 bits of each lane >> sh, as eight 32-bit lanes in pixel order. */
+SPAN_AVX2_FN __m256i vec8_acc_bits(const vec8_acc *v, int sh)
+{
+    return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(v->a, sh)),
+                                                 _mm256_castsi256_ps(_mm256_srli_epi64(v->b, sh)),
+                                                 _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+/* Eight lanes of a four-lane polygon constant (raster_span_k.v_*, 16-byte aligned). */
+#define VEC8_K(a) _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(a)))
+
+/* vec_wrap (span_vec.h) on eight lanes. */
+SPAN_AVX2_FN __m256i vec8_wrap(const int32_t ax[4][4], __m256i coord, bool repeat, bool plain)
+{
+    if (plain) return _mm256_and_si256(_mm256_srli_epi32(coord, 4), VEC8_K(ax[2]));
+    __m256i c = _mm256_srai_epi32(_mm256_slli_epi32(coord, 16), 20); /* sext16(coord) >> 4 */
+    if (!repeat) {
+        c = _mm256_max_epi32(c, VEC8_K(ax[0]));
+        c = _mm256_min_epi32(c, VEC8_K(ax[1]));
+    }
+    __m256i keep = _mm256_cmpeq_epi32(_mm256_and_si256(c, VEC8_K(ax[3])), _mm256_setzero_si256());
+    return _mm256_xor_si256(_mm256_and_si256(c, VEC8_K(ax[2])),
+                            _mm256_andnot_si256(keep, VEC8_K(ax[2])));
+}
+
+/* vec_depth_pass (span_vec.h) on eight lanes. */
+SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i dstattr)
+{
+    switch (dt) {
+    case RASTER_DEPTH_EQUAL_Z:
+    case RASTER_DEPTH_EQUAL_W: {
+        /* (uint32)(dstz - z + tol) <= 2 * tol: min(d, 2 tol) == d */
+        int32_t tol = dt == RASTER_DEPTH_EQUAL_Z ? 0x200 : 0xFF;
+        __m256i d = _mm256_add_epi32(_mm256_sub_epi32(dstz, z), _mm256_set1_epi32(tol));
+        return _mm256_cmpeq_epi32(_mm256_min_epu32(d, _mm256_set1_epi32(2 * tol)), d);
+    }
+    case RASTER_DEPTH_LESS_FRONT: {
+        const __m256i tb = _mm256_set1_epi32(RASTER_ATTR_TRANSLUCENT | RASTER_ATTR_BACKFACE);
+        const __m256i b = _mm256_set1_epi32(RASTER_ATTR_BACKFACE);
+        __m256i le = _mm256_cmpeq_epi32(_mm256_and_si256(dstattr, tb), b);
+        return _mm256_or_si256(_mm256_cmpgt_epi32(dstz, z),
+                               _mm256_and_si256(le, _mm256_cmpeq_epi32(dstz, z)));
+    }
+    default: return _mm256_cmpgt_epi32(dstz, z);
+    }
+}
+
+/* Pixels [xs, xe) of a SPAN_DDA line (see the top of this file), xe <= 256. lim1 / lim2: the
+ * left run ends before lim1, the right run starts at lim2 (edge flags, as draw_line's short
+ * loop). @p one: at most eight pixels (xe - xs <= 8), one step: nothing is stepped. */
+SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                            int flags, const span_k *k, bool one)
+{
+    raster_engine *r = c->r;
+    const raster_span_k *p = k->p;
+    const int dt = flags & SPAN_DEPTH_MASK;
+    const bool tex = (flags & SPAN_SHADE_MODDEC) != 0;
+    const bool flat = (flags & SPAN_FLAT) != 0;
+    const int a0 = flat ? 3 : 0, a1 = tex ? 5 : 3;
+
+    /* the accumulators at xs, as dda_init */
+    uint64_t xr = (uint32_t)(xs - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (xs - c->ix.x0));
+    vec8_acc va[5], vz;
+    for (int a = a0; a < a1; a++) {
+        uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
+        vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
+                      c->a_sel[a] ? 0u - dr : dr);
+    }
+    vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
+    const __m256i zbase = _mm256_set1_epi32((int32_t)(uint32_t)(uint64_t)c->zbase);
+
+    /* colour constants, as draw_vec */
+    const uint32_t am = 2 * p->pa1 - 1; /* m - 1 of the alpha channel */
+    const bool ident = flat && k->ident;
+    __m256i mflat = _mm256_setzero_si256();
+    if (tex && flat && !ident) {
+        int32_t m8 = (int32_t)(((k->flat & 0x3F3F3Fu) | am << 24) + 0x01010101u);
+        mflat = _mm256_unpacklo_epi8(_mm256_set1_epi32(m8), _mm256_setzero_si256());
+    }
+    const __m256i one16 = _mm256_set1_epi16(1);
+    const __m256i polyattr = _mm256_set1_epi32((int32_t)(p->polyattr | c->yedge));
+    const __m256i vlim1 = _mm256_set1_epi32(lim1), vlim2 = _mm256_set1_epi32(lim2);
+    const __m256i vxe = _mm256_set1_epi32(xe);
+    const bool repeat = p->repeat, plain = p->plain;
+    const __m128i wlog2 = _mm_cvtsi32_si128((int)p->wlog2);
+    const uint32_t *const tx = p->texels;
+    const int32_t line = (int32_t)c->line;
+    __m256i xv = _mm256_add_epi32(_mm256_set1_epi32(xs), _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+
+    for (int32_t x = xs; x < xe; x += 8) {
+        uint32_t addr = (uint32_t)(line + x);
+        __m256i valid = _mm256_cmpgt_epi32(vxe, xv);
+        __m256i z = _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase);
+        __m256i dstz = _mm256_maskload_epi32((const int *)&r->depth[addr], valid);
+        __m256i dsta = _mm256_maskload_epi32((const int *)&r->attr[addr], valid);
+        /* edge flags: left run before lim1, right run from lim2 */
+        __m256i lt1 = _mm256_cmpgt_epi32(vlim1, xv), lt2 = _mm256_cmpgt_epi32(vlim2, xv);
+        __m256i attr = _mm256_or_si256(
+            polyattr,
+            _mm256_or_si256(_mm256_and_si256(lt1, _mm256_set1_epi32(RASTER_ATTR_EDGE_LEFT)),
+                            _mm256_andnot_si256(_mm256_or_si256(lt1, lt2),
+                                                _mm256_set1_epi32(RASTER_ATTR_EDGE_RIGHT))));
+        __m256i pass = vec8_depth_pass(dt, dstz, z, dsta);
+        /* failed against an edge pixel: retried underneath (lane by lane) */
+        __m256i noretry = _mm256_or_si256(
+            pass,
+            _mm256_cmpeq_epi32(_mm256_and_si256(dsta, _mm256_set1_epi32(RASTER_ATTR_EDGE_MASK)),
+                               _mm256_setzero_si256()));
+        __m256i retry = _mm256_andnot_si256(noretry, valid);
+
+        __m256i color;
+        __m256i av[5];
+        for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
+        if (tex) {
+            __m256i ws = vec8_wrap(p->v_wrap[0], av[3], repeat, plain);
+            __m256i wt = vec8_wrap(p->v_wrap[1], av[4], repeat, plain);
+            __m256i idx = _mm256_add_epi32(_mm256_sll_epi32(wt, wlog2), ws);
+            /* (every lane's index is inside the texture: the wrap keeps both axes in range) */
+            /* (a gather: eight scalar loads measured slower, g_heavy_1 +4%, c_textured_quad
+             * +19% in wall time) */
+            color = _mm256_i32gather_epi32((const int *)tx, idx, 4);
+            if (!ident) {
+                __m256i mlo = mflat, mhi = mflat;
+                if (!flat) {
+                    /* (v >> 3) + 1 per channel, 2 * pa1 for alpha, as bytes, then 16 bits */
+                    __m256i v6 = _mm256_or_si256(
+                        _mm256_or_si256(_mm256_srli_epi32(av[0], 3),
+                                        _mm256_slli_epi32(_mm256_srli_epi32(av[1], 3), 8)),
+                        _mm256_or_si256(_mm256_slli_epi32(_mm256_srli_epi32(av[2], 3), 16),
+                                        _mm256_set1_epi32((int32_t)(am << 24))));
+                    v6 = _mm256_add_epi32(v6, _mm256_set1_epi32(0x01010101));
+                    mlo = _mm256_unpacklo_epi8(v6, _mm256_setzero_si256());
+                    mhi = _mm256_unpackhi_epi8(v6, _mm256_setzero_si256());
+                }
+                __m256i tlo =
+                    _mm256_add_epi16(_mm256_unpacklo_epi8(color, _mm256_setzero_si256()), one16);
+                __m256i thi =
+                    _mm256_add_epi16(_mm256_unpackhi_epi8(color, _mm256_setzero_si256()), one16);
+                tlo = _mm256_srli_epi16(_mm256_sub_epi16(_mm256_mullo_epi16(tlo, mlo), one16), 6);
+                thi = _mm256_srli_epi16(_mm256_sub_epi16(_mm256_mullo_epi16(thi, mhi), one16), 6);
+                color = _mm256_or_si256(_mm256_packus_epi16(tlo, thi), VEC8_K(p->v_aor));
+            }
+        } else if (flat) {
+            color = _mm256_set1_epi32((int32_t)k->flat);
+        } else {
+            color =
+                _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi32(av[0], 3),
+                                                _mm256_slli_epi32(_mm256_srli_epi32(av[1], 3), 8)),
+                                _mm256_or_si256(_mm256_slli_epi32(_mm256_srli_epi32(av[2], 3), 16),
+                                                _mm256_set1_epi32((int32_t)p->valpha)));
+        }
+        __m256i alpha = _mm256_srli_epi32(color, 24);
+        __m256i shown = _mm256_and_si256(_mm256_and_si256(pass, valid),
+                                         _mm256_cmpgt_epi32(alpha, VEC8_K(p->v_aref)));
+        __m256i opaque = _mm256_cmpeq_epi32(alpha, _mm256_set1_epi32(31));
+        __m256i draw = _mm256_and_si256(shown, opaque);
+        int slow = _mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_or_si256(retry, _mm256_andnot_si256(opaque, shown))));
+
+        _mm256_maskstore_epi32((int *)&r->depth[addr], draw, z);
+        _mm256_maskstore_epi32((int *)&r->color[addr], draw, color);
+        _mm256_maskstore_epi32((int *)&r->attr[addr], draw, attr);
+        if (slow) {
+            uint32_t zl[8], cl[8], al[8];
+            _mm256_storeu_si256((__m256i *)zl, z);
+            _mm256_storeu_si256((__m256i *)cl, color);
+            _mm256_storeu_si256((__m256i *)al, attr);
+            for (int i = 0; i < 8; i++) {
+                if (!(slow >> i & 1)) continue;
+                uint32_t a = addr + (uint32_t)i, da = r->attr[a];
+                if (plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
+                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & RASTER_ATTR_EDGE_MASK,
+                               PART_INSIDE, flags, k);
+            }
+        }
+
+        if (one) break;
+        xv = _mm256_add_epi32(xv, _mm256_set1_epi32(8));
+        for (int a = a0; a < a1; a++) vec8_acc_step(&va[a]);
+        vec8_acc_step(&vz);
+    }
+}
+
+/* draw_vec_line (span_pixel.h) eight pixels at a time: the runs of draw_line's short loop,
+ * then one pixel by plot, or draw_vec8 on [xs, xe) (one step up to eight pixels). */
+SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
+{
+    span_k k;
+    span_k_init(c, &k, flags);
+    const span_runs u = span_line_runs(c, xcut);
+    if (u.xe - u.xs == 1) {
+        /* one pixel: as draw_vec_line (plot's lin_fast products, the scalar pixel) */
+        uint32_t edge = u.xs < u.lim1   ? RASTER_ATTR_EDGE_LEFT
+                        : u.xs < u.lim2 ? 0u
+                                        : RASTER_ATTR_EDGE_RIGHT;
+        span_k_factors(&k, flags);
+        plot(c, u.xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
+        return;
+    }
+    if (u.xs >= u.xe) return;
+    if (u.xe - u.xs <= 8)
+        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
+    else
+        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, false);
+}
+#else
+#define SPAN_VEC8 0
+#endif
+
+#endif
