@@ -49,8 +49,9 @@ static bool fits32(int64_t v)
     return v >= INT32_MIN && v <= INT32_MAX;
 }
 
-/* The winding test over three clip positions: < 0 front-facing, > 0 back-facing. */
-static int64_t facing_dot(const int32_t *c0, const int32_t *c1, const int32_t *c2)
+/* The winding test over three clip positions: < 0 front-facing, > 0 back-facing. Inline: the
+ * direct stores call it per polygon. */
+static GX_ALWAYS_INLINE int64_t facing_dot(const int32_t *c0, const int32_t *c1, const int32_t *c2)
 {
     int64_t ax = sub32(c0[0], c1[0]), ay = sub32(c0[1], c1[1]);
     int64_t aw = sub32(c0[3], c1[3]);
@@ -466,7 +467,14 @@ static GX_ALWAYS_INLINE gx_polygon *new_direct_polygon(gx_engine *gx, const gx_p
     const gx_geom_state *g = &gx->geom;
     gx_frame *f = gx->build;
     gx_polygon *p = &f->polys[f->npolys++];
-    memcpy(p, tmpl, sizeof(*p));
+    /* the template but its last 20 bytes, ytop to sort_key, which are written below */
+    _Static_assert(offsetof(gx_polygon, ybottom) == offsetof(gx_polygon, ytop) + 4 &&
+                       offsetof(gx_polygon, xtop) == offsetof(gx_polygon, ytop) + 8 &&
+                       offsetof(gx_polygon, xbottom) == offsetof(gx_polygon, ytop) + 12 &&
+                       offsetof(gx_polygon, sort_key) == offsetof(gx_polygon, ytop) + 16 &&
+                       sizeof(gx_polygon) == offsetof(gx_polygon, ytop) + 20,
+                   "new_direct_polygon's copy");
+    memcpy(p, tmpl, offsetof(gx_polygon, ytop));
     p->nverts = (uint8_t)n;
     p->facing_front = dot <= 0;
     for (int i = 0; i < n; i++) p->vtx[i] = idx[i];
