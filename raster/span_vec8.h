@@ -11,10 +11,15 @@
  * span_pixel.h plot) draws, pixel for pixel (unit.test_raster_span_diff compares every form
  * with the reference path on random frames).
  *
- * What it covers: linear Z-buffered spans (SPAN_DDA) of opaque (alpha 31), not wireframe
- * polygons with the fused shading (vertex colour, modulate from a decoded texture; flat or
- * not), without anti-aliasing and without the overlapping-edge rule: span_vec.h's first case,
- * with eight lanes instead of four. A span of 2-8 pixels (most of g_heavy_1's) is one step
+ * What it covers: linear Z-buffered spans (SPAN_DDA, draw_vec8_line) of opaque (alpha 31), not
+ * wireframe polygons with the fused shading (vertex colour, modulate from a decoded texture;
+ * flat or not), without anti-aliasing and without the overlapping-edge rule: span_vec.h's first
+ * case, with eight lanes instead of four; and perspective Z-buffered spans of the same polygons
+ * (draw_persp8_line: span_fns.c span_fn_q*, and curse.c's textured ones with the
+ * overlapping-edge rule, curse_fn_q*), with draw_vec's perspective arithmetic (the factor by
+ * double divisions, pixels 0-3 and 4-7, the attributes by float products) and its rule lanes
+ * (SPAN_CURSE). W-buffered spans keep the four-lane step.
+ * A span of 2-8 pixels (most of g_heavy_1's) is one step
  * whatever its length: no branch on the length among them, no loop; longer spans loop by
  * eight; a span of one pixel is drawn by span_pixel.h plot, as draw_vec_line does (through
  * the eight-lane step, line_polygons ran +8% instructions and +12% wall time, g_heavy_1
