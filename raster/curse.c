@@ -43,10 +43,12 @@
  * buffer mode and shading) compiled with SPAN_CURSE: the roles are set once per line, and the
  * pixel loop reads its run's role from them before the depth test. Opaque textured polygons
  * that are not wireframe take the vector variants (span_vec.h draw_vec, four pixels at a time, the
- * role and verdict per lane), as span_fns.c chooses them for every other polygon.
+ * role and verdict per lane; perspective Z-buffered spans eight at a time with AVX2, span_vec8.h
+ * draw_persp8_line), as span_fns.c chooses them for every other polygon.
  */
 #include "gx/regs.h"
 #include "raster/span_pixel.h"
+#include "raster/span_vec8.h"
 
 /* The roles of a line's runs (span_line.roles, by the runs' edge flags). */
 static void curse_roles(span_line *c)
@@ -137,6 +139,20 @@ CURSE_PVEC(1, 1)
 CURSE_PVEC(2, SPAN_WBUFFER | 0)
 CURSE_PVEC(3, SPAN_WBUFFER | 1)
 #endif
+#if SPAN_VEC8
+/* Perspective Z-buffered spans eight pixels at a time (AVX2, span_vec8.h draw_persp8_line),
+ * by the less-than depth tests (0-1). */
+#define CURSE_P8FN(name, n)                                                                        \
+    static __attribute__((target("avx2"))) void curse_fn_##name(span_line *c, int32_t xcut)        \
+    {                                                                                              \
+        curse_roles(c);                                                                            \
+        draw_persp8_line(c, xcut, (n) | SPAN_CURSE);                                               \
+    }
+CURSE_P8FN(qmod_0, SPAN_SHADE_MODDEC | 0)
+CURSE_P8FN(qmod_1, SPAN_SHADE_MODDEC | 1)
+CURSE_P8FN(qfmod_0, SPAN_SHADE_MODDEC | SPAN_FLAT | 0)
+CURSE_P8FN(qfmod_1, SPAN_SHADE_MODDEC | SPAN_FLAT | 1)
+#endif
 
 #define T2(p)                                                                                      \
     {                                                                                              \
@@ -156,6 +172,9 @@ static const raster_span_fn curse_dgen[2] = T2(dgen), curse_dvtx[2] = T2(dvtx),
 #if SPAN_VEC
 static const raster_span_fn curse_vmod[2] = T2(vmod), curse_vfmod[2] = T2(vfmod),
                             curse_pmod[4] = T4(pmod), curse_pfmod[4] = T4(pfmod);
+#endif
+#if SPAN_VEC8
+static const raster_span_fn curse_qmod[2] = T2(qmod), curse_qfmod[2] = T2(qfmod);
 #endif
 
 bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
@@ -192,6 +211,12 @@ bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
         }
         rp->span_gen = curse_pmod[f];
         rp->spk.pflat = curse_pfmod[f];
+#if SPAN_VEC8
+        if (r->span_isa >= RASTER_SPAN_ISA_AVX2 && !(i & SPAN_WBUFFER)) {
+            rp->span_gen = curse_qmod[d];
+            rp->spk.pflat = curse_qfmod[d];
+        }
+#endif
     }
 #endif
     return true;

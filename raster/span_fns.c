@@ -204,6 +204,33 @@ static const raster_span_fn span_fns_wvtx[4] = TABLE4(span_fn_wvtx_);
 static const raster_span_fn span_fns_wmod[4] = TABLE4(span_fn_wmod_);
 static const raster_span_fn span_fns_wflat[4] = TABLE4(span_fn_wflat_);
 static const raster_span_fn span_fns_wfmod[4] = TABLE4(span_fn_wfmod_);
+/* Perspective Z-buffered spans eight pixels at a time (span_vec8.h draw_persp8_line; the
+ * W-buffered ones keep the four-lane step): index = depth (0-3). */
+#define SPAN_FN_PVEC8(i)                                                                           \
+    static __attribute__((target("avx2"))) void span_fn_qvtx_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX);                                        \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_qmod_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                        \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_qflat_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT);                            \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_qfmod_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT);                            \
+    }
+SPAN_FN_PVEC8(0)
+SPAN_FN_PVEC8(1)
+SPAN_FN_PVEC8(2)
+SPAN_FN_PVEC8(3)
+static const raster_span_fn span_fns_qvtx[4] = TABLE4(span_fn_qvtx_);
+static const raster_span_fn span_fns_qmod[4] = TABLE4(span_fn_qmod_);
+static const raster_span_fn span_fns_qflat[4] = TABLE4(span_fn_qflat_);
+static const raster_span_fn span_fns_qfmod[4] = TABLE4(span_fn_qfmod_);
 #endif
 
 uint8_t raster_span_isa_best(void)
@@ -337,6 +364,19 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
             rp->span_gen = span_fns_pmod[flags & 7u];
             rp->spk.pflat = span_fns_pfmod[flags & 7u];
         }
+#if SPAN_VEC8
+        /* (Z-buffered: eight pixels at a time by AVX2) */
+        if (r->span_isa >= RASTER_SPAN_ISA_AVX2 && !(flags & SPAN_WBUFFER)) {
+            unsigned d = flags & 3u;
+            if (rp->shader.kind == RASTER_SHADE_VERTEX) {
+                rp->span_gen = span_fns_qvtx[d];
+                rp->spk.pflat = span_fns_qflat[d];
+            } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
+                rp->span_gen = span_fns_qmod[d];
+                rp->spk.pflat = span_fns_qfmod[d];
+            }
+        }
+#endif
     }
 #endif
 }

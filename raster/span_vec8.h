@@ -11,10 +11,15 @@
  * span_pixel.h plot) draws, pixel for pixel (unit.test_raster_span_diff compares every form
  * with the reference path on random frames).
  *
- * What it covers: linear Z-buffered spans (SPAN_DDA) of opaque (alpha 31), not wireframe
- * polygons with the fused shading (vertex colour, modulate from a decoded texture; flat or
- * not), without anti-aliasing and without the overlapping-edge rule: span_vec.h's first case,
- * with eight lanes instead of four. A span of 2-8 pixels (most of g_heavy_1's) is one step
+ * What it covers: linear Z-buffered spans (SPAN_DDA, draw_vec8_line) of opaque (alpha 31), not
+ * wireframe polygons with the fused shading (vertex colour, modulate from a decoded texture;
+ * flat or not), without anti-aliasing and without the overlapping-edge rule: span_vec.h's first
+ * case, with eight lanes instead of four; and perspective Z-buffered spans of the same polygons
+ * (draw_persp8_line: span_fns.c span_fn_q*, and curse.c's textured ones with the
+ * overlapping-edge rule, curse_fn_q*), with draw_vec's perspective arithmetic (the factor by
+ * double divisions, pixels 0-3 and 4-7, the attributes by float products) and its rule lanes
+ * (SPAN_CURSE). W-buffered spans keep the four-lane step.
+ * A span of 2-8 pixels (most of g_heavy_1's) is one step
  * whatever its length: no branch on the length among them, no loop; longer spans loop by
  * eight; a span of one pixel is drawn by span_pixel.h plot, as draw_vec_line does (through
  * the eight-lane step, line_polygons ran +8% instructions and +12% wall time, g_heavy_1
@@ -104,9 +109,11 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
     }
 }
 
-/* Pixels [xs, xe) of a SPAN_DDA line (see the top of this file), xe <= 256. lim1 / lim2: the
- * left run ends before lim1, the right run starts at lim2 (edge flags, as draw_line's short
- * loop). @p one: at most eight pixels (xe - xs <= 8), one step: nothing is stepped. */
+/* Pixels [xs, xe) of a line (see the top of this file), xe <= 256: linear (SPAN_DDA) or
+ * perspective Z-buffered (draw_persp8_line checked the ranges, span_pixel.h persp_ok), with or
+ * without the overlapping-edge rule (SPAN_CURSE). lim1 / lim2: the left run ends before lim1,
+ * the right run starts at lim2 (edge flags, as draw_line's short loop). @p one: at most eight
+ * pixels (xe - xs <= 8), one step: nothing is stepped. */
 SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
                             int flags, const span_k *k, bool one)
 {
@@ -117,13 +124,34 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     const bool flat = (flags & SPAN_FLAT) != 0;
     const int a0 = flat ? 3 : 0, a1 = tex ? 5 : 3;
 
-    /* the accumulators at xs, as dda_init */
+    /* linear: the accumulators at xs, as dda_init; perspective: as draw_vec (the factor's
+     * numerator and denominator per lane, pixels 0-3 and 4-7; the attributes' differences and
+     * bases); the Z-buffer depth is linear in either case */
+    const bool persp = !(flags & SPAN_DDA);
     uint64_t xr = (uint32_t)(xs - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (xs - c->ix.x0));
     vec8_acc va[5], vz;
+    __m256 vd[5];
+    __m256i vb[5];
+    bool vsel[5];
+    __m256d xd0 = _mm256_setzero_pd(), xd1 = _mm256_setzero_pd(), wn = _mm256_setzero_pd(),
+            dstep = _mm256_setzero_pd(), dbase = _mm256_setzero_pd();
     for (int a = a0; a < a1; a++) {
-        uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
-        vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
-                      c->a_sel[a] ? 0u - dr : dr);
+        if (persp) {
+            vd[a] = _mm256_set1_ps((float)c->a_d[a]);
+            vb[a] = _mm256_set1_epi32((int32_t)c->a_base[a]);
+            vsel[a] = c->a_sel[a] != 0;
+        } else {
+            uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
+            vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
+                          c->a_sel[a] ? 0u - dr : dr);
+        }
+    }
+    if (persp) {
+        xd0 = _mm256_add_pd(_mm256_set1_pd((double)xr), _mm256_set_pd(3, 2, 1, 0));
+        xd1 = _mm256_add_pd(xd0, _mm256_set1_pd(4.0));
+        wn = _mm256_set1_pd((double)c->ix.w0n * 256.0);
+        dstep = _mm256_set1_pd((double)c->den_step);
+        dbase = _mm256_set1_pd((double)c->den_base);
     }
     vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
     const __m256i zbase = _mm256_set1_epi32((int32_t)(uint32_t)(uint64_t)c->zbase);
@@ -140,6 +168,15 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     const __m256i polyattr = _mm256_set1_epi32((int32_t)(p->polyattr | c->yedge));
     const __m256i vlim1 = _mm256_set1_epi32(lim1), vlim2 = _mm256_set1_epi32(lim2);
     const __m256i vxe = _mm256_set1_epi32(xe);
+    /* the overlapping-edge rule (SPAN_CURSE, curse.c): the roles of the line's runs */
+    const bool curse = (flags & SPAN_CURSE) != 0;
+    __m256i role0 = _mm256_setzero_si256(), role1 = role0, role2 = role0;
+    const bool role0_any = curse && c->roles[0] != 0;
+    if (curse) {
+        role0 = _mm256_set1_epi32((int32_t)c->roles[0]);
+        role1 = _mm256_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_LEFT]);
+        role2 = _mm256_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_RIGHT]);
+    }
     const bool repeat = p->repeat, plain = p->plain;
     const __m128i wlog2 = _mm_cvtsi32_si128((int)p->wlog2);
     const uint32_t *const tx = p->texels;
@@ -165,11 +202,60 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             pass,
             _mm256_cmpeq_epi32(_mm256_and_si256(dsta, _mm256_set1_epi32(RASTER_ATTR_EDGE_MASK)),
                                _mm256_setzero_si256()));
+        __m256i forced = _mm256_setzero_si256();
+        /* (as draw_vec: nothing to do when every lane is in the inside run of a line without
+         * a role) */
+        if (curse && (role0_any || _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(
+                                       lt1, _mm256_cmpeq_epi32(lt2, _mm256_setzero_si256())))))) {
+            /* raster_curse_verdict per lane, before the depth test, as draw_vec */
+            __m256i role = _mm256_or_si256(
+                _mm256_or_si256(_mm256_and_si256(lt1, role1),
+                                _mm256_and_si256(_mm256_andnot_si256(lt1, lt2), role0)),
+                _mm256_andnot_si256(_mm256_or_si256(lt1, lt2), role2));
+            const __m256i zero = _mm256_setzero_si256();
+            __m256i same = _mm256_cmpeq_epi32(
+                _mm256_and_si256(_mm256_xor_si256(dsta, polyattr),
+                                 _mm256_set1_epi32((int32_t)RASTER_ATTR_OPAQUE_ID_MASK)),
+                zero);
+            __m256i win = _mm256_andnot_si256(
+                _mm256_cmpeq_epi32(
+                    _mm256_and_si256(_mm256_and_si256(dsta, _mm256_slli_epi32(role, 1)),
+                                     _mm256_set1_epi32(RASTER_ATTR_ROLE_LOSE)),
+                    zero),
+                same);
+            __m256i lose = _mm256_andnot_si256(
+                _mm256_cmpeq_epi32(
+                    _mm256_and_si256(_mm256_and_si256(dsta, _mm256_srli_epi32(role, 1)),
+                                     _mm256_set1_epi32(RASTER_ATTR_ROLE_WIN)),
+                    zero),
+                same);
+            lose = _mm256_andnot_si256(win, lose);
+            pass = _mm256_or_si256(win, _mm256_andnot_si256(lose, pass));
+            noretry = _mm256_or_si256(noretry, lose);
+            forced = win;
+            attr = _mm256_or_si256(attr, role);
+        }
         __m256i retry = _mm256_andnot_si256(noretry, valid);
 
         __m256i color;
         __m256i av[5];
-        for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
+        if (persp) {
+            /* f0 = floor(num / den) per lane, f1 = 256 - f0, each attribute base + ((d * f)
+             * >> 8): draw_vec's arithmetic (exact: see draw_persp_line), eight lanes */
+            __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(
+                _mm256_mul_pd(xd0, wn), _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase)));
+            __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(
+                _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
+            __m256i f0 = _mm256_set_m128i(q1, q0);
+            __m256 ff0 = _mm256_cvtepi32_ps(f0);
+            __m256 ff1 = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_set1_epi32(256), f0));
+            for (int a = a0; a < a1; a++)
+                av[a] = _mm256_add_epi32(
+                    vb[a], _mm256_srli_epi32(
+                               _mm256_cvttps_epi32(_mm256_mul_ps(vd[a], vsel[a] ? ff1 : ff0)), 8));
+        } else {
+            for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
+        }
         if (tex) {
             __m256i ws = vec8_wrap(p->v_wrap[0], av[3], repeat, plain);
             __m256i wt = vec8_wrap(p->v_wrap[1], av[4], repeat, plain);
@@ -224,18 +310,28 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             _mm256_storeu_si256((__m256i *)zl, z);
             _mm256_storeu_si256((__m256i *)cl, color);
             _mm256_storeu_si256((__m256i *)al, attr);
+            /* (with the rule: forced lanes are not depth-tested; the edge bits carry the
+             * lane's role, as draw_vec) */
+            const int fm = curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0;
+            const uint32_t ebits =
+                RASTER_ATTR_EDGE_MASK | (curse ? RASTER_ATTR_ROLE_WIN | RASTER_ATTR_ROLE_LOSE : 0u);
             for (int i = 0; i < 8; i++) {
                 if (!(slow >> i & 1)) continue;
                 uint32_t a = addr + (uint32_t)i, da = r->attr[a];
-                if (plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
-                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & RASTER_ATTR_EDGE_MASK,
-                               PART_INSIDE, flags, k);
+                if ((fm >> i & 1) || plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
+                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & ebits, PART_INSIDE, flags,
+                               k);
             }
         }
 
         if (one) break;
         xv = _mm256_add_epi32(xv, _mm256_set1_epi32(8));
-        for (int a = a0; a < a1; a++) vec8_acc_step(&va[a]);
+        if (persp) {
+            xd0 = _mm256_add_pd(xd0, _mm256_set1_pd(8.0));
+            xd1 = _mm256_add_pd(xd1, _mm256_set1_pd(8.0));
+        } else {
+            for (int a = a0; a < a1; a++) vec8_acc_step(&va[a]);
+        }
         vec8_acc_step(&vz);
     }
 }
@@ -257,6 +353,24 @@ SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
         return;
     }
     if (u.xs >= u.xe) return;
+    if (u.xe - u.xs <= 8)
+        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
+    else
+        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, false);
+}
+
+/* draw_persp_line (span_pixel.h) eight pixels at a time, for Z-buffered perspective lines
+ * (not SPAN_WBUFFER): draw_vec8 when the span's factor and attributes stay in the ranges
+ * where its arithmetic is exact (persp_ok), else draw_line. */
+SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)
+{
+    const span_runs u = span_line_runs(c, xcut);
+    if (u.xe - u.xs <= SPAN_VEC_MIN || !persp_ok(c, u.xs, u.xe, flags)) {
+        draw_line(c, xcut, flags);
+        return;
+    }
+    span_k k;
+    span_k_init(c, &k, flags);
     if (u.xe - u.xs <= 8)
         draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
     else
