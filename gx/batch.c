@@ -52,6 +52,7 @@
  * batch) against gx_write32 (and gx_bus_write32 + gx_run) word by word, i.e. the executor entry
  * by entry, on random vertex-heavy streams, the saved state byte for byte after every run.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gx/cycles_internal.h"
@@ -721,6 +722,44 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
  * at most the polygon pipeline's 35 cycles (the longest it is set to, cycles_internal.h) plus
  * a 10-cycle grid step (cycles.c gx_cycles_next_vertex_slot); NORMAL costs at most 8 + 4 (the
  * normal tail, four lights), COLOR and TEXCOORD at most 8, a vertex's second entry 4. */
+/* The ports of the four bus writes at @p w as one word: byte k is write k's address, its low
+ * two bits dropped, minus REG_PORT_COLOR when that is a port of the batch (0 COLOR, 4 NORMAL,
+ * 8 TEXCOORD, 0Ch VTX_16), and a value other than those four for any other address (the SSE2
+ * form: the difference narrowed to a byte with signed saturation, so that only 0..7Fh stay as
+ * they are; the scalar form: 0FFh). */
+static inline uint32_t port_group(const gx_bus_word *w)
+{
+#if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+    _Static_assert(sizeof(gx_bus_word) == 8 && offsetof(gx_bus_word, addr) == 0,
+                   "port_group's layout");
+    __m128 w01 = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)&w[0]));
+    __m128 w23 = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)&w[2]));
+    __m128i a = _mm_castps_si128(_mm_shuffle_ps(w01, w23, _MM_SHUFFLE(2, 0, 2, 0)));
+    a = _mm_sub_epi32(_mm_and_si128(a, _mm_set1_epi32(~3)), _mm_set1_epi32(REG_PORT_COLOR));
+    a = _mm_packs_epi32(a, a);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packs_epi16(a, a));
+#else
+    uint32_t key = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t off = (w[k].addr & ~3u) - REG_PORT_COLOR;
+        key |= (off < REG_PORT_VERTEX_END - REG_PORT_COLOR ? off : 0xFFu) << (8 * k);
+    }
+    return key;
+#endif
+}
+
+/* The vertex groups pass 1 decodes a group at a time (port_group's bytes, first write in the
+ * low byte): TEXCOORD and NORMAL in either order, NORMAL, TEXCOORD or COLOR alone, then a
+ * VTX_16 pair; a VTX_16 pair alone. */
+enum {
+    GROUP_TNV = 0x0C0C0408u,
+    GROUP_NTV = 0x0C0C0804u,
+    GROUP_NV = 0x0C0C04u,
+    GROUP_TV = 0x0C0C08u,
+    GROUP_CV = 0x0C0C00u,
+    GROUP_V = 0x0C0Cu,
+};
+
 /* gx_batch_ports for @p slice 0 (run to completion) or not, each its own instance (@p cyc: the
  * cycle-driven mode's per-command kinds are recorded). */
 static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n,
@@ -732,9 +771,43 @@ static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, 
     if (n > BATCH_WORDS) n = BATCH_WORDS;
 
     /* pass 1: the run ends at any other write, at a VTX_16 whose second word is not next, or
-     * when the vertex arrays are full; each command through its own instance of batch_command */
+     * when the vertex arrays are full; each command through its own instance of batch_command.
+     * Where the next four writes are one of the common vertex groups (port_group), the group's
+     * commands are decoded at once: the same commands in the same order as one by one. */
     size_t i = 0;
-    for (; i < n; i++) {
+    while (i < n) {
+        if (n - i >= 4 && c.nv < BATCH_VERTS) {
+            uint32_t key = port_group(w + i);
+            if (key == GROUP_TNV || key == GROUP_NTV) {
+                if (key == GROUP_TNV) {
+                    batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, cyc);
+                    batch_command(gx, &b, &c, K_NORMAL, w[i + 1].value, 0, cyc);
+                } else {
+                    batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, cyc);
+                    batch_command(gx, &b, &c, K_TEXCOORD, w[i + 1].value, 0, cyc);
+                }
+                batch_command(gx, &b, &c, K_VTX16, w[i + 2].value, w[i + 3].value, cyc);
+                i += 4;
+                continue;
+            }
+            uint32_t key3 = key & 0xFFFFFFu;
+            if (key3 == GROUP_NV || key3 == GROUP_TV || key3 == GROUP_CV) {
+                if (key3 == GROUP_NV)
+                    batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, cyc);
+                else if (key3 == GROUP_TV)
+                    batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, cyc);
+                else
+                    batch_command(gx, &b, &c, K_COLOR, w[i].value, 0, cyc);
+                batch_command(gx, &b, &c, K_VTX16, w[i + 1].value, w[i + 2].value, cyc);
+                i += 3;
+                continue;
+            }
+            if ((key & 0xFFFFu) == GROUP_V) {
+                batch_command(gx, &b, &c, K_VTX16, w[i].value, w[i + 1].value, cyc);
+                i += 2;
+                continue;
+            }
+        }
         uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
         if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
         switch (off >> 2) {
@@ -747,6 +820,7 @@ static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, 
             batch_command(gx, &b, &c, K_VTX16, w[i].value, w[i + 1].value, cyc);
             i++;
         }
+        i++;
     }
 end:
     if (i == 0) return 0;
