@@ -595,7 +595,9 @@ static GX_ALWAYS_INLINE size_t batch_vertices_rtc(gx_engine *gx, const batch *b,
                                                   size_t j, size_t end, int64_t *issue,
                                                   uint64_t *total, const int mode)
 {
-    gx_cycle_state *c = &gx->cmd.cyc;
+    /* the cycle model in a local copy, stored once (the assembly does not read it): its fields
+     * stay in registers across the polygon stores' calls */
+    gx_cycle_state cl = gx->cmd.cyc, *c = &cl;
     uint64_t t = *total;
     int64_t is = *issue;
     for (; j < end; j++) {
@@ -610,6 +612,7 @@ static GX_ALWAYS_INLINE size_t batch_vertices_rtc(gx_engine *gx, const batch *b,
             break;
         }
     }
+    gx->cmd.cyc = cl;
     *issue = is;
     *total = t;
     return j;
