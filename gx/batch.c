@@ -431,7 +431,8 @@ static GX_ALWAYS_INLINE void direct_vertex(gx_engine *gx, const batch *b, size_t
     } else {
         size_t j0 = j + 1 - n;
         g->vtx_in_poly = 0;
-        if (!gx_geom_store_direct(gx, tmpl, b->clip + j0, b->color + j0, b->tex + j0, (int)n)) {
+        if (gx_geom_store_direct(gx, tmpl, b->clip + j0, b->color + j0, b->tex + j0, (int)n) ==
+            GX_DIRECT_LEFT) {
             for (uint32_t k = 0; k < n; k++) batch_vertex(b, j0 + k, &g->buf[k]);
             gx_geom_submit_polygon(gx);
         }
@@ -618,6 +619,71 @@ static GX_ALWAYS_INLINE size_t batch_vertices_rtc(gx_engine *gx, const batch *b,
     return j;
 }
 
+/* Pass 3 run to completion for batch vertices @p j .. @p end - 1 of separate triangles or quads
+ * once the batch took the direct path (p->direct: every polygon completed here started in the
+ * batch): batch_vertices_rtc's loop with direct_vertex's assembly reduced to what the vertex
+ * completing a polygon does (gx_geom_store_direct, or, where it leaves the polygon alone, the
+ * polygon buffer and gx_geom_submit_polygon), the polygon's outcome handed to the cycle model
+ * (gx_cyc_vertex_end) as it leaves it in the geometry state. The assembly state direct_vertex
+ * updates per vertex (slot, polygon count, the completion flags) is kept in registers and set
+ * as the last vertex leaves it (nothing reads it in between but a hand-back, before which it
+ * is set), the polygon buffer's slots (p->last_j) as the last vertices left them. */
+static GX_ALWAYS_INLINE void batch_direct_rtc(gx_engine *gx, const batch *b, batch_pass3 *p,
+                                              size_t j, size_t end, int64_t *issue, uint64_t *total)
+{
+    gx_geom_state *g = &gx->geom;
+    if (j >= end) return;
+    const uint32_t n = g->prim_type == 0 ? 3u : 4u;
+    const size_t first = j - g->vtx_in_poly; /* the first vertex of the polygon in progress */
+    const uint32_t strip_polys = g->strip_polys;
+    uint32_t s = g->vtx_in_poly, npoly = 0;
+    gx_cycle_state cl = gx->cmd.cyc, *c = &cl;
+    uint64_t t = *total;
+    int64_t is = *issue;
+    for (; j < end; j++) {
+        int32_t a = b->attr_sum[j];
+        if (a) gx_cyc_run(c, a);
+        is = gx_cyc_issue(c, GX_WAIT_VERTEX);
+        t += (uint64_t)a + (uint64_t)is + 1 + GX_VERTEX_WORK;
+        if (++s < n) {
+            gx_cyc_vertex_end(c, false, false, false, false);
+            continue;
+        }
+        s = 0;
+        size_t v = j + 1 - n;
+        int done =
+            gx_geom_store_direct(gx, &p->tmpl, b->clip + v, b->color + v, b->tex + v, (int)n);
+        if (done != GX_DIRECT_LEFT) {
+            gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED,
+                              done == GX_DIRECT_STORED && n == 4, false);
+        } else { /* the clipper or a full RAM: as direct_vertex hands it back */
+            g->poly_completed = false;
+            g->poly_rejected = false;
+            g->vtx_in_poly = 0;
+            g->strip_polys = strip_polys + npoly;
+            g->incomplete = true;
+            for (uint32_t i = 0; i < n; i++) batch_vertex(b, v + i, &g->buf[i]);
+            gx_geom_submit_polygon(gx);
+            gx_cyc_vertex_end(c, true, g->poly_rejected, g->poly_nverts_clipped == 4, false);
+        }
+        npoly++;
+    }
+    gx->cmd.cyc = cl;
+    *issue = is;
+    *total = t;
+
+    /* the assembly state as the last vertex leaves it */
+    g->strip_polys = strip_polys + npoly;
+    g->vtx_in_poly = s;
+    if (s != 0) {
+        g->poly_completed = false;
+        g->poly_rejected = false;
+    }
+    g->incomplete = !g->poly_completed;
+    for (size_t v = end - (end - first < n ? end - first : n); v < end; v++)
+        p->last_j[(v - first) % n] = (int32_t)v;
+}
+
 /* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
 static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n, size_t nwords,
                                           uint32_t slice)
@@ -654,7 +720,7 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         uint64_t total = 0;
         size_t j = batch_vertices_rtc(gx, b, &p, 0, n.nv, &issue, &total, MODE_ANY);
         if (p.direct)
-            batch_vertices_rtc(gx, b, &p, j, n.nv, &issue, &total, MODE_DIRECT);
+            batch_direct_rtc(gx, b, &p, j, n.nv, &issue, &total);
         else if (p.strip)
             batch_vertices_rtc(gx, b, &p, j, n.nv, &issue, &total, MODE_STRIP);
         p.total = total;

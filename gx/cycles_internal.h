@@ -132,40 +132,61 @@ enum {
     GX_PP_OTHER = 26,
 };
 
+/* A completed polygon starts the polygon pipeline (melonDS SubmitPolygon): @p rejected (culled,
+ * clipped away, 1-dot or no room), else @p quad (4 vertices after clipping) or not, of a strip
+ * (prim types 2, 3) or not. */
+static inline void gx_cyc_polygon_start(gx_cycle_state *c, bool rejected, bool quad, bool strip)
+{
+    c->slot_counter = 1;
+    if (rejected) {
+        c->pp = GX_PP_REJECTED;
+        c->slots_free = GX_SLOTS_REJECTED;
+    } else if (quad) {
+        c->pp = GX_PP_QUAD;
+        c->slots_free = strip ? GX_SLOTS_QUAD_STRIP : GX_SLOTS_QUAD;
+    } else {
+        c->pp = GX_PP_OTHER;
+        c->slots_free = strip ? GX_SLOTS_TRI_STRIP : GX_SLOTS_TRI;
+    }
+}
+
 /* A vertex command ran: start the polygon pipeline if it completed a polygon (melonDS
  * SubmitPolygon), then the vertex tail and the vertex's own 3 cycles (SubmitVertex). */
 static inline int64_t gx_cyc_vertex_work(gx_cycle_state *c, const gx_geom_state *g)
 {
-    if (g->poly_completed) {
-        bool strip = (g->prim_type & 2u) != 0;
-        c->slot_counter = 1;
-        if (g->poly_rejected) {
-            c->pp = GX_PP_REJECTED;
-            c->slots_free = GX_SLOTS_REJECTED;
-        } else if (g->poly_nverts_clipped == 4) {
-            c->pp = GX_PP_QUAD;
-            c->slots_free = strip ? GX_SLOTS_QUAD_STRIP : GX_SLOTS_QUAD;
-        } else {
-            c->pp = GX_PP_OTHER;
-            c->slots_free = strip ? GX_SLOTS_TRI_STRIP : GX_SLOTS_TRI;
-        }
-    }
+    if (g->poly_completed)
+        gx_cyc_polygon_start(c, g->poly_rejected, g->poly_nverts_clipped == 4,
+                             (g->prim_type & 2u) != 0);
     c->vp = GX_VP_VERTEX;
     gx_cyc_run(c, GX_VERTEX_WORK);
     return GX_VERTEX_WORK;
 }
 
 /** gx_cyc_vertex_work for the last parameter entry of a vertex command, with that entry's own
- *  cycle (the 1 a parameter entry costs, not yet counted down) folded in: draining is additive
- *  (cycles.c), and a completed polygon restarts the polygon pipeline and the vertex tail is set
- *  anew either way, so the entry's cycle only matters for a pipeline that keeps running.
- *  @return the work's 3 cycles (the caller adds the entry's 1) */
-static inline int64_t gx_cyc_vertex_work_after1(gx_cycle_state *c, const gx_geom_state *g)
+ *  cycle (the 1 a parameter entry costs, not yet counted down) folded in, the polygon's outcome
+ *  given (@p completed: the vertex completed a polygon, with gx_cyc_polygon_start's flags):
+ *  draining is additive (cycles.c), and a completed polygon restarts the polygon pipeline and the
+ *  vertex tail is set anew either way, so the entry's cycle only matters for a pipeline that
+ *  keeps running. @return the work's 3 cycles (the caller adds the entry's 1) */
+static inline int64_t gx_cyc_vertex_end(gx_cycle_state *c, bool completed, bool rejected, bool quad,
+                                        bool strip)
 {
-    if (g->poly_completed) return gx_cyc_vertex_work(c, g);
+    if (completed) {
+        gx_cyc_polygon_start(c, rejected, quad, strip);
+        c->vp = GX_VP_VERTEX;
+        gx_cyc_run(c, GX_VERTEX_WORK);
+        return GX_VERTEX_WORK;
+    }
     c->vp = GX_VP_VERTEX + 1; /* (counted down by 1 + 3 below: 7 - 3 as before) */
     gx_cyc_run(c, 1 + GX_VERTEX_WORK);
     return GX_VERTEX_WORK;
+}
+
+/** gx_cyc_vertex_end with the outcome as the geometry state gives it. */
+static inline int64_t gx_cyc_vertex_work_after1(gx_cycle_state *c, const gx_geom_state *g)
+{
+    if (g->poly_completed) return gx_cyc_vertex_work(c, g);
+    return gx_cyc_vertex_end(c, false, false, false, false);
 }
 
 /** A command's work after its handler ran. @p total: what the command's entry has been charged

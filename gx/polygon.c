@@ -601,11 +601,12 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
     return true;
 }
 
-bool gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
-                          const uint32_t *color, const int16_t (*tex)[2], int n)
+int gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
+                         const uint32_t *color, const int16_t (*tex)[2], int n)
 {
-    return n == 3 ? store_direct(gx, tmpl, clip, color, tex, 3)
-                  : store_direct(gx, tmpl, clip, color, tex, 4);
+    bool done = n == 3 ? store_direct(gx, tmpl, clip, color, tex, 3)
+                       : store_direct(gx, tmpl, clip, color, tex, 4);
+    return !done ? GX_DIRECT_LEFT : gx->geom.poly_rejected ? GX_DIRECT_REJECTED : GX_DIRECT_STORED;
 }
 
 /* The batch's strip polygons (batch.c): store_direct with the vertex sharing of
