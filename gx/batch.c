@@ -318,15 +318,34 @@ static void batch_begin(gx_engine *gx, batch *b)
     }
 }
 
+/* The instances of pass 1 (a constant in each): run to completion (F_RTC), the cycle-driven
+ * mode (F_CYC: each command's kind recorded, pass 3 charges entry by entry), run to completion
+ * in texgen mode 0 (F_TG0: the batch's texgen flags known, not tested per command). */
+enum { F_RTC = 0, F_CYC = 1, F_TG0 = 2 };
+
+static inline bool texgen0_in(const batch *b, const int form)
+{
+    return form == F_TG0 || b->texgen0;
+}
+
+static inline bool texgen2_in(const batch *b, const int form)
+{
+    return form != F_TG0 && b->texgen2;
+}
+
+static inline bool texgen3_in(const batch *b, const int form)
+{
+    return form != F_TG0 && b->texgen3;
+}
+
 /* Pass 1 for one command (K_*) with its parameter word(s) (@p v1: a VTX_16's second), in write
- * order: the attribute handlers run, a vertex is recorded; @p kinds: the command's kind too (the
- * cycle-driven mode's pass 3 charges entry by entry). */
+ * order: the attribute handlers run, a vertex is recorded (@p form: F_*). */
 static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count *n, unsigned kd,
-                                           uint32_t v0, uint32_t v1, const bool kinds)
+                                           uint32_t v0, uint32_t v1, const int form)
 {
     gx_geom_state *g = &gx->geom;
     const uint32_t params[1] = {v0};
-    if (kinds) b->kind[n->ncmd] = (uint8_t)kd;
+    if (form == F_CYC) b->kind[n->ncmd] = (uint8_t)kd;
     n->ncmd++;
     if (kd != K_VTX16) {
         /* its charge run to completion (pass 3 of the cycle-driven mode charges it itself):
@@ -351,7 +370,7 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     case K_NORMAL: {
         /* a normal lit before under the same lighting inputs: its colour again (texgen mode 2
          * is not remembered, since its NORMAL also sets the texture coordinates) */
-        if (b->texgen2) {
+        if (texgen2_in(b, form)) {
             n->color = gx_light_normal(gx, v0); /* gx_cmd_normal */
             break;
         }
@@ -368,7 +387,7 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         break;
     }
     case K_TEXCOORD:
-        if (b->texgen0) { /* gx_cmd_texcoord: the coordinates as written */
+        if (texgen0_in(b, form)) { /* gx_cmd_texcoord: the coordinates as written */
             n->tex = v0;
             n->tex_set = true;
         } else {
@@ -386,10 +405,10 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         b->pos[j][1] = (int16_t)(uint16_t)(v0 >> 16);
         b->pos[j][2] = lo16(v1);
         b->color[j] = n->color;
-        if (b->texgen0) {
+        if (texgen0_in(b, form)) {
             b->tex[j][0] = lo16(n->tex);
             b->tex[j][1] = (int16_t)(uint16_t)(n->tex >> 16);
-        } else if (b->texgen3) {
+        } else if (texgen3_in(b, form)) {
             const int16_t pos[3] = {lo16(v0), (int16_t)(uint16_t)(v0 >> 16), lo16(v1)};
             gx_texgen_vertex(gx, pos, b->tex[j]);
         } else {
@@ -829,10 +848,10 @@ enum {
     GROUP_V = 0x0C0Cu,
 };
 
-/* gx_batch_ports for @p slice 0 (run to completion) or not, each its own instance (@p cyc: the
- * cycle-driven mode's per-command kinds are recorded). */
+/* gx_batch_ports for @p slice 0 (run to completion) or not, each @p form its own instance
+ * (F_*). */
 static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n,
-                                           uint32_t slice, const bool cyc)
+                                           uint32_t slice, const int form)
 {
     batch b;
     batch_count c = batch_counts(gx);
@@ -849,30 +868,30 @@ static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, 
             uint32_t key = port_group(w + i);
             if (key == GROUP_TNV || key == GROUP_NTV) {
                 if (key == GROUP_TNV) {
-                    batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, cyc);
-                    batch_command(gx, &b, &c, K_NORMAL, w[i + 1].value, 0, cyc);
+                    batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, form);
+                    batch_command(gx, &b, &c, K_NORMAL, w[i + 1].value, 0, form);
                 } else {
-                    batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, cyc);
-                    batch_command(gx, &b, &c, K_TEXCOORD, w[i + 1].value, 0, cyc);
+                    batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, form);
+                    batch_command(gx, &b, &c, K_TEXCOORD, w[i + 1].value, 0, form);
                 }
-                batch_command(gx, &b, &c, K_VTX16, w[i + 2].value, w[i + 3].value, cyc);
+                batch_command(gx, &b, &c, K_VTX16, w[i + 2].value, w[i + 3].value, form);
                 i += 4;
                 continue;
             }
             uint32_t key3 = key & 0xFFFFFFu;
             if (key3 == GROUP_NV || key3 == GROUP_TV || key3 == GROUP_CV) {
                 if (key3 == GROUP_NV)
-                    batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, cyc);
+                    batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, form);
                 else if (key3 == GROUP_TV)
-                    batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, cyc);
+                    batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, form);
                 else
-                    batch_command(gx, &b, &c, K_COLOR, w[i].value, 0, cyc);
-                batch_command(gx, &b, &c, K_VTX16, w[i + 1].value, w[i + 2].value, cyc);
+                    batch_command(gx, &b, &c, K_COLOR, w[i].value, 0, form);
+                batch_command(gx, &b, &c, K_VTX16, w[i + 1].value, w[i + 2].value, form);
                 i += 3;
                 continue;
             }
             if ((key & 0xFFFFu) == GROUP_V) {
-                batch_command(gx, &b, &c, K_VTX16, w[i].value, w[i + 1].value, cyc);
+                batch_command(gx, &b, &c, K_VTX16, w[i].value, w[i + 1].value, form);
                 i += 2;
                 continue;
             }
@@ -880,13 +899,13 @@ static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, 
         uint32_t off = (w[i].addr & ~3u) - REG_PORT_COLOR;
         if (off >= REG_PORT_VERTEX_END - REG_PORT_COLOR) break;
         switch (off >> 2) {
-        case K_COLOR: batch_command(gx, &b, &c, K_COLOR, w[i].value, 0, cyc); break;
-        case K_NORMAL: batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, cyc); break;
-        case K_TEXCOORD: batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, cyc); break;
+        case K_COLOR: batch_command(gx, &b, &c, K_COLOR, w[i].value, 0, form); break;
+        case K_NORMAL: batch_command(gx, &b, &c, K_NORMAL, w[i].value, 0, form); break;
+        case K_TEXCOORD: batch_command(gx, &b, &c, K_TEXCOORD, w[i].value, 0, form); break;
         default:
             if (c.nv == BATCH_VERTS || i + 1 == n || (w[i + 1].addr & ~3u) != (w[i].addr & ~3u))
                 goto end;
-            batch_command(gx, &b, &c, K_VTX16, w[i].value, w[i + 1].value, cyc);
+            batch_command(gx, &b, &c, K_VTX16, w[i].value, w[i + 1].value, form);
             i++;
         }
         i++;
@@ -900,9 +919,11 @@ end:
 size_t gx_batch_ports(gx_engine *gx, const gx_bus_word *w, size_t n, uint32_t slice)
 {
     if (!batch_allowed(gx)) return 0;
-    if (slice == 0) return batch_ports(gx, w, n, 0, false);
+    if (slice == 0)
+        return teximage_texgen(gx->geom.teximage) == 0 ? batch_ports(gx, w, n, 0, F_TG0)
+                                                       : batch_ports(gx, w, n, 0, F_RTC);
     if (slice < GX_BATCH_MIN_SLICE || !sched_fresh(gx)) return 0;
-    return batch_ports(gx, w, n, slice, true);
+    return batch_ports(gx, w, n, slice, F_CYC);
 }
 
 /* A packed GXFIFO word of vertex commands only: every byte COLOR, NORMAL, TEXCOORD, VTX_16 or
@@ -951,11 +972,11 @@ static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
             if (op == 0) continue;
             uint32_t v0 = w ? w[p].value : words[p];
             if (op == GX_OP_VTX_16) {
-                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1], false);
+                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1], F_RTC);
                 p += 2;
                 last_need = 2;
             } else {
-                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0, false);
+                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0, F_RTC);
                 p++;
                 last_need = 1;
             }

@@ -674,6 +674,57 @@ static void test_batch_normal_cache(void **state)
     engines_destroy(a, b, r);
 }
 
+/* Every texgen mode with a texture matrix that moves the coordinates: pass 1 has an instance of
+ * its own for texgen mode 0 (gx_batch_ports), chosen from TEXIMAGE_PARAM at the batch's start;
+ * the batch (gx_write32_run) against the executor word by word, the saved state byte for byte.
+ * The vertex groups take every pattern pass 1 decodes four writes at a time, and others. */
+static void test_batch_texgen_modes(void **state)
+{
+    (void)state;
+    gx_engine *a, *b;
+    raster_engine *r;
+    engines_create(&a, &b, &r);
+    uint64_t seed = 0x7E46E4ull;
+    enum { CAP = 1200 };
+    gx_bus_word w[CAP];
+    static const uint8_t groups[][3] = {{0x22, 0x21, 0}, {0x21, 0x22, 0},   {0x21, 0, 0},
+                                        {0x22, 0, 0},    {0x20, 0, 0},      {0, 0, 0},
+                                        {0x20, 0x22, 0}, {0x21, 0x20, 0x22}};
+    unsigned moved = 0;
+    for (int round = 0; round < 400; round++) {
+        size_t n = 0;
+        uint32_t mode = (uint32_t)round & 3u;
+        put(w, &n, CAP, 0x10, 3); /* a texture matrix: scale and translation */
+        put(w, &n, CAP, 0x15, 0);
+        for (int k = 0; k < 3; k++) put(w, &n, CAP, 0x1B, 0x800u + (rnd(&seed) & 0x1FFFu));
+        for (int k = 0; k < 3; k++) put(w, &n, CAP, 0x1C, rnd(&seed) & 0x3FFFFu);
+        put(w, &n, CAP, 0x10, 2);
+        put(w, &n, CAP, 0x2A, mode << 30 | (rnd(&seed) & 0x3FFFFFFFu));
+        put(w, &n, CAP, 0x29, 0x001F00C1u);
+        put(w, &n, CAP, 0x40, rnd(&seed) & 1u);
+        for (uint32_t k = 0, nv = 3 + rnd(&seed) % 150u; k < nv; k++) {
+            const uint8_t *gr = groups[rnd(&seed) % 8u];
+            for (int c = 0; c < 3 && gr[c]; c++) put(w, &n, CAP, gr[c], rnd(&seed));
+            put(w, &n, CAP, 0x23, random_xy(&seed) | random_xy(&seed) << 16);
+            put(w, &n, CAP, 0x23, random_xy(&seed));
+        }
+        gx_write32_run(a, w, n);
+        for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+        same_state(a, b, r);
+        /* (mode 1: the coordinates moved by the matrix, so that a batch taking them as written
+         * would differ) */
+        moved += mode == 1 && (a->geom.tex_cur[0] != a->geom.tex_raw[0] ||
+                               a->geom.tex_cur[1] != a->geom.tex_raw[1]);
+        if (round % 4 == 3) {
+            gx_write32(a, PORT + 0x50u * 4u, 0);
+            gx_write32(b, PORT + 0x50u * 4u, 0);
+            assert_int_equal(gx_vblank(a), gx_vblank(b));
+        }
+    }
+    assert_true(moved > 50);
+    engines_destroy(a, b, r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -684,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_batch_direct_store_fills_ram),
         cmocka_unit_test(test_batch_strips),
         cmocka_unit_test(test_batch_normal_cache),
+        cmocka_unit_test(test_batch_texgen_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
