@@ -318,10 +318,12 @@ static void batch_begin(gx_engine *gx, batch *b)
     }
 }
 
-/* The instances of pass 1 (a constant in each): run to completion (F_RTC), the cycle-driven
- * mode (F_CYC: each command's kind recorded, pass 3 charges entry by entry), run to completion
- * in texgen mode 0 (F_TG0: the batch's texgen flags known, not tested per command). */
-enum { F_RTC = 0, F_CYC = 1, F_TG0 = 2 };
+/* The instances of pass 1 (a constant in each): the ports run to completion (F_RTC), the
+ * cycle-driven mode (F_CYC: each command's kind recorded, pass 3 charges entry by entry), the
+ * ports run to completion in texgen mode 0 (F_TG0: the batch's texgen flags known, not tested
+ * per command), packed words (F_PACKED). The port forms run to completion count their commands
+ * at the end (each write one command, but a VTX_16's two), the others per command. */
+enum { F_RTC = 0, F_CYC = 1, F_TG0 = 2, F_PACKED = 3 };
 
 static inline bool texgen0_in(const batch *b, const int form)
 {
@@ -346,7 +348,7 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
     gx_geom_state *g = &gx->geom;
     const uint32_t params[1] = {v0};
     if (form == F_CYC) b->kind[n->ncmd] = (uint8_t)kd;
-    n->ncmd++;
+    if (form == F_CYC || form == F_PACKED) n->ncmd++;
     if (kd != K_VTX16) {
         /* its charge run to completion (pass 3 of the cycle-driven mode charges it itself):
          * the charges read only the normal tail (which each sets: 0, or 7 after NORMAL) and,
@@ -406,8 +408,12 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         b->pos[j][2] = lo16(v1);
         b->color[j] = n->color;
         if (texgen0_in(b, form)) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            memcpy(b->tex[j], &n->tex, sizeof(b->tex[j])); /* (s in the low half: one store) */
+#else
             b->tex[j][0] = lo16(n->tex);
             b->tex[j][1] = (int16_t)(uint16_t)(n->tex >> 16);
+#endif
         } else if (texgen3_in(b, form)) {
             const int16_t pos[3] = {lo16(v0), (int16_t)(uint16_t)(v0 >> 16), lo16(v1)};
             gx_texgen_vertex(gx, pos, b->tex[j]);
@@ -912,6 +918,7 @@ static GX_ALWAYS_INLINE size_t batch_ports(gx_engine *gx, const gx_bus_word *w, 
     }
 end:
     if (i == 0) return 0;
+    if (form != F_CYC) c.ncmd = i - c.nv;
     batch_finish(gx, &b, c, i, slice);
     return i;
 }
@@ -972,11 +979,11 @@ static GX_ALWAYS_INLINE size_t batch_packed(gx_engine *gx, const gx_bus_word *w,
             if (op == 0) continue;
             uint32_t v0 = w ? w[p].value : words[p];
             if (op == GX_OP_VTX_16) {
-                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1], F_RTC);
+                batch_command(gx, &b, &c, K_VTX16, v0, w ? w[p + 1].value : words[p + 1], F_PACKED);
                 p += 2;
                 last_need = 2;
             } else {
-                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0, F_RTC);
+                batch_command(gx, &b, &c, op - GX_OP_COLOR, v0, 0, F_PACKED);
                 p++;
                 last_need = 1;
             }
