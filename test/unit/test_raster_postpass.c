@@ -179,6 +179,60 @@ static void test_clear_matches_ref(void **state)
     raster_destroy(ref);
 }
 
+/* The lazy clear (raster_lazy_clear: AVX2 eight words a store where the engine has it) and the
+ * output conversion (raster_output_line: the drawn run copied eight pixels at a time) against
+ * the scalar form (span_isa scalar): random clear words, random runs of random lines widening
+ * each line's valid range (empty, one pixel, whole lines, both sides), over random buffers;
+ * every word of the three top layers, the valid ranges and every output pixel compared. */
+static void test_lazy_clear_and_output_forms(void **state)
+{
+    (void)state;
+    raster_engine *a = raster_create(), *b = raster_create();
+    dsgx_frame *fa = malloc(sizeof *fa), *fb = malloc(sizeof *fb);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(fa);
+    assert_non_null(fb);
+    b->span_isa = RASTER_SPAN_ISA_SCALAR;
+    uint32_t st = 0x5EEDu;
+    for (int round = 0; round < 20; round++) {
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+            a->color[i] = b->color[i] = xs32(&st);
+            a->depth[i] = b->depth[i] = xs32(&st);
+            a->attr[i] = b->attr[i] = xs32(&st);
+        }
+        for (int k = 0; k < 3; k++) a->clear_px[k] = b->clear_px[k] = xs32(&st);
+        a->lazy_clear = b->lazy_clear = true;
+        for (int y = 0; y < 192; y++) a->valid_lo[y] = b->valid_lo[y] = 256, a->valid_hi[y] = 0;
+        memcpy(b->valid_hi, a->valid_hi, sizeof a->valid_hi);
+        for (int k = 0; k < 600; k++) {
+            int32_t y = (int32_t)(xs32(&st) % 192u);
+            int32_t x0 = (int32_t)(xs32(&st) % 257u), x1 = (int32_t)(xs32(&st) % 257u);
+            if ((k & 7) == 0) x0 = 0, x1 = 256;
+            if (x0 > x1) {
+                int32_t t = x0;
+                x0 = x1, x1 = t;
+            }
+            raster_lazy_clear(a, y, x0, x1);
+            raster_lazy_clear(b, y, x0, x1);
+        }
+        assert_memory_equal(a->color, b->color, RASTER_BUF_SIZE * sizeof a->color[0]);
+        assert_memory_equal(a->depth, b->depth, RASTER_BUF_SIZE * sizeof a->depth[0]);
+        assert_memory_equal(a->attr, b->attr, RASTER_BUF_SIZE * sizeof a->attr[0]);
+        assert_memory_equal(a->valid_lo, b->valid_lo, sizeof a->valid_lo);
+        assert_memory_equal(a->valid_hi, b->valid_hi, sizeof a->valid_hi);
+        for (int32_t y = 0; y < 192; y++) {
+            raster_output_line(a, y, &fa->px[y * DSGX_FRAME_W]);
+            raster_output_line(b, y, &fb->px[y * DSGX_FRAME_W]);
+        }
+        assert_memory_equal(fa->px, fb->px, sizeof fa->px);
+    }
+    free(fa);
+    free(fb);
+    raster_destroy(a);
+    raster_destroy(b);
+}
+
 /* ---- fog ---- */
 
 static void fog_regs(gx_render_regs *g, uint32_t shift, uint32_t offset)
@@ -599,6 +653,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clear_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_matches_ref, setup, teardown),
+        cmocka_unit_test(test_lazy_clear_and_output_forms),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
