@@ -445,11 +445,11 @@ static void test_aa_pass_matches_ref(void **state)
 
 /* ---- edge marking ---- */
 
-/* Edge marking (four pixels at a time with SSE2) against raster_edge_mark_pass_ref: random
- * buffers (few polygon IDs and depths from a small set, so that equal IDs and equal depths
- * next to each other are common; depths also with the top bit set, for the unsigned compare;
- * random edge flags and high attribute bits), random edge colours; the colours and
- * edge_marked[] of the whole buffer compared. */
+/* Edge marking (eight pixels at a time with AVX2, four with SSE2: each form the build and the
+ * machine have) against raster_edge_mark_pass_ref: random buffers (few polygon IDs and depths from
+ * a small set, so that equal IDs and equal depths next to each other are common; depths also with
+ * the top bit set, for the unsigned compare; random edge flags and high attribute bits), random
+ * edge colours; the colours and edge_marked[] of the whole buffer compared. */
 static void test_edge_mark_pass_matches_ref(void **state)
 {
     fixture *f = *state;
@@ -457,6 +457,11 @@ static void test_edge_mark_pass_matches_ref(void **state)
     assert_non_null(ref);
     gx_render_regs *g = &f->in->regs;
     uint32_t st = 0xBADC0DEu;
+    const uint8_t best = f->r->span_isa;
+    uint32_t *colors = malloc(sizeof ref->color);
+    uint8_t *marked = malloc(sizeof ref->edge_marked);
+    assert_non_null(colors);
+    assert_non_null(marked);
     for (int round = 0; round < 60; round++) {
         for (int i = 0; i < 8; i++) g->edge_color[i] = (uint16_t)xs32(&st);
         uint32_t zs[4] = {xs32(&st), xs32(&st) & 0xFFFFFFu, xs32(&st) & 0xFFFFFFu, 0x7FFFFFFFu};
@@ -464,23 +469,37 @@ static void test_edge_mark_pass_matches_ref(void **state)
             uint32_t k = xs32(&st);
             f->r->depth[i] = (k & 8u) ? zs[k & 3u] : xs32(&st);
             f->r->color[i] = xs32(&st);
+            /* (IDs 0-7 << 3 | low bits: each of the eight edge colours, few IDs) */
             f->r->attr[i] = (((k >> 4) & 3u) << 27) | ((k >> 6) & 0x00FFFFFFu) |
-                            ((k & 0x40000000u) ? 1u << 30 : 0u);
+                            ((k & 0x40000000u) ? 1u << 30 : 0u) | ((k & 0x80000000u) >> 2);
             f->r->edge_marked[i] = (uint8_t)(k >> 28 & 1u);
         }
         memcpy(ref->depth, f->r->depth, sizeof ref->depth);
         memcpy(ref->color, f->r->color, sizeof ref->color);
         memcpy(ref->attr, f->r->attr, sizeof ref->attr);
         memcpy(ref->edge_marked, f->r->edge_marked, sizeof ref->edge_marked);
+        memcpy(colors, f->r->color, sizeof ref->color);
+        memcpy(marked, f->r->edge_marked, sizeof ref->edge_marked);
         int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
-        raster_edge_mark_pass(f->r, g, y0, y1);
         raster_edge_mark_pass_ref(ref, g, y0, y1);
-        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
-            if (f->r->color[i] != ref->color[i] || f->r->edge_marked[i] != ref->edge_marked[i])
-                fail_msg("round %d pixel %u: %08x/%u, reference %08x/%u", round, i, f->r->color[i],
-                         f->r->edge_marked[i], ref->color[i], ref->edge_marked[i]);
+        /* every form this build and machine have: the widest, then the four-pixel one */
+        for (uint8_t isa = best;; isa--) {
+            memcpy(f->r->color, colors, sizeof ref->color);
+            memcpy(f->r->edge_marked, marked, sizeof ref->edge_marked);
+            f->r->span_isa = isa;
+            raster_edge_mark_pass(f->r, g, y0, y1);
+            for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+                if (f->r->color[i] != ref->color[i] || f->r->edge_marked[i] != ref->edge_marked[i])
+                    fail_msg("round %d form %u pixel %u: %08x/%u, reference %08x/%u", round, isa, i,
+                             f->r->color[i], f->r->edge_marked[i], ref->color[i],
+                             ref->edge_marked[i]);
+            }
+            if (isa <= RASTER_SPAN_ISA_SSE2) break;
         }
     }
+    f->r->span_isa = best;
+    free(colors);
+    free(marked);
     raster_destroy(ref);
 }
 
