@@ -188,7 +188,8 @@ static inline __m128i fog_blend4(const raster_fog *f, __m128i c, __m128i d)
 
 #define FOG_AVX2_FN static inline __attribute__((always_inline, target("avx2")))
 
-/* raster_fog_density of eight depths. As fog_density4, and: the index's clamp to 32 as an
+/* raster_fog_density of eight depths. As fog_density4 (for any 32-bit depth: the offset
+ * compare unsigned), and: the index's clamp to 32 as an
  * unsigned minimum, and its fraction left as it is (pair[32] holds table[32] twice: any fraction
  * gives table[32]); both table entries of each lane by one gather of pair[]; the interpolation
  * as d0 + ((d1 - d0) * frac >> 17) (arithmetic shift): d0 * (0x20000 - frac) + d1 * frac is
@@ -197,7 +198,8 @@ static inline __m128i fog_blend4(const raster_fog *f, __m128i c, __m128i d)
 FOG_AVX2_FN __m256i fog_density8(const raster_fog *f, __m256i z)
 {
     const __m256i off = _mm256_set1_epi32((int32_t)f->offset);
-    __m256i below = _mm256_cmpgt_epi32(off, z); /* z < offset */
+    __m256i below = _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(z, off), z),
+                                     _mm256_set1_epi32(-1)); /* z < offset, unsigned */
     __m256i v = _mm256_sll_epi32(_mm256_srli_epi32(_mm256_sub_epi32(z, off), 2),
                                  _mm_cvtsi32_si128((int32_t)f->shift));
     __m256i index = _mm256_min_epu32(_mm256_srli_epi32(v, 17), _mm256_set1_epi32(32));
@@ -232,14 +234,15 @@ FOG_AVX2_FN __m256i fog_blend8(const raster_fog *f, __m256i c, __m256i d)
 }
 
 /* raster_fog_pass eight pixels at a time (engines with span_isa AVX2): the same steps, the
- * same reuse of the last group's results. */
+ * same reuse of the last group's results; the lower layer's pixels under edge pixels eight at
+ * a time too (those with the fog bit written, the others stored back unchanged: the group's
+ * words are this line's). */
 static __attribute__((target("avx2"))) void fog_pass_avx2(raster_engine *r, const raster_fog *f,
                                                           int y0, int y1)
 {
     const __m256i fogbit = _mm256_set1_epi32((int32_t)RASTER_ATTR_FOG);
     const __m256i edgebits = _mm256_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
     const __m256i zero = _mm256_setzero_si256();
-    fog_memo m = {0, 0, 0, 0, false, false};
     __m256i zlast = _mm256_set1_epi32(-1), clast = zero, dlast = zero, olast = zero;
     for (int y = y0; y < y1; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x += 8) {
@@ -261,14 +264,17 @@ static __attribute__((target("avx2"))) void fog_pass_avx2(raster_engine *r, cons
                 _mm256_storeu_si256((__m256i *)&r->color[i], _mm256_blendv_epi8(c, olast, fog));
             }
             /* the pixel behind an edge pixel is fogged too, for anti-aliasing */
-            uint32_t flat = (uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi32(_mm256_and_si256(a, edgebits), zero));
-            if (flat == 0xFFFFFFFFu) continue;
-            for (unsigned k = 0; k < 8; k++) {
-                uint32_t lo = i + k + RASTER_BUF_SIZE;
-                if (!(flat & (1u << (4 * k))) && (r->attr[lo] & RASTER_ATTR_FOG))
-                    fog_pixel(r, f, lo, &m);
-            }
+            if (_mm256_testz_si256(a, edgebits)) continue;
+            uint32_t lo = i + RASTER_BUF_SIZE;
+            __m256i la = _mm256_loadu_si256((const __m256i *)&r->attr[lo]);
+            __m256i lfog =
+                _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(a, edgebits), zero),
+                                    _mm256_cmpeq_epi32(_mm256_and_si256(la, fogbit), fogbit));
+            if (_mm256_testz_si256(lfog, lfog)) continue;
+            __m256i z = _mm256_loadu_si256((const __m256i *)&r->depth[lo]);
+            __m256i c = _mm256_loadu_si256((const __m256i *)&r->color[lo]);
+            __m256i out = fog_blend8(f, c, fog_density8(f, z));
+            _mm256_storeu_si256((__m256i *)&r->color[lo], _mm256_blendv_epi8(c, out, lfog));
         }
     }
 }
