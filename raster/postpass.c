@@ -147,6 +147,21 @@ edge_mark_pass_avx2(raster_engine *r, const uint32_t edge6[8], int y0, int y1)
         }
     }
 }
+
+/* raster_postpass_rows' conversion into the output frame, eight pixels at a time */
+static __attribute__((target("avx2"))) void output_rows_avx2(const raster_engine *r,
+                                                             dsgx_frame *out, int y0, int y1)
+{
+    const __m256i mask = _mm256_set1_epi32(0x1F3F3F3F);
+    for (int y = y0; y < y1; y++) {
+        const uint32_t *line = &r->color[raster_addr(0, y)];
+        uint32_t *dst = &out->px[y * DSGX_FRAME_W];
+        for (int x = 0; x < DSGX_FRAME_W; x += 8)
+            _mm256_storeu_si256(
+                (__m256i *)&dst[x],
+                _mm256_and_si256(_mm256_loadu_si256((const __m256i *)&line[x]), mask));
+    }
+}
 #endif
 
 /* The same pass four pixels at a time: the edge test, the four neighbours and the marking
@@ -290,6 +305,12 @@ void raster_postpass_rows(raster_engine *r, const gx_frame *in, dsgx_frame *out,
     if (disp3dcnt_antialias(cnt)) raster_antialias_pass(r, y0, y1, disp3dcnt_edge_marking(cnt));
 
     if (!out) return;
+#if EDGE_AVX2
+    if (r->span_isa >= RASTER_SPAN_ISA_AVX2) {
+        output_rows_avx2(r, out, y0, y1);
+        return;
+    }
+#endif
     for (int y = y0; y < y1; y++) {
         const uint32_t *line = &r->color[raster_addr(0, y)];
         for (int x = 0; x < DSGX_FRAME_W; x++)

@@ -233,6 +233,29 @@ static void test_lazy_clear_and_output_forms(void **state)
     raster_destroy(b);
 }
 
+/* raster_postpass_rows' conversion into the output frame (eight pixels at a time with AVX2)
+ * against the scalar form: random colour words of random line ranges, no pass enabled. */
+static void test_postpass_output_forms(void **state)
+{
+    fixture *f = *state;
+    dsgx_frame *ref = malloc(sizeof *ref);
+    assert_non_null(ref);
+    const uint8_t best = f->r->span_isa;
+    uint32_t st = 0xF00Du;
+    f->in->regs.disp3dcnt = 0;
+    for (int round = 0; round < 10; round++) {
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) f->r->color[i] = xs32(&st);
+        for (uint32_t i = 0; i < DSGX_FRAME_PIXELS; i++) f->out.px[i] = ref->px[i] = xs32(&st);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        f->r->span_isa = RASTER_SPAN_ISA_SCALAR;
+        raster_postpass_rows(f->r, f->in, ref, y0, y1);
+        f->r->span_isa = best;
+        raster_postpass_rows(f->r, f->in, &f->out, y0, y1);
+        assert_memory_equal(f->out.px, ref->px, sizeof ref->px);
+    }
+    free(ref);
+}
+
 /* ---- fog ---- */
 
 static void fog_regs(gx_render_regs *g, uint32_t shift, uint32_t offset)
@@ -673,6 +696,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_matches_ref, setup, teardown),
         cmocka_unit_test(test_lazy_clear_and_output_forms),
+        cmocka_unit_test_setup_teardown(test_postpass_output_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
