@@ -22,8 +22,10 @@
  * with small Z" is not modelled (melonDS TODO).
  *
  * Performance: with SSE2 the pass runs four pixels at a time (raster_fog_pass: density and
- * blend lane-wise, exact as argued there); raster_fog_pass_ref, one pixel at a time through
- * raster_fog_density / raster_fog_blend, is the reference (unit.test_raster_postpass).
+ * blend lane-wise, exact as argued there), with AVX2 eight (fog_pass_avx2, on engines whose
+ * span_isa is AVX2: chosen at run time, the default build stays portable x86-64);
+ * raster_fog_pass_ref, one pixel at a time through raster_fog_density / raster_fog_blend, is
+ * the reference (unit.test_raster_postpass, every form).
  */
 #include "gx/regs.h"
 #include "raster/postpass_internal.h"
@@ -282,7 +284,7 @@ static __attribute__((target("avx2"))) void fog_pass_avx2(raster_engine *r, cons
 
 void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1)
 {
-#if FOG_AVX2
+#ifdef FOG_AVX2
     if (r->span_isa >= RASTER_SPAN_ISA_AVX2) {
         fog_pass_avx2(r, f, y0, y1);
         return;

@@ -172,7 +172,7 @@ void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0,
 {
     uint32_t edge6[8];
     for (int i = 0; i < 8; i++) edge6[i] = raster_color6_from_rgb15(regs->edge_color[i]);
-#if EDGE_AVX2
+#ifdef EDGE_AVX2
     if (r->span_isa >= RASTER_SPAN_ISA_AVX2) {
         edge_mark_pass_avx2(r, edge6, y0, y1);
         return;
@@ -305,7 +305,7 @@ void raster_postpass_rows(raster_engine *r, const gx_frame *in, dsgx_frame *out,
     if (disp3dcnt_antialias(cnt)) raster_antialias_pass(r, y0, y1, disp3dcnt_edge_marking(cnt));
 
     if (!out) return;
-#if EDGE_AVX2
+#ifdef EDGE_AVX2
     if (r->span_isa >= RASTER_SPAN_ISA_AVX2) {
         output_rows_avx2(r, out, y0, y1);
         return;

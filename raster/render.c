@@ -139,7 +139,7 @@ static void clear_run(raster_engine *r, int32_t y, int32_t x0, int32_t x1)
 {
     uint32_t a = raster_addr(x0, y);
     int32_t n = x1 - x0;
-#if RENDER_AVX2
+#ifdef RENDER_AVX2
     if (r->span_isa >= RASTER_SPAN_ISA_AVX2) {
         clear_run_avx2(r, a, n);
         return;
@@ -202,7 +202,7 @@ void raster_output_line(const raster_engine *r, int32_t y, uint32_t *dst)
     int32_t lo = r->lazy_clear ? r->valid_lo[y] : 0, hi = r->lazy_clear ? r->valid_hi[y] : 256;
     if (lo >= hi) lo = hi = 256;
     fill32(dst, clear, lo);
-#if RENDER_AVX2
+#ifdef RENDER_AVX2
     if (r->span_isa >= RASTER_SPAN_ISA_AVX2)
         copy_masked_avx2(dst, line, lo, hi, mask);
     else
