@@ -267,10 +267,84 @@ void raster_antialias_pass_ref(raster_engine *r, int y0, int y1, bool marked)
 }
 
 #if defined(__SSE2__) && !defined(DSGX_NO_SIMD)
+#ifdef EDGE_AVX2
+/* raster_antialias_pass eight pixels at a time (engines with span_isa AVX2): every lane's
+ * coverage (0x10 where edge marking marked it), and for the edge pixels with a coverage below
+ * 31 the lower pixel (coverage 0) or raster_aa_blend's result, formed lane-wise as there: the
+ * two channels of each 32-bit word as 16-bit lanes (each lane's sum below 2^11, so lane-wise
+ * shifts and masks give the word-wise result), the colour-keeping form where the lower pixel's
+ * alpha is 0; the other lanes stored back as read (the group's words are this line's). */
+static __attribute__((target("avx2"))) void antialias_pass_avx2(raster_engine *r, int y0, int y1,
+                                                                bool marked)
+{
+    const __m256i edgebits = _mm256_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i mrb = _mm256_set1_epi32(0x003F003F), mga = _mm256_set1_epi32(0x001F003F);
+    for (int y = y0; y < y1; y++) {
+        for (int x = 0; x < DSGX_FRAME_W; x += 8) {
+            uint32_t i = raster_addr(x, y);
+            __m256i a = _mm256_loadu_si256((const __m256i *)&r->attr[i]);
+            if (_mm256_testz_si256(a, edgebits)) continue;
+            __m256i cov = _mm256_srli_epi32(
+                _mm256_and_si256(a, _mm256_set1_epi32((int32_t)RASTER_ATTR_COV_MASK)),
+                RASTER_ATTR_COV_SHIFT);
+            if (marked) {
+                uint64_t em;
+                memcpy(&em, &r->edge_marked[i], sizeof em);
+                __m256i m = _mm256_cmpgt_epi32(
+                    _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)em)), zero);
+                cov = _mm256_blendv_epi8(cov, _mm256_set1_epi32(0x10), m);
+            }
+            __m256i act = _mm256_andnot_si256(
+                _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(a, edgebits), zero),
+                                _mm256_cmpeq_epi32(cov, _mm256_set1_epi32(31))),
+                _mm256_set1_epi32(-1));
+            if (_mm256_testz_si256(act, act)) continue;
+            __m256i top = _mm256_loadu_si256((const __m256i *)&r->color[i]);
+            __m256i bot = _mm256_loadu_si256((const __m256i *)&r->color[i + RASTER_BUF_SIZE]);
+            __m256i c1 = _mm256_add_epi32(cov, _mm256_set1_epi32(1));
+            __m256i c16 = _mm256_or_si256(c1, _mm256_slli_epi32(c1, 16));
+            __m256i n16 = _mm256_sub_epi16(_mm256_set1_epi16(32), c16);
+            __m256i trb = _mm256_and_si256(top, mrb);
+            __m256i tga = _mm256_and_si256(_mm256_srli_epi32(top, 8), mga);
+            __m256i brb = _mm256_and_si256(bot, mrb);
+            __m256i bga = _mm256_and_si256(_mm256_srli_epi32(bot, 8), mga);
+            __m256i ga =
+                _mm256_and_si256(_mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(tga, c16),
+                                                                    _mm256_mullo_epi16(bga, n16)),
+                                                   5),
+                                 mga);
+            __m256i rb =
+                _mm256_and_si256(_mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(trb, c16),
+                                                                    _mm256_mullo_epi16(brb, n16)),
+                                                   5),
+                                 mrb);
+            __m256i out = _mm256_or_si256(rb, _mm256_slli_epi32(ga, 8));
+            /* the lower pixel's alpha 0: the colour stays the top pixel's, only alpha blends */
+            __m256i keep = _mm256_or_si256(
+                _mm256_or_si256(
+                    trb, _mm256_slli_epi32(_mm256_and_si256(tga, _mm256_set1_epi32(0x3F)), 8)),
+                _mm256_slli_epi32(_mm256_and_si256(ga, _mm256_set1_epi32(0x001F0000)), 8));
+            __m256i a0 =
+                _mm256_cmpeq_epi32(_mm256_and_si256(bot, _mm256_set1_epi32(0x1F000000)), zero);
+            out = _mm256_blendv_epi8(out, keep, a0);
+            out = _mm256_blendv_epi8(out, bot, _mm256_cmpeq_epi32(cov, zero));
+            _mm256_storeu_si256((__m256i *)&r->color[i], _mm256_blendv_epi8(top, out, act));
+        }
+    }
+}
+#endif
+
 /* The same, with the edge test four pixels at a time: only pixels with an edge flag are
  * blended (one at a time, as there); most of a frame has none. */
 void raster_antialias_pass(raster_engine *r, int y0, int y1, bool marked)
 {
+#ifdef EDGE_AVX2
+    if (r->span_isa >= RASTER_SPAN_ISA_AVX2) {
+        antialias_pass_avx2(r, y0, y1, marked);
+        return;
+    }
+#endif
     const __m128i edgebits = _mm_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
     const __m128i zero = _mm_setzero_si128();
     for (int y = y0; y < y1; y++) {
