@@ -24,9 +24,10 @@
  * Verified against the reference frames edge_marking_8, f_edge_fog and antialias.
  *
  * Performance: with SSE2, edge marking tests four pixels (edge flag, four neighbours) at a
- * time (eight with AVX2, chosen at run time: raster_engine.span_isa) and anti-aliasing skips four
- * pixels without edge flags at once; the per-pixel passes (raster_edge_mark_pass_ref,
- * raster_antialias_pass_ref) are the references (unit.test_raster_postpass).
+ * time and anti-aliasing skips four pixels without edge flags at once; with AVX2 (chosen at
+ * run time: raster_engine.span_isa) both passes and the output conversion run eight pixels at a
+ * time, anti-aliasing blending lane-wise; the per-pixel passes (raster_edge_mark_pass_ref,
+ * raster_antialias_pass_ref) are the references (unit.test_raster_postpass, every form).
  */
 #include <string.h>
 
