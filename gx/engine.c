@@ -93,14 +93,14 @@ size_t gx_memory_bytes(const gx_engine *gx)
     return n + gx->cmd.deferred_cap * sizeof(*gx->cmd.deferred);
 }
 
-/* Zero a polygon/vertex RAM: the same bytes as memset of the whole frame, since the entries
- * from ram_used_* on were never written since the last reset (1.2 MB less to clear when an
- * engine is reused for small scenes, e.g. one model screenshot after another). */
-static void clear_frame(gx_frame *f, uint32_t polys, uint32_t verts)
+/* Empty a polygon/vertex RAM: its latched registers and counts zero, no VRAM views. The entries
+ * are left as they are: nothing reads an entry at or beyond the counts (the rendering engine,
+ * save states, RAM_COUNT and the hooks all stop at them; gx_frame.h), and after every swap the
+ * RAM being built holds the entries of the frame before last there anyway. Clearing them cost
+ * g_heavy_1's bench ~1.2 MB of stores per reset (bench/README.md "frame2"). */
+static void empty_frame(gx_frame *f)
 {
     memset(f, 0, offsetof(gx_frame, polys));
-    memset(f->polys, 0, polys * sizeof(f->polys[0]));
-    memset(f->verts, 0, verts * sizeof(f->verts[0]));
     f->tex_vram = NULL;
     f->pal_vram = NULL;
 }
@@ -108,9 +108,8 @@ static void clear_frame(gx_frame *f, uint32_t polys, uint32_t verts)
 void gx_reset(gx_engine *gx)
 {
     gx_vram_reset(&gx->vram);
-    clear_frame(gx->build, gx->ram_used_polys, gx->ram_used_verts);
-    clear_frame(gx->render, gx->ram_used_polys, gx->ram_used_verts);
-    gx->ram_used_polys = gx->ram_used_verts = 0;
+    empty_frame(gx->build);
+    empty_frame(gx->render);
     reset_regs(&gx->regs);
     reset_regs(&gx->render->regs);
     gx->disp3dcnt_status = 0;

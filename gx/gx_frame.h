@@ -80,6 +80,8 @@ typedef struct gx_frame {
     gx_render_regs regs;
     uint32_t npolys; /**< polygons in polygon RAM (what RAM_COUNT reports) */
     uint32_t nverts; /**< vertices in vertex RAM */
+    /* Entries at and beyond the counts are not part of the frame: they hold whatever an
+     * earlier frame, a reset or a restore left there (gx_reset does not clear them). */
     gx_polygon polys[GX_MAX_POLYGONS];
     gx_vertex verts[GX_MAX_VERTICES];
     /** Texture image VRAM as seen by the rendering engine: 4 slots of 128 KiB, reads of an

@@ -68,9 +68,6 @@ struct gx_engine {
     /* save-state restore loads both frames here, checking them as it copies, then swaps them
      * with build/render (gx/savestate.c; allocated at the first restore) */
     gx_frame *spare[2];
-    /* the most polygons / vertices either RAM has held since gx_reset: beyond them both are
-     * still zero, so gx_reset clears only this much (polygon.c keeps it up to date) */
-    uint32_t ram_used_polys, ram_used_verts;
     gx_frame_stats last_stats;
 
     /* derived state, not saved: NORMAL's colours remembered across vertex batches (batch.c) */

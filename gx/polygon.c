@@ -214,15 +214,12 @@ static gx_polygon *new_polygon(gx_engine *gx, int n, int64_t dot)
     return p;
 }
 
-/* The polygon is in RAM (p, its vertices up to f->nverts): figures, high-water marks, strip
- * chain, hook. */
+/* The polygon is in RAM (p, its vertices up to f->nverts): figures, strip chain, hook. */
 static void polygon_stored(gx_engine *gx, gx_polygon *p)
 {
     gx_geom_state *g = &gx->geom;
     gx_frame *f = gx->build;
     finish_polygon(g, p, f->verts);
-    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
-    if (f->nverts > gx->ram_used_verts) gx->ram_used_verts = f->nverts;
     g->last_strip_poly = g->prim_type >= 2 ? (int32_t)(p - f->polys) : -1;
     if (gx->hooks.polygon) gx->hooks.polygon(gx->hooks.user, gx, GX_POLY_STORED, p, f->verts);
 }
@@ -257,7 +254,6 @@ static void store_unclipped(gx_engine *gx, int n, int clipstart, const uint16_t 
     /* the new vertices, written past the end of vertex RAM until the polygon is kept */
     gx_vertex *dst = &f->verts[f->nverts];
     uint32_t nv = f->nverts + (uint32_t)(n - clipstart);
-    if (nv > gx->ram_used_verts) gx->ram_used_verts = nv; /* (gx_reset clears them) */
     for (int i = clipstart; i < n; i++) {
         gx_vertex *v = &dst[i - clipstart];
         *v = g->buf[i];
@@ -457,7 +453,7 @@ static GX_ALWAYS_INLINE void put_vertex(gx_vertex *v, const int32_t clip[4], uin
 
 /* The polygon entry of the direct stores (store_direct, store_strip) from @p tmpl, its vertices
  * @p idx in vertex RAM and their screen positions, 24-bit W and Z at hand: finish_polygon from
- * those values, and polygon_stored's high-water mark. */
+ * those values. */
 static GX_ALWAYS_INLINE gx_polygon *new_direct_polygon(gx_engine *gx, const gx_polygon *tmpl,
                                                        int64_t dot, const uint16_t *idx,
                                                        const int32_t *sx, const int32_t *sy,
@@ -525,7 +521,6 @@ static GX_ALWAYS_INLINE gx_polygon *new_direct_polygon(gx_engine *gx, const gx_p
         p->z[i] = dsgx_clamp(z, 0, 0xFFFFFF);
         p->w[i] = w;
     }
-    if (f->npolys > gx->ram_used_polys) gx->ram_used_polys = f->npolys;
     return p;
 }
 
@@ -572,7 +567,6 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
     g->poly_nverts_clipped = (uint8_t)n;
     uint32_t base = f->nverts, nv = base + (uint32_t)n;
     gx_vertex *dst = &f->verts[base];
-    if (nv > gx->ram_used_verts) gx->ram_used_verts = nv;
     int32_t sx[4], sy[4];
     uint32_t w24[4];
     bool one_dot = !polyattr_dot_always(attr);
@@ -647,7 +641,6 @@ static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
      * is kept */
     g->poly_nverts_clipped = (uint8_t)n;
     uint32_t base = f->nverts, nv = base + (uint32_t)(n - first);
-    if (nv > gx->ram_used_verts) gx->ram_used_verts = nv;
     int32_t sx[4], sy[4], z[4];
     uint32_t w24[4];
     for (int i = 0; i < first; i++) {

@@ -179,6 +179,83 @@ static void test_clear_matches_ref(void **state)
     raster_destroy(ref);
 }
 
+/* The lazy clear (raster_lazy_clear: AVX2 eight words a store where the engine has it) and the
+ * output conversion (raster_output_line: the drawn run copied eight pixels at a time) against
+ * the scalar form (span_isa scalar): random clear words, random runs of random lines widening
+ * each line's valid range (empty, one pixel, whole lines, both sides), over random buffers;
+ * every word of the three top layers, the valid ranges and every output pixel compared. */
+static void test_lazy_clear_and_output_forms(void **state)
+{
+    (void)state;
+    raster_engine *a = raster_create(), *b = raster_create();
+    dsgx_frame *fa = malloc(sizeof *fa), *fb = malloc(sizeof *fb);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(fa);
+    assert_non_null(fb);
+    b->span_isa = RASTER_SPAN_ISA_SCALAR;
+    uint32_t st = 0x5EEDu;
+    for (int round = 0; round < 20; round++) {
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+            a->color[i] = b->color[i] = xs32(&st);
+            a->depth[i] = b->depth[i] = xs32(&st);
+            a->attr[i] = b->attr[i] = xs32(&st);
+        }
+        for (int k = 0; k < 3; k++) a->clear_px[k] = b->clear_px[k] = xs32(&st);
+        a->lazy_clear = b->lazy_clear = true;
+        for (int y = 0; y < 192; y++) a->valid_lo[y] = b->valid_lo[y] = 256, a->valid_hi[y] = 0;
+        memcpy(b->valid_hi, a->valid_hi, sizeof a->valid_hi);
+        for (int k = 0; k < 600; k++) {
+            int32_t y = (int32_t)(xs32(&st) % 192u);
+            int32_t x0 = (int32_t)(xs32(&st) % 257u), x1 = (int32_t)(xs32(&st) % 257u);
+            if ((k & 7) == 0) x0 = 0, x1 = 256;
+            if (x0 > x1) {
+                int32_t t = x0;
+                x0 = x1, x1 = t;
+            }
+            raster_lazy_clear(a, y, x0, x1);
+            raster_lazy_clear(b, y, x0, x1);
+        }
+        assert_memory_equal(a->color, b->color, RASTER_BUF_SIZE * sizeof a->color[0]);
+        assert_memory_equal(a->depth, b->depth, RASTER_BUF_SIZE * sizeof a->depth[0]);
+        assert_memory_equal(a->attr, b->attr, RASTER_BUF_SIZE * sizeof a->attr[0]);
+        assert_memory_equal(a->valid_lo, b->valid_lo, sizeof a->valid_lo);
+        assert_memory_equal(a->valid_hi, b->valid_hi, sizeof a->valid_hi);
+        for (int32_t y = 0; y < 192; y++) {
+            raster_output_line(a, y, &fa->px[y * DSGX_FRAME_W]);
+            raster_output_line(b, y, &fb->px[y * DSGX_FRAME_W]);
+        }
+        assert_memory_equal(fa->px, fb->px, sizeof fa->px);
+    }
+    free(fa);
+    free(fb);
+    raster_destroy(a);
+    raster_destroy(b);
+}
+
+/* raster_postpass_rows' conversion into the output frame (eight pixels at a time with AVX2)
+ * against the scalar form: random colour words of random line ranges, no pass enabled. */
+static void test_postpass_output_forms(void **state)
+{
+    fixture *f = *state;
+    dsgx_frame *ref = malloc(sizeof *ref);
+    assert_non_null(ref);
+    const uint8_t best = f->r->span_isa;
+    uint32_t st = 0xF00Du;
+    f->in->regs.disp3dcnt = 0;
+    for (int round = 0; round < 10; round++) {
+        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) f->r->color[i] = xs32(&st);
+        for (uint32_t i = 0; i < DSGX_FRAME_PIXELS; i++) f->out.px[i] = ref->px[i] = xs32(&st);
+        int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
+        f->r->span_isa = RASTER_SPAN_ISA_SCALAR;
+        raster_postpass_rows(f->r, f->in, ref, y0, y1);
+        f->r->span_isa = best;
+        raster_postpass_rows(f->r, f->in, &f->out, y0, y1);
+        assert_memory_equal(f->out.px, ref->px, sizeof ref->px);
+    }
+    free(ref);
+}
+
 /* ---- fog ---- */
 
 static void fog_regs(gx_render_regs *g, uint32_t shift, uint32_t offset)
@@ -295,7 +372,8 @@ static void test_fog_pass_bits(void **state)
     assert_int_equal(f->out.px[5 * 256 + 5], PX(63, 0, 0, 31));
 }
 
-/* The fog pass (four pixels at a time with SSE2) against raster_fog_pass_ref (one pixel at a
+/* The fog pass (eight pixels at a time with AVX2, four with SSE2: each form the build and the
+ * machine have) against raster_fog_pass_ref (one pixel at a
  * time through raster_fog_density / raster_fog_blend): random buffers of both layers (depths
  * spread over the whole range, clustered near the offset and equal in runs; colours with
  * random high bits, also in runs; fog and edge bits in every combination) and random fog registers
@@ -307,6 +385,9 @@ static void test_fog_pass_matches_ref(void **state)
     assert_non_null(ref);
     gx_render_regs *g = &f->in->regs;
     uint32_t st = 0xC0FFEEu;
+    const uint8_t best = f->r->span_isa;
+    uint32_t *colors = malloc(sizeof ref->color);
+    assert_non_null(colors);
     for (int round = 0; round < 60; round++) {
         for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(xs32(&st) & 0x7Fu);
         if (round % 3 == 0) /* a rising table, as games use */
@@ -330,19 +411,31 @@ static void test_fog_pass_matches_ref(void **state)
         memcpy(ref->depth, f->r->depth, sizeof ref->depth);
         memcpy(ref->color, f->r->color, sizeof ref->color);
         memcpy(ref->attr, f->r->attr, sizeof ref->attr);
+        memcpy(colors, f->r->color, sizeof ref->color);
         int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
-        raster_fog_pass(f->r, &fog, y0, y1);
         raster_fog_pass_ref(ref, &fog, y0, y1);
-        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
-            if (f->r->color[i] != ref->color[i])
-                fail_msg("round %d pixel %u: %08x, reference %08x (depth %06x attr %08x)", round, i,
-                         f->r->color[i], ref->color[i], ref->depth[i], ref->attr[i]);
+        /* every form this build and machine have: the widest, then the four-pixel one */
+        for (uint8_t isa = best;; isa--) {
+            memcpy(f->r->color, colors, sizeof ref->color);
+            f->r->span_isa = isa;
+            raster_fog_pass(f->r, &fog, y0, y1);
+            for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+                if (f->r->color[i] != ref->color[i])
+                    fail_msg("round %d form %u pixel %u: %08x, reference %08x (depth %06x attr "
+                             "%08x)",
+                             round, isa, i, f->r->color[i], ref->color[i], ref->depth[i],
+                             ref->attr[i]);
+            }
+            if (isa <= RASTER_SPAN_ISA_SSE2) break;
         }
     }
+    f->r->span_isa = best;
+    free(colors);
     raster_destroy(ref);
 }
 
-/* The anti-aliasing pass (edge flags tested four pixels at a time with SSE2) against
+/* The anti-aliasing pass (edge flags tested four pixels at a time with SSE2, the pass eight
+ * pixels at a time with AVX2: each form the build and machine have) against
  * raster_antialias_pass_ref: random colours of both layers, sparse edge flags (runs of
  * pixels without any), every coverage, with and without edge marking's marked pixels. */
 static void test_aa_pass_matches_ref(void **state)
@@ -351,6 +444,9 @@ static void test_aa_pass_matches_ref(void **state)
     raster_engine *ref = raster_create();
     assert_non_null(ref);
     uint32_t st = 0xA11A5u;
+    const uint8_t best = f->r->span_isa;
+    uint32_t *colors = malloc(sizeof ref->color);
+    assert_non_null(colors);
     for (int round = 0; round < 40; round++) {
         for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
             uint32_t k = xs32(&st);
@@ -361,26 +457,35 @@ static void test_aa_pass_matches_ref(void **state)
         memcpy(ref->color, f->r->color, sizeof ref->color);
         memcpy(ref->attr, f->r->attr, sizeof ref->attr);
         memcpy(ref->edge_marked, f->r->edge_marked, sizeof ref->edge_marked);
+        memcpy(colors, f->r->color, sizeof ref->color);
         int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
         bool marked = round & 1;
-        raster_antialias_pass(f->r, y0, y1, marked);
         raster_antialias_pass_ref(ref, y0, y1, marked);
-        for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
-            if (f->r->color[i] != ref->color[i])
-                fail_msg("round %d pixel %u: %08x, reference %08x", round, i, f->r->color[i],
-                         ref->color[i]);
+        /* every form this build and machine have: the widest, then the four-pixel one */
+        for (uint8_t isa = best;; isa--) {
+            memcpy(f->r->color, colors, sizeof ref->color);
+            f->r->span_isa = isa;
+            raster_antialias_pass(f->r, y0, y1, marked);
+            for (uint32_t i = 0; i < 2 * RASTER_BUF_SIZE; i++) {
+                if (f->r->color[i] != ref->color[i])
+                    fail_msg("round %d form %u pixel %u: %08x, reference %08x", round, isa, i,
+                             f->r->color[i], ref->color[i]);
+            }
+            if (isa <= RASTER_SPAN_ISA_SSE2) break;
         }
     }
+    f->r->span_isa = best;
+    free(colors);
     raster_destroy(ref);
 }
 
 /* ---- edge marking ---- */
 
-/* Edge marking (four pixels at a time with SSE2) against raster_edge_mark_pass_ref: random
- * buffers (few polygon IDs and depths from a small set, so that equal IDs and equal depths
- * next to each other are common; depths also with the top bit set, for the unsigned compare;
- * random edge flags and high attribute bits), random edge colours; the colours and
- * edge_marked[] of the whole buffer compared. */
+/* Edge marking (eight pixels at a time with AVX2, four with SSE2: each form the build and the
+ * machine have) against raster_edge_mark_pass_ref: random buffers (few polygon IDs and depths from
+ * a small set, so that equal IDs and equal depths next to each other are common; depths also with
+ * the top bit set, for the unsigned compare; random edge flags and high attribute bits), random
+ * edge colours; the colours and edge_marked[] of the whole buffer compared. */
 static void test_edge_mark_pass_matches_ref(void **state)
 {
     fixture *f = *state;
@@ -388,6 +493,11 @@ static void test_edge_mark_pass_matches_ref(void **state)
     assert_non_null(ref);
     gx_render_regs *g = &f->in->regs;
     uint32_t st = 0xBADC0DEu;
+    const uint8_t best = f->r->span_isa;
+    uint32_t *colors = malloc(sizeof ref->color);
+    uint8_t *marked = malloc(sizeof ref->edge_marked);
+    assert_non_null(colors);
+    assert_non_null(marked);
     for (int round = 0; round < 60; round++) {
         for (int i = 0; i < 8; i++) g->edge_color[i] = (uint16_t)xs32(&st);
         uint32_t zs[4] = {xs32(&st), xs32(&st) & 0xFFFFFFu, xs32(&st) & 0xFFFFFFu, 0x7FFFFFFFu};
@@ -395,23 +505,37 @@ static void test_edge_mark_pass_matches_ref(void **state)
             uint32_t k = xs32(&st);
             f->r->depth[i] = (k & 8u) ? zs[k & 3u] : xs32(&st);
             f->r->color[i] = xs32(&st);
+            /* (IDs 0-7 << 3 | low bits: each of the eight edge colours, few IDs) */
             f->r->attr[i] = (((k >> 4) & 3u) << 27) | ((k >> 6) & 0x00FFFFFFu) |
-                            ((k & 0x40000000u) ? 1u << 30 : 0u);
+                            ((k & 0x40000000u) ? 1u << 30 : 0u) | ((k & 0x80000000u) >> 2);
             f->r->edge_marked[i] = (uint8_t)(k >> 28 & 1u);
         }
         memcpy(ref->depth, f->r->depth, sizeof ref->depth);
         memcpy(ref->color, f->r->color, sizeof ref->color);
         memcpy(ref->attr, f->r->attr, sizeof ref->attr);
         memcpy(ref->edge_marked, f->r->edge_marked, sizeof ref->edge_marked);
+        memcpy(colors, f->r->color, sizeof ref->color);
+        memcpy(marked, f->r->edge_marked, sizeof ref->edge_marked);
         int y0 = (int)(xs32(&st) % 192u), y1 = y0 + 1 + (int)(xs32(&st) % (uint32_t)(192 - y0));
-        raster_edge_mark_pass(f->r, g, y0, y1);
         raster_edge_mark_pass_ref(ref, g, y0, y1);
-        for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
-            if (f->r->color[i] != ref->color[i] || f->r->edge_marked[i] != ref->edge_marked[i])
-                fail_msg("round %d pixel %u: %08x/%u, reference %08x/%u", round, i, f->r->color[i],
-                         f->r->edge_marked[i], ref->color[i], ref->edge_marked[i]);
+        /* every form this build and machine have: the widest, then the four-pixel one */
+        for (uint8_t isa = best;; isa--) {
+            memcpy(f->r->color, colors, sizeof ref->color);
+            memcpy(f->r->edge_marked, marked, sizeof ref->edge_marked);
+            f->r->span_isa = isa;
+            raster_edge_mark_pass(f->r, g, y0, y1);
+            for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
+                if (f->r->color[i] != ref->color[i] || f->r->edge_marked[i] != ref->edge_marked[i])
+                    fail_msg("round %d form %u pixel %u: %08x/%u, reference %08x/%u", round, isa, i,
+                             f->r->color[i], f->r->edge_marked[i], ref->color[i],
+                             ref->edge_marked[i]);
+            }
+            if (isa <= RASTER_SPAN_ISA_SSE2) break;
         }
     }
+    f->r->span_isa = best;
+    free(colors);
+    free(marked);
     raster_destroy(ref);
 }
 
@@ -584,6 +708,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clear_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_bitmap_with_offset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clear_matches_ref, setup, teardown),
+        cmocka_unit_test(test_lazy_clear_and_output_forms),
+        cmocka_unit_test_setup_teardown(test_postpass_output_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_density, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
