@@ -112,8 +112,30 @@ static void setup_edges(raster_engine *r, raster_poly *rp, int32_t y)
         /* (a band that starts on the bottom line never draws the polygon: its edges are set
          * up on the line above, which has edges) */
         if (y >= p->ybottom) y = p->ybottom - 1;
-        raster_poly_setup_left(r, rp, y);
-        raster_poly_setup_right(r, rp, y);
+        /* both edges in one call (raster_poly_setup_left and _right, each edge as they set it
+         * up: the same fields, unit.test_raster_activate) */
+        bool fwd = p->facing_front;
+        while (y >= poly_vtx(rp, rp->next_l)->sy && rp->cur_l != p->vbottom) {
+            rp->cur_l = rp->next_l;
+            rp->next_l = next_vtx(rp, rp->cur_l, fwd);
+        }
+        while (y >= poly_vtx(rp, rp->next_r)->sy && rp->cur_r != p->vbottom) {
+            rp->cur_r = rp->next_r;
+            rp->next_r = next_vtx(rp, rp->cur_r, !fwd);
+        }
+        const raster_edge_ends el = {poly_vtx(rp, rp->cur_l), poly_vtx(rp, rp->next_l),
+                                     p->w[rp->cur_l],         p->w[rp->next_l],
+                                     p->z[rp->cur_l],         p->z[rp->next_l]};
+        const raster_edge_ends er = {poly_vtx(rp, rp->cur_r), poly_vtx(rp, rp->next_r),
+                                     p->w[rp->cur_r],         p->w[rp->next_r],
+                                     p->z[rp->cur_r],         p->z[rp->next_r]};
+        int32_t x[2];
+        raster_slope_setup_pair(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, p->wbuffer, y,
+                                r->recip, r->span_isa == RASTER_SPAN_ISA_AVX2, x);
+        rp->xl = x[0];
+        rp->xr = x[1];
+        rp->yl_next = el.b->sy;
+        rp->yr_next = er.b->sy;
     }
 }
 
