@@ -451,7 +451,7 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     /* lists of polygons by top line, for the scanline loop's active list */
     for (int y = 0; y < 256; y++) r->start_first[y] = 0xFFFF;
     for (uint32_t i = r->npolys; i-- > 0;) {
-        uint32_t ytop = (uint32_t)r->list[i]->ytop & 0xFFu;
+        uint32_t ytop = (uint32_t)r->box[i].ytop & 0xFFu; /* (the polygon's, beside the list) */
         r->start_next[i] = r->start_first[ytop];
         r->start_first[ytop] = (uint16_t)i;
     }
