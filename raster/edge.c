@@ -119,7 +119,7 @@ int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, 
  * 0) for X-major edges, see raster_slope_setup's cases) and the reciprocals from @p tab. */
 RASTER_HOT int32_t slope_core(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                               int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y,
-                              const raster_recip *tab)
+                              const raster_recip *tab, bool then_all)
 {
     const int32_t one = RASTER_SLOPE_ONE, half = RASTER_SLOPE_ONE / 2;
     int32_t ddx = x1 - x0;
@@ -129,9 +129,11 @@ RASTER_HOT int32_t slope_core(raster_slope *s, int side, bool hw_gaps, int32_t x
     int32_t ylen = y1 - y0;
     s->x0 = x0;
     s->side = (uint8_t)side;
-    s->attr_lin_fast = false; /* until raster_slope_attrs */
-    s->zacc_on = false;       /* until raster_slope_depth */
-    s->zacc = s->zstep = 0;
+    if (!then_all) {              /* (@p then_all: the attributes and the depth are set up next) */
+        s->attr_lin_fast = false; /* until raster_slope_attrs */
+        s->zacc_on = false;       /* until raster_slope_depth */
+        s->zacc = s->zstep = 0;
+    }
     s->xmin = xmin;
     s->xmax = xmin + xlen - 1;
     s->negative = negative;
@@ -181,7 +183,7 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
                                int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y,
                                const raster_recip *tab)
 {
-    return slope_core(s, side, hw_gaps, x0, x1, y0, y1, w0, w1, y, tab);
+    return slope_core(s, side, hw_gaps, x0, x1, y0, y1, w0, w1, y, tab, false);
 }
 
 int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
@@ -566,9 +568,9 @@ void raster_slope_setup_pair(raster_slope *sl, raster_slope *sr, const raster_ed
                              const raster_recip *tab, bool wide, int32_t x[2])
 {
     x[0] = slope_core(sl, RASTER_SIDE_LEFT, hw_gaps, el->a->sx, el->b->sx, el->a->sy, el->b->sy,
-                      el->wa, el->wb, y, tab);
+                      el->wa, el->wb, y, tab, true);
     x[1] = slope_core(sr, RASTER_SIDE_RIGHT, hw_gaps, er->a->sx, er->b->sx, er->a->sy, er->b->sy,
-                      er->wa, er->wb, y, tab);
+                      er->wa, er->wb, y, tab, true);
     slope_attrs_pair(sl, sr, el, er, wide);
     sl->x1 = el->b->sx;
     sr->x1 = er->b->sx;
