@@ -26,6 +26,9 @@
  * come from the engine's reciprocal table (raster_slope_setup_tab). With SSE2 the attributes
  * are prepared several at a time (raster_slope_attrs, read straight from the vertices by
  * raster_slope_attrs_vtx); raster_slope_attrs_ref is the reference (test_raster_edge_step).
+ * A polygon's activation sets both edges up in one call (raster_slope_setup_pair), with both
+ * edges' attributes in one AVX2 pass where the processor has it; raster_slope_setup (dividing)
+ * and the per-edge calls are its reference (test_raster_activate).
  */
 #include "raster/edge.h"
 

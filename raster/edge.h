@@ -223,7 +223,8 @@ static inline int32_t raster_slope_attr_vec(const raster_slope *s, __m128i v[2])
 /**
  * Set up an edge from (x0, y0) to (x1, y1) (y1 >= y0) with normalized W values, positioned at
  * scanline @p y. @p hw_gaps selects the hardware X-major run end (true) or melonDS's (false).
- * @return the span X of this edge on line y.
+ * @return the span X of this edge on line y. The plain form (dividing): the reference of
+ * raster_slope_setup_tab and raster_slope_setup_pair (unit.test_raster_activate).
  */
 int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                            int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y);
