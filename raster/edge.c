@@ -438,23 +438,12 @@ EDGE_AVX2_FN __m256i mul64_avx2(__m256i a, __m256i b)
                             _mm256_slli_epi64(_mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)), 32));
 }
 
-/*
- * slope_attrs_vec for the two edges of raster_slope_setup_pair at once, with AVX2 (chosen at run
- * time: raster_engine.span_isa): the same fields (unit.test_raster_activate).
- *  - The 32-bit part (base, d, sel) on eight lanes: W, r, g, b of the left edge, then of the
- *    right one; s, t of both on four lanes.
- *  - A linear edge that passes slope_attrs_vec's bound (d_or * xdiff < 2^25) takes its products
- *    for r, g, b, s on four 64-bit lanes (dr, acc and step as slope_attrs_vec forms them: dr =
- *    d * R, acc = d * (R * xs), step = +-dr) and W, t as scalars (W's d is 0 on a linear
- *    edge: equal W ends). Other linear edges take slope_attrs; perspective edges store dr = 0
- *    (both as slope_attrs_vec).
- */
 /* One edge's part of slope_attrs_pair_avx2: @p bv, @p dv, @p sv, @p ltv its W, r, g, b lanes
  * (base, d, sel, lt), @p bu, @p du, @p su, @p ltu its s, t in lanes 0-1, @p d_or the OR of its
- * six differences. */
-EDGE_AVX2_FN void edge_attrs_avx2(raster_slope *s, const raster_edge_ends *e, __m128i bv,
-                                  __m128i dv, __m128i sv, __m128i ltv, __m128i bu, __m128i du,
-                                  __m128i su, __m128i ltu, uint32_t d_or)
+ * six differences. @return false: a linear edge that fails the products' bound, left to
+ * raster_slope_attrs_vtx (no call here: the pass stays a leaf function, without a frame). */
+EDGE_AVX2_FN bool edge_attrs_avx2(raster_slope *s, __m128i bv, __m128i dv, __m128i sv, __m128i ltv,
+                                  __m128i bu, __m128i du, __m128i su, __m128i ltu, uint32_t d_or)
 {
     const raster_interp *ip = &s->interp;
     _mm_storeu_si128((__m128i *)&s->attr_base[0], bv);
@@ -467,13 +456,12 @@ EDGE_AVX2_FN void edge_attrs_avx2(raster_slope *s, const raster_edge_ends *e, __
         _mm256_storeu_si256((__m256i *)&s->attr_dr[0], _mm256_setzero_si256());
         _mm_storeu_si128((__m128i *)&s->attr_dr[4], _mm_setzero_si128());
         s->attr_lin_fast = false;
-        return;
+        return true;
     }
     const uint64_t R = ip->lin_recip;
     if (R == 0 || ((uint64_t)d_or * (uint64_t)(int64_t)ip->xdiff) >> 25 != 0) {
         /* (rare: long edges with large differences) one attribute at a time */
-        raster_slope_attrs_vtx(s, e->wa, e->wb, e->a, e->b);
-        return;
+        return false; /* (the caller sets this edge up by raster_slope_attrs_vtx) */
     }
     const uint64_t x = (uint64_t)(int64_t)ip->x, xl = (uint64_t)(int64_t)(ip->xdiff - ip->x);
     const uint64_t rx = R * x, rxl = R * xl;
@@ -498,6 +486,7 @@ EDGE_AVX2_FN void edge_attrs_avx2(raster_slope *s, const raster_edge_ends *e, __
     s->attr_acc[RASTER_EA_T - 1] = dt * (ltt ? rx : rxl);
     s->attr_step[RASTER_EA_T - 1] = ltt ? drt : 0u - drt;
     s->attr_lin_fast = dw == 0; /* (W: cannot differ) */
+    return true;
 }
 
 /* An edge's W, r, g, b (@p wrgb) and s, t (@p st) at its upper and lower vertex (the upper
@@ -512,7 +501,18 @@ EDGE_AVX2_FN void edge_ends_avx2(const raster_slope *s, const raster_edge_ends *
     st[1] = vtx_st(b);
 }
 
-static __attribute__((noinline, target("avx2"))) void
+/*
+ * slope_attrs_vec for the two edges of raster_slope_setup_pair at once, with AVX2 (chosen at run
+ * time: raster_engine.span_isa): the same fields (unit.test_raster_activate).
+ *  - The 32-bit part (base, d, sel) on eight lanes: W, r, g, b of the left edge, then of the
+ *    right one; s, t of both on four lanes.
+ *  - A linear edge that passes slope_attrs_vec's bound (d_or * xdiff < 2^25) takes its products
+ *    for r, g, b, s on four 64-bit lanes (dr, acc and step as slope_attrs_vec forms them: dr =
+ *    d * R, acc = d * (R * xs), step = +-dr) and W, t as scalars (W's d is 0 on a linear
+ *    edge: equal W ends). Perspective edges store dr = 0 (as slope_attrs_vec); the other linear
+ *    edges are left to the caller (raster_slope_attrs_vtx), whose bit of the result is 0.
+ */
+static __attribute__((noinline, target("avx2"))) unsigned
 slope_attrs_pair_avx2(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
                       const raster_edge_ends *er)
 {
@@ -537,13 +537,16 @@ slope_attrs_pair_avx2(raster_slope *sl, raster_slope *sr, const raster_edge_ends
     __m256i dor = _mm256_or_si256(dv, _mm256_cvtepu32_epi64(du));
     dor = _mm256_or_si256(dor, _mm256_shuffle_epi32(dor, _MM_SHUFFLE(1, 0, 3, 2)));
     dor = _mm256_or_si256(dor, _mm256_shuffle_epi32(dor, _MM_SHUFFLE(2, 3, 0, 1)));
-    edge_attrs_avx2(sl, el, _mm256_castsi256_si128(basev), _mm256_castsi256_si128(dv),
-                    _mm256_castsi256_si128(selv), _mm256_castsi256_si128(ltv), baseu, du, selu, ltu,
-                    (uint32_t)_mm256_cvtsi256_si32(dor));
-    edge_attrs_avx2(sr, er, _mm256_extracti128_si256(basev, 1), _mm256_extracti128_si256(dv, 1),
-                    _mm256_extracti128_si256(selv, 1), _mm256_extracti128_si256(ltv, 1),
-                    _mm_srli_si128(baseu, 8), _mm_srli_si128(du, 8), _mm_srli_si128(selu, 8),
-                    _mm_srli_si128(ltu, 8), (uint32_t)_mm256_extract_epi32(dor, 4));
+    unsigned done = (unsigned)edge_attrs_avx2(
+        sl, _mm256_castsi256_si128(basev), _mm256_castsi256_si128(dv), _mm256_castsi256_si128(selv),
+        _mm256_castsi256_si128(ltv), baseu, du, selu, ltu, (uint32_t)_mm256_cvtsi256_si32(dor));
+    done |= (unsigned)edge_attrs_avx2(
+                sr, _mm256_extracti128_si256(basev, 1), _mm256_extracti128_si256(dv, 1),
+                _mm256_extracti128_si256(selv, 1), _mm256_extracti128_si256(ltv, 1),
+                _mm_srli_si128(baseu, 8), _mm_srli_si128(du, 8), _mm_srli_si128(selu, 8),
+                _mm_srli_si128(ltu, 8), (uint32_t)_mm256_extract_epi32(dor, 4))
+            << 1;
+    return done; /* (bit 0: the left edge is set up, bit 1: the right one) */
 }
 #else
 #define EDGE_AVX2 0
@@ -556,7 +559,9 @@ static void slope_attrs_pair(raster_slope *sl, raster_slope *sr, const raster_ed
 {
 #if EDGE_AVX2
     if (wide) {
-        slope_attrs_pair_avx2(sl, sr, el, er);
+        unsigned done = slope_attrs_pair_avx2(sl, sr, el, er);
+        if (!(done & 1u)) raster_slope_attrs_vtx(sl, el->wa, el->wb, el->a, el->b);
+        if (!(done & 2u)) raster_slope_attrs_vtx(sr, er->wa, er->wb, er->a, er->b);
         return;
     }
 #else
