@@ -223,7 +223,8 @@ static inline int32_t raster_slope_attr_vec(const raster_slope *s, __m128i v[2])
 /**
  * Set up an edge from (x0, y0) to (x1, y1) (y1 >= y0) with normalized W values, positioned at
  * scanline @p y. @p hw_gaps selects the hardware X-major run end (true) or melonDS's (false).
- * @return the span X of this edge on line y.
+ * @return the span X of this edge on line y. The plain form (dividing): the reference of
+ * raster_slope_setup_tab and raster_slope_setup_pair (unit.test_raster_activate).
  */
 int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                            int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y);
@@ -236,6 +237,21 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
 
 /** A zero-height edge at @p x0 (flat polygons: every vertex on one line). @return x0. */
 int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0);
+
+/** An edge's ends for raster_slope_setup_pair: upper vertex @p a, lower vertex @p b (position,
+ *  colour, texcoords), their normalized W and their depth. */
+typedef struct raster_edge_ends {
+    const struct gx_vertex *a, *b;
+    int32_t wa, wb, za, zb;
+} raster_edge_ends;
+
+/** A polygon's left and right edge set up at once, positioned at line @p y: the same fields as
+ *  raster_slope_setup_tab, raster_slope_attrs_vtx, x1 = the lower vertex's X and
+ *  raster_slope_depth on each (setup.c, at a polygon's activation). @p wide: AVX2 may be used
+ *  (raster_engine.span_isa). @p x receives both span X on line y. */
+void raster_slope_setup_pair(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
+                             const raster_edge_ends *er, bool hw_gaps, bool wbuffer, int32_t y,
+                             const raster_recip *tab, bool wide, int32_t x[2]);
 
 /** The span X of this edge on the current line, clamped to the edge's extent. */
 static inline int32_t raster_slope_x(const raster_slope *s)

@@ -279,7 +279,8 @@ struct raster_engine {
      *  (false: hardware gaps and the rule) */
     bool melonds_gaps;
     /** every polygon line through the general line set-up (span.c line_setup), none through
-     *  its specialised form (line_setup_lin): the reference in tests; false by default */
+     *  its specialised form (line_setup_lin), and each edge set up on its own at a polygon's
+     *  activation (setup.c; not both at once): the reference in tests; false by default */
     bool ref_lines;
     /** Test hook (unit.test_raster_span_diff): every polygon line is drawn by the generic span
      *  function of its flags (span_fns.c), which shades through raster_shade, instead of the

@@ -85,10 +85,6 @@ static void setup_edges(raster_engine *r, raster_poly *rp, int32_t y)
 {
     const gx_polygon *p = rp->poly;
     uint8_t vtop = p->vtop;
-    rp->cur_l = vtop;
-    rp->cur_r = vtop;
-    rp->next_l = next_vtx(rp, vtop, p->facing_front);
-    rp->next_r = next_vtx(rp, vtop, !p->facing_front);
 
     if (p->ytop == p->ybottom) {
         /* One-line polygon: leftmost and rightmost of vertices 0, 1 and n-1 (melonDS). */
@@ -112,8 +108,47 @@ static void setup_edges(raster_engine *r, raster_poly *rp, int32_t y)
         /* (a band that starts on the bottom line never draws the polygon: its edges are set
          * up on the line above, which has edges) */
         if (y >= p->ybottom) y = p->ybottom - 1;
-        raster_poly_setup_left(r, rp, y);
-        raster_poly_setup_right(r, rp, y);
+        if (r->ref_lines) { /* (the reference engine of the tests: edge by edge) */
+            rp->cur_l = rp->cur_r = vtop;
+            rp->next_l = next_vtx(rp, vtop, p->facing_front);
+            rp->next_r = next_vtx(rp, vtop, !p->facing_front);
+            raster_poly_setup_left(r, rp, y);
+            raster_poly_setup_right(r, rp, y);
+            return;
+        }
+        /* both edges in one call, from the walk of raster_poly_setup_left and _right (the same
+         * fields: unit.test_raster_activate), with the slots in locals until the end (a store
+         * to the state of a byte may alias the polygon and its vertices) */
+        const gx_vertex *verts = rp->verts;
+        const uint16_t *vtx = p->vtx;
+        const unsigned n = p->nverts, vbottom = p->vbottom;
+        const bool fwd = p->facing_front;
+        unsigned cl = vtop, cr = vtop;
+        unsigned nl = fwd ? (vtop + 1u >= n ? 0u : vtop + 1u) : (vtop == 0 ? n - 1u : vtop - 1u);
+        unsigned nr = fwd ? (vtop == 0 ? n - 1u : vtop - 1u) : (vtop + 1u >= n ? 0u : vtop + 1u);
+        while (y >= verts[vtx[nl]].sy && cl != vbottom) {
+            cl = nl;
+            nl = fwd ? (cl + 1u >= n ? 0u : cl + 1u) : (cl == 0 ? n - 1u : cl - 1u);
+        }
+        while (y >= verts[vtx[nr]].sy && cr != vbottom) {
+            cr = nr;
+            nr = fwd ? (cr == 0 ? n - 1u : cr - 1u) : (cr + 1u >= n ? 0u : cr + 1u);
+        }
+        const raster_edge_ends el = {&verts[vtx[cl]], &verts[vtx[nl]], p->w[cl],
+                                     p->w[nl],        p->z[cl],        p->z[nl]};
+        const raster_edge_ends er = {&verts[vtx[cr]], &verts[vtx[nr]], p->w[cr],
+                                     p->w[nr],        p->z[cr],        p->z[nr]};
+        rp->cur_l = (uint8_t)cl;
+        rp->next_l = (uint8_t)nl;
+        rp->cur_r = (uint8_t)cr;
+        rp->next_r = (uint8_t)nr;
+        rp->yl_next = el.b->sy;
+        rp->yr_next = er.b->sy;
+        int32_t x[2];
+        raster_slope_setup_pair(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, p->wbuffer, y,
+                                r->recip, r->span_isa == RASTER_SPAN_ISA_AVX2, x);
+        rp->xl = x[0];
+        rp->xr = x[1];
     }
 }
 
@@ -416,7 +451,7 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     /* lists of polygons by top line, for the scanline loop's active list */
     for (int y = 0; y < 256; y++) r->start_first[y] = 0xFFFF;
     for (uint32_t i = r->npolys; i-- > 0;) {
-        uint32_t ytop = (uint32_t)r->list[i]->ytop & 0xFFu;
+        uint32_t ytop = (uint32_t)r->box[i].ytop & 0xFFu; /* (the polygon's, beside the list) */
         r->start_next[i] = r->start_first[ytop];
         r->start_first[ytop] = (uint16_t)i;
     }
