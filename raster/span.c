@@ -214,17 +214,25 @@ static inline void fill_rules(const raster_poly *rp, const raster_slope *L, cons
     c->r_fill = R->fill_end || (flatb && R->xmajor);
 }
 
-/* The span's ends, its top/bottom edge flag and where it draws (both line set-ups). */
-static inline void line_ends(raster_engine *r, raster_poly *rp, int32_t y, bool bottom,
-                             int32_t xstart, int32_t xend, span_line *c)
+/* The span's ends, its top/bottom edge flag and where it draws (every line set-up). */
+static inline void line_span_ends(const raster_poly *rp, int32_t y, bool bottom, int32_t xstart,
+                                  int32_t xend, span_line *c)
 {
     c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
     c->xstart = xstart;
     c->xend = xend;
+    c->line = raster_addr(0, y);
+}
+
+/* line_span_ends and the fields the per-polygon set-ups set once (line_begin_common): what
+ * line_setup writes after its fill rules. */
+static inline void line_ends(raster_engine *r, raster_poly *rp, int32_t y, bool bottom,
+                             int32_t xstart, int32_t xend, span_line *c)
+{
+    line_span_ends(rp, y, bottom, xstart, xend, c);
     c->xcov = 0;
     c->r = r;
     c->rp = rp;
-    c->line = raster_addr(0, y);
 }
 
 /* Edges, span ends, fill rules and edge runs of a polygon on line y (the part of melonDS's
@@ -362,35 +370,55 @@ static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
     c->den_base = dsgx_wrap32(dsgx_mul64(xdiff, ix->w1d));
 }
 
-/*
- * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
- * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
- * span interpolates linearly with that W. The same values as line_setup with the modes it
- * tests per line resolved once per polygon: the edges' values straight from their
- * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
- * that are the same on every line of the polygon are set once by line_lin_begin. A line it
- * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
- * line_lin_narrow's result for the polygon (false: not known).
- * unit.test_raster_lines_fast compares the two on random frames. Inline into its two callers
- * (with the per-line stores of span_line now few, the polygon-major loop no longer runs out
- * of registers around it: g_heavy_1 -0.38 M instructions, where pmajor measured +0.23 M).
- */
-SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
-                                bool narrow)
-{
-    raster_slope *L = &rp->left, *R = &rp->right;
-    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
-    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+/* The parts of a lin_line polygon's line set-up that depend only on its two edges, known once
+ * per edge pair (line_lin_seg_init; the lines between two edge set-ups, pmajor_poly): the
+ * fill rules (fill_rules: of a line above / on the polygon's bottom line, and whether the
+ * line polygon rule applies) and the right vertical edge's push (line_setup). */
+typedef struct lin_seg {
+    bool l_mid, l_bot, r_mid, r_bot; /* l_fill / r_fill off / on the bottom line */
+    bool rule;                       /* l_fill also when xstart + l_len == xend + 1 */
+    bool rvert;                      /* the right edge is vertical */
+    bool lslant;                     /* the left edge is not */
+} lin_seg;
 
-    int32_t xstart = rp->xl, xend = rp->xr;
-    /* right vertical edges are pushed 1 pixel left (melonDS) */
-    if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
-    if (xstart > xend || !L->attr_lin_fast || !R->attr_lin_fast ||
-        (uint32_t)L->interp.x > (uint32_t)L->interp.xdiff ||
-        (uint32_t)R->interp.x > (uint32_t)R->interp.xdiff) {
-        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
-        return;
-    }
+static inline void line_lin_seg_init(const raster_poly *rp, lin_seg *g)
+{
+    const raster_slope *L = &rp->left, *R = &rp->right;
+    const bool all = rp->fill_all, flatx = L->x1 != R->x1; /* (fill_rules' flatb off the line) */
+    g->l_mid = all || L->fill_start;
+    g->l_bot = g->l_mid || (flatx && L->xmajor);
+    g->r_mid = all || R->fill_end;
+    g->r_bot = g->r_mid || (flatx && R->xmajor);
+    g->rule = !all && rp->line_poly && L->inc == R->inc;
+    g->rvert = R->inc == 0;
+    g->lslant = L->inc != 0;
+}
+
+/* The right end of a line's span: right vertical edges are pushed 1 pixel left (melonDS;
+ * line_setup's test with the edges' part from @p g). */
+static inline int32_t line_lin_xend(const lin_seg *g, int32_t xstart, int32_t xend)
+{
+    return g->rvert && (g->lslant || xstart != xend) && xend != 0 ? xend - 1 : xend;
+}
+
+/* Whether line_setup_lin's edge values (the accumulators: attr_lin_fast, the interpolator
+ * within the edge) hold for the edge on its current line and the @p n - 1 lines after it
+ * (its position only grows, by one a line). */
+static inline bool line_lin_edge_ok(const raster_slope *s, int32_t n)
+{
+    return s->attr_lin_fast && s->interp.x >= 0 &&
+           (int64_t)s->interp.x + n - 1 <= (int64_t)(uint32_t)s->interp.xdiff;
+}
+
+/*
+ * line_setup_lin's line once its edges are set up and known to take it (line_lin_edge_ok for
+ * the line, @p xstart <= @p xend, the span's ends with line_lin_xend's push); @p g: the edges'
+ * part, line_lin_seg_init.
+ */
+SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                               bool narrow, int32_t xstart, int32_t xend, const lin_seg *g)
+{
+    const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
     /* the edges' values in registers (staged through arrays, the four-lane reloads of lanes
      * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
@@ -412,13 +440,41 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
     bool bottom = y == rp->ybottom - 1;
     c->l_len = raster_slope_edge_length(L, false);
     c->r_len = raster_slope_edge_length(R, false);
-    fill_rules(rp, L, R, bottom, xstart, xend, c);
-    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
-    c->xstart = xstart;
-    c->xend = xend;
-    c->line = raster_addr(0, y);
+    /* (fill_rules) */
+    c->l_fill = (bottom ? g->l_bot : g->l_mid) || (g->rule && xstart + c->l_len == xend + 1);
+    c->r_fill = bottom ? g->r_bot : g->r_mid;
+    line_span_ends(rp, y, bottom, xstart, xend, c);
     line_lin_interp(c, xstart, xend, r->recip);
     span_prepare(c, false, true, narrow, lv, rv);
+}
+
+/*
+ * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
+ * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
+ * span interpolates linearly with that W. The same values as line_setup with the modes it
+ * tests per line resolved once per polygon: the edges' values straight from their
+ * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
+ * that are the same on every line of the polygon are set once by line_lin_begin. A line it
+ * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
+ * line_lin_narrow's result for the polygon (false: not known).
+ * unit.test_raster_lines_fast compares the two on random frames. (The polygon-major loop,
+ * pmajor_poly, takes line_lin_span straight, with the edges' tests once per edge pair.)
+ */
+SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                bool narrow)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+
+    lin_seg g;
+    line_lin_seg_init(rp, &g);
+    int32_t xstart = rp->xl, xend = line_lin_xend(&g, rp->xl, rp->xr);
+    if (xstart > xend || !line_lin_edge_ok(L, 1) || !line_lin_edge_ok(R, 1)) {
+        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
+        return;
+    }
+    line_lin_span(r, rp, y, c, narrow, xstart, xend, &g);
 }
 
 /* Whether the polygon's lines take line_setup_persp: every polygon that is not a shadow or a
@@ -514,10 +570,7 @@ SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, 
         c->r_len = raster_slope_edge_length(R, false);
     }
     fill_rules(rp, L, R, bottom, xstart, xend, c);
-    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
-    c->xstart = xstart;
-    c->xend = xend;
-    c->line = raster_addr(0, y);
+    line_span_ends(rp, y, bottom, xstart, xend, c);
     line_persp_interp(c, xstart, xend, wl, wr, r->recip);
     span_prepare(c, wbuf, false, false, lv, rv);
 }
@@ -808,6 +861,23 @@ SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_
     }
 }
 
+/* pmajor_poly's lines [y, yseg) of a lin_line polygon whose edges line_setup_lin does not
+ * take (line_lin_edge_ok): line_setup, as line_setup_lin falls back to. (Out of line: rare.) */
+SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, int32_t y,
+                                           int32_t yseg, raster_timing_line *rec, bool touch)
+{
+    span_line c;
+    line_lin_begin(r, rp, &c);
+    for (; y < yseg; y++) {
+        line_setup(r, rp, y, &c);
+        raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+        pmajor_span_touch(r, y, &c, touch);
+        raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+        rp->xl = raster_slope_step_lin(&rp->left);
+        rp->xr = raster_slope_step_lin(&rp->right);
+    }
+}
+
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
  * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. @p box: its
  * extent (raster_engine.box); @p touch: some line of [y, yend) may need its pixels made valid
@@ -824,13 +894,34 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
         span_line c;
         line_lin_begin(r, rp, &c);
         const bool narrow = line_lin_narrow(box);
-        for (; y < ydraw; y++) {
-            line_setup_lin(r, rp, y, &c, narrow);
-            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
-            pmajor_span_touch(r, y, &c, touch);
-            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-            rp->xl = raster_slope_step_lin(&rp->left);
-            rp->xr = raster_slope_step_lin(&rp->right);
+        raster_slope *L = &rp->left, *R = &rp->right;
+        while (y < ydraw) {
+            /* the lines up to the next edge set-up (yseg): the edges' tests of line_setup_lin
+             * once for all of them */
+            if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+            if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+            int32_t yseg = ydraw; /* (an edge not set up again has its yl_next / yr_next > y) */
+            if (rp->cur_l != rp->vbottom && rp->yl_next < yseg) yseg = rp->yl_next;
+            if (rp->cur_r != rp->vbottom && rp->yr_next < yseg) yseg = rp->yr_next;
+            if (!line_lin_edge_ok(L, yseg - y) || !line_lin_edge_ok(R, yseg - y)) {
+                pmajor_lines_ref(r, rp, y, yseg, rec, touch);
+                y = yseg;
+                continue;
+            }
+            lin_seg g;
+            line_lin_seg_init(rp, &g);
+            for (; y < yseg; y++) {
+                int32_t xstart = rp->xl, xend = line_lin_xend(&g, rp->xl, rp->xr);
+                if (xstart <= xend)
+                    line_lin_span(r, rp, y, &c, narrow, xstart, xend, &g);
+                else
+                    line_setup(r, rp, y, &c); /* (crossed edges) */
+                raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                pmajor_span_touch(r, y, &c, touch);
+                raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+                rp->xl = raster_slope_step_acc(L, true);
+                rp->xr = raster_slope_step_acc(R, true);
+            }
         }
     } else {
         pmajor_lines(r, rp, y, ydraw, rec, touch);
