@@ -40,8 +40,10 @@
  * but shadows and shadow masks one with its modes passed in (line_setup_persp); line_setup
  * stays the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
  * Frames without shadow polygons are drawn polygon by polygon (raster_draw_band_pmajor, at the
- * end of this file): one polygon state over all its lines, no active list to merge per line;
- * the scanline loop stays for the rest and is the reference (test_raster_pmajor).
+ * end of this file): one polygon state over all its lines, no active list to merge per line,
+ * and a polygon's lines taken in segments between two edge set-ups (line_seg_edges: what
+ * depends only on the two edges is decided once per segment, line_seg); the scanline loop
+ * stays for the rest and is the reference (test_raster_pmajor).
  */
 #include "raster/span_pixel.h"
 
