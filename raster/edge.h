@@ -280,17 +280,24 @@ static inline int32_t raster_slope_step(raster_slope *s)
     return raster_slope_x(s);
 }
 
-/** raster_slope_step for an edge whose interpolator is linear (equal W at both ends, bits
- *  1-6 clear): its perspective factor is never computed, so only the position moves. */
-static inline int32_t raster_slope_step_lin(raster_slope *s)
+/** raster_slope_step_lin with the edge's attr_lin_fast given as @p acc (a caller that knows
+ *  it, span.c's segment loop, passes true: no test per line). */
+static inline int32_t raster_slope_step_acc(raster_slope *s, bool acc)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->interp.x++;
-    if (s->attr_lin_fast) {
+    if (acc) {
         for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
     }
     s->zacc += s->zstep;
     return raster_slope_x(s);
+}
+
+/** raster_slope_step for an edge whose interpolator is linear (equal W at both ends, bits
+ *  1-6 clear): its perspective factor is never computed, so only the position moves. */
+static inline int32_t raster_slope_step_lin(raster_slope *s)
+{
+    return raster_slope_step_acc(s, s->attr_lin_fast);
 }
 
 /**

@@ -40,8 +40,10 @@
  * but shadows and shadow masks one with its modes passed in (line_setup_persp); line_setup
  * stays the general form and the reference (raster_engine.ref_lines, test_raster_lines_fast).
  * Frames without shadow polygons are drawn polygon by polygon (raster_draw_band_pmajor, at the
- * end of this file): one polygon state over all its lines, no active list to merge per line;
- * the scanline loop stays for the rest and is the reference (test_raster_pmajor).
+ * end of this file): one polygon state over all its lines, no active list to merge per line,
+ * and a polygon's lines taken in segments between two edge set-ups (line_seg_edges: what
+ * depends only on the two edges is decided once per segment, line_seg); the scanline loop
+ * stays for the rest and is the reference (test_raster_pmajor).
  */
 #include "raster/span_pixel.h"
 
@@ -130,28 +132,10 @@ static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
 }
 #endif
 
-/* @p vs, @p ve: r, g, b, s, t at the span's start and end edge, prepared here straight from
- * the edges' values (no copy into span_line in between). @p lin: the span is known to be
- * linear with equal W and its factor denominator set (line_setup_lin: line_lin_begin,
- * line_lin_interp); else both are read from / set for the interpolator. @p small (with lin):
- * every attribute's d * xdiff is known to be below 2^25 (line_lin_narrow), so lin_fast is. */
-SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, const span_vals vs,
-                              const span_vals ve)
+/* span_prepare's depth along the span from its ends c->zl, c->zr. */
+SPAN_INLINE void span_prepare_z(span_line *c, bool wbuffer)
 {
     const raster_interp *ix = &c->ix;
-    bool linear = lin || ix->linear;
-    if (!lin) {
-        c->den_step = ix->w0d - ix->w1d;
-        c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
-    }
-    /* raster_attr_prepare of the five attributes, four lanes at a time */
-#if SPAN_VEC
-    __m128i d[2];
-    span_attrs_prepare_vec(c, vs, ve, !linear, d);
-#else
-    span_attrs_prepare(c, vs, ve, !linear);
-#endif
-
     int32_t z0 = c->zl, z1 = c->zr;
     c->zsel = z0 < z1 ? 0u : 1u;
     c->zbase = z0 < z1 ? z0 : z1;
@@ -168,6 +152,43 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, 
         c->zacc0 = c->zsel ? c->zk * ix->xdiff : 0;
         c->zstep = c->zsel ? -c->zk : c->zk;
     }
+}
+
+/* span_prepare_z's values for a Z-buffered span whose ends are both at depth @p z, whatever
+ * its length: zk 0 (the z0 == z1 case), zsel 1 (z0 < z1 fails), so zacc0 and zstep 0. */
+static inline void span_z_const(span_line *c, int32_t z)
+{
+    c->zl = c->zr = z;
+    c->zsel = 1;
+    c->zbase = z;
+    c->zk = 0;
+    c->zacc0 = c->zstep = 0;
+}
+
+/* @p vs, @p ve: r, g, b, s, t at the span's start and end edge, prepared here straight from
+ * the edges' values (no copy into span_line in between). @p lin: the span is known to be
+ * linear with equal W and its factor denominator set (line_setup_lin: line_lin_begin,
+ * line_lin_interp); else both are read from / set for the interpolator. @p small (with lin):
+ * every attribute's d * xdiff is known to be below 2^25 (line_lin_narrow), so lin_fast is.
+ * @p zset: the depth fields (span_prepare_z) already hold the span's (span_z_const). */
+SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, bool zset,
+                              const span_vals vs, const span_vals ve)
+{
+    const raster_interp *ix = &c->ix;
+    bool linear = lin || ix->linear;
+    if (!lin) {
+        c->den_step = ix->w0d - ix->w1d;
+        c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
+    }
+    /* raster_attr_prepare of the five attributes, four lanes at a time */
+#if SPAN_VEC
+    __m128i d[2];
+    span_attrs_prepare_vec(c, vs, ve, !linear, d);
+#else
+    span_attrs_prepare(c, vs, ve, !linear);
+#endif
+
+    if (!zset) span_prepare_z(c, wbuffer);
 
     c->lin_fast = false;
     if (lin && small) {
@@ -214,17 +235,25 @@ static inline void fill_rules(const raster_poly *rp, const raster_slope *L, cons
     c->r_fill = R->fill_end || (flatb && R->xmajor);
 }
 
-/* The span's ends, its top/bottom edge flag and where it draws (both line set-ups). */
-static inline void line_ends(raster_engine *r, raster_poly *rp, int32_t y, bool bottom,
-                             int32_t xstart, int32_t xend, span_line *c)
+/* The span's ends, its top/bottom edge flag and where it draws (every line set-up). */
+static inline void line_span_ends(const raster_poly *rp, int32_t y, bool bottom, int32_t xstart,
+                                  int32_t xend, span_line *c)
 {
     c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
     c->xstart = xstart;
     c->xend = xend;
+    c->line = raster_addr(0, y);
+}
+
+/* line_span_ends and the fields the per-polygon set-ups set once (line_begin_common): what
+ * line_setup writes after its fill rules. */
+static inline void line_ends(raster_engine *r, raster_poly *rp, int32_t y, bool bottom,
+                             int32_t xstart, int32_t xend, span_line *c)
+{
+    line_span_ends(rp, y, bottom, xstart, xend, c);
     c->xcov = 0;
     c->r = r;
     c->rp = rp;
-    c->line = raster_addr(0, y);
 }
 
 /* Edges, span ends, fill rules and edge runs of a polygon on line y (the part of melonDS's
@@ -293,7 +322,7 @@ static void line_setup(raster_engine *r, raster_poly *rp, int32_t y, span_line *
     /* (read by shadow polygons and masks only: span_pixel.h plot, mask_pixel) */
     if (rp->is_shadow || rp->is_mask) c->stencil = &r->stencil[(y & 1) * 256];
     raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, wl, wr, r->recip);
-    span_prepare(c, rp->wbuffer, false, false, vs, ve);
+    span_prepare(c, rp->wbuffer, false, false, false, vs, ve);
 }
 
 /* The span_line fields both per-polygon set-ups (line_lin_begin, line_persp_begin) give the
@@ -362,35 +391,79 @@ static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
     c->den_base = dsgx_wrap32(dsgx_mul64(xdiff, ix->w1d));
 }
 
-/*
- * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
- * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
- * span interpolates linearly with that W. The same values as line_setup with the modes it
- * tests per line resolved once per polygon: the edges' values straight from their
- * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
- * that are the same on every line of the polygon are set once by line_lin_begin. A line it
- * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
- * line_lin_narrow's result for the polygon (false: not known).
- * unit.test_raster_lines_fast compares the two on random frames. Inline into its two callers
- * (with the per-line stores of span_line now few, the polygon-major loop no longer runs out
- * of registers around it: g_heavy_1 -0.38 M instructions, where pmajor measured +0.23 M).
- */
-SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
-                                bool narrow)
+/* The parts of a line's set-up (line_setup_lin, line_setup_persp) that depend only on the
+ * polygon's two current edges, known once per edge pair (line_seg_init; the lines between two
+ * edge set-ups: line_seg_edges, pmajor_poly / pmajor_lines): the fill rules (fill_rules: of a
+ * line above / on the polygon's bottom line, and whether the line polygon rule applies) and
+ * the right vertical edge's push (line_setup). */
+typedef struct line_seg {
+    bool l_mid, l_bot, r_mid, r_bot; /* l_fill / r_fill off / on the bottom line */
+    bool rule;                       /* l_fill also when xstart + l_len == xend + 1 */
+    bool rvert;                      /* the right edge is vertical */
+    bool lslant;                     /* the left edge is not */
+} line_seg;
+
+static inline void line_seg_init(const raster_poly *rp, line_seg *g)
 {
-    raster_slope *L = &rp->left, *R = &rp->right;
+    const raster_slope *L = &rp->left, *R = &rp->right;
+    const bool all = rp->fill_all, flatx = L->x1 != R->x1; /* (fill_rules' flatb off the line) */
+    g->l_mid = all || L->fill_start;
+    g->l_bot = g->l_mid || (flatx && L->xmajor);
+    g->r_mid = all || R->fill_end;
+    g->r_bot = g->r_mid || (flatx && R->xmajor);
+    g->rule = !all && rp->line_poly && L->inc == R->inc;
+    g->rvert = R->inc == 0;
+    g->lslant = L->inc != 0;
+}
+
+/* The right end of a line's span: right vertical edges are pushed 1 pixel left (melonDS;
+ * line_setup's test with the edges' part from @p g). */
+static inline int32_t line_seg_xend(const line_seg *g, int32_t xstart, int32_t xend)
+{
+    return g->rvert && (g->lslant || xstart != xend) && xend != 0 ? xend - 1 : xend;
+}
+
+/* fill_rules from the edges' part @p g (reads c->l_len). */
+static inline void line_seg_fill(const line_seg *g, bool bottom, int32_t xstart, int32_t xend,
+                                 span_line *c)
+{
+    c->l_fill = (bottom ? g->l_bot : g->l_mid) || (g->rule && xstart + c->l_len == xend + 1);
+    c->r_fill = bottom ? g->r_bot : g->r_mid;
+}
+
+/* The edges set up for line y (line_setup's edge set-up, when an edge's lower vertex is
+ * reached), and @return the first line at or after y, below @p ydraw, where one is set up
+ * again: the lines [y, return) have the same two edges (an edge that is set up again later
+ * has its yl_next / yr_next > y after its set-up). */
+static inline int32_t line_seg_edges(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw)
+{
     if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
     if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+    int32_t yseg = ydraw;
+    if (rp->cur_l != rp->vbottom && rp->yl_next < yseg) yseg = rp->yl_next;
+    if (rp->cur_r != rp->vbottom && rp->yr_next < yseg) yseg = rp->yr_next;
+    return yseg;
+}
 
-    int32_t xstart = rp->xl, xend = rp->xr;
-    /* right vertical edges are pushed 1 pixel left (melonDS) */
-    if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
-    if (xstart > xend || !L->attr_lin_fast || !R->attr_lin_fast ||
-        (uint32_t)L->interp.x > (uint32_t)L->interp.xdiff ||
-        (uint32_t)R->interp.x > (uint32_t)R->interp.xdiff) {
-        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
-        return;
-    }
+/* Whether line_setup_lin's edge values (the accumulators: attr_lin_fast, the interpolator
+ * within the edge) hold for the edge on its current line and the @p n - 1 lines after it
+ * (its position only grows, by one a line). */
+static inline bool line_lin_edge_ok(const raster_slope *s, int32_t n)
+{
+    return s->attr_lin_fast && s->interp.x >= 0 &&
+           (int64_t)s->interp.x + n - 1 <= (int64_t)(uint32_t)s->interp.xdiff;
+}
+
+/*
+ * line_setup_lin's line once its edges are set up and known to take it (line_lin_edge_ok for
+ * the line, @p xstart <= @p xend, the span's ends with line_seg_xend's push); @p g: the edges'
+ * part, line_seg_init.
+ */
+SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                               bool narrow, bool zconst, int32_t xstart, int32_t xend,
+                               const line_seg *g)
+{
+    const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
     /* the edges' values in registers (staged through arrays, the four-lane reloads of lanes
      * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
@@ -406,19 +479,47 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
         rv[k] = (int32_t)(R->attr_base[k + 1] + (uint32_t)(R->attr_acc[k] >> 35));
     }
 #endif
-    c->zl = raster_slope_zdepth(L);
-    c->zr = raster_slope_zdepth(R);
+    if (!zconst) {
+        c->zl = raster_slope_zdepth(L);
+        c->zr = raster_slope_zdepth(R);
+    }
 
     bool bottom = y == rp->ybottom - 1;
     c->l_len = raster_slope_edge_length(L, false);
     c->r_len = raster_slope_edge_length(R, false);
-    fill_rules(rp, L, R, bottom, xstart, xend, c);
-    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
-    c->xstart = xstart;
-    c->xend = xend;
-    c->line = raster_addr(0, y);
+    line_seg_fill(g, bottom, xstart, xend, c);
+    line_span_ends(rp, y, bottom, xstart, xend, c);
     line_lin_interp(c, xstart, xend, r->recip);
-    span_prepare(c, false, true, narrow, lv, rv);
+    span_prepare(c, false, true, narrow, zconst, lv, rv);
+}
+
+/*
+ * line_setup for the common polygon (raster_poly.lin_line, setup.c): Z-buffered, no
+ * anti-aliasing, no shadow, every vertex W equal with bits 0-6 clear, so every edge and every
+ * span interpolates linearly with that W. The same values as line_setup with the modes it
+ * tests per line resolved once per polygon: the edges' values straight from their
+ * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
+ * that are the same on every line of the polygon are set once by line_lin_begin. A line it
+ * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
+ * line_lin_narrow's result for the polygon (false: not known).
+ * unit.test_raster_lines_fast compares the two on random frames. (The polygon-major loop,
+ * pmajor_poly, takes line_lin_span straight, with the edges' tests once per edge pair.)
+ */
+SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                bool narrow)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+
+    line_seg g;
+    line_seg_init(rp, &g);
+    int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
+    if (xstart > xend || !line_lin_edge_ok(L, 1) || !line_lin_edge_ok(R, 1)) {
+        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
+        return;
+    }
+    line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g);
 }
 
 /* Whether the polygon's lines take line_setup_persp: every polygon that is not a shadow or a
@@ -463,30 +564,13 @@ static inline void line_persp_interp(span_line *c, int32_t xstart, int32_t xend,
     }
 }
 
-/*
- * line_setup for the polygons of line_persp_ok (perspective ones: vertices of different W,
- * most of scene_terrain's, scene_characters' and Nitro models'; and those lin_line leaves out:
- * W-buffered, anti-aliased, W with low bits). The same values as line_setup, with the modes
- * that are constant for the polygon passed in (@p wbuf: W-buffered; @p aa: anti-aliasing, the
- * edges' coverage) rather than tested per line, the fields that are the same on every line set
- * once by line_persp_begin, the edges' values kept in registers, and the span's interpolator
- * without the direction's tests (line_persp_interp). Crossed edges take line_setup.
- * unit.test_raster_lines_fast compares the two on random frames (raster_engine.ref_lines).
- */
-SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
-                                  bool wbuf, bool aa)
+/* line_setup_persp's line once the edges are set up and not crossed (@p xstart <= @p xend,
+ * the span's ends with line_seg_xend's push); @p g: the edges' part, line_seg_init. */
+SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                 bool wbuf, bool aa, int32_t xstart, int32_t xend,
+                                 const line_seg *g)
 {
-    raster_slope *L = &rp->left, *R = &rp->right;
-    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
-    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
-
-    int32_t xstart = rp->xl, xend = rp->xr;
-    /* right vertical edges are pushed 1 pixel left (melonDS) */
-    if (R->inc == 0 && (L->inc != 0 || xstart != xend) && xend != 0) xend--;
-    if (xstart > xend) {
-        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
-        return;
-    }
+    const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
     __m128i lv[2], rv[2];
     int32_t wl = raster_slope_attr_vec(L, lv), wr = raster_slope_attr_vec(R, rv);
@@ -513,13 +597,37 @@ SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, 
         c->l_len = raster_slope_edge_length(L, false);
         c->r_len = raster_slope_edge_length(R, false);
     }
-    fill_rules(rp, L, R, bottom, xstart, xend, c);
-    c->yedge = y == rp->ytop ? RASTER_ATTR_EDGE_TOP : (bottom ? RASTER_ATTR_EDGE_BOTTOM : 0u);
-    c->xstart = xstart;
-    c->xend = xend;
-    c->line = raster_addr(0, y);
+    line_seg_fill(g, bottom, xstart, xend, c);
+    line_span_ends(rp, y, bottom, xstart, xend, c);
     line_persp_interp(c, xstart, xend, wl, wr, r->recip);
-    span_prepare(c, wbuf, false, false, lv, rv);
+    span_prepare(c, wbuf, false, false, false, lv, rv);
+}
+
+/*
+ * line_setup for the polygons of line_persp_ok (perspective ones: vertices of different W,
+ * most of scene_terrain's, scene_characters' and Nitro models'; and those lin_line leaves out:
+ * W-buffered, anti-aliased, W with low bits). The same values as line_setup, with the modes
+ * that are constant for the polygon passed in (@p wbuf: W-buffered; @p aa: anti-aliasing, the
+ * edges' coverage) rather than tested per line, the fields that are the same on every line set
+ * once by line_persp_begin, the edges' values kept in registers, and the span's interpolator
+ * without the direction's tests (line_persp_interp). Crossed edges take line_setup. (The
+ * polygon-major loop, pmajor_lines, takes line_persp_span straight, the edges' tests once per
+ * edge pair.)
+ * unit.test_raster_lines_fast compares the two on random frames (raster_engine.ref_lines).
+ */
+SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                  bool wbuf, bool aa)
+{
+    if (y >= rp->yl_next && rp->cur_l != rp->vbottom) raster_poly_setup_left(r, rp, y);
+    if (y >= rp->yr_next && rp->cur_r != rp->vbottom) raster_poly_setup_right(r, rp, y);
+    line_seg g;
+    line_seg_init(rp, &g);
+    int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
+    if (xstart > xend) {
+        line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
+        return;
+    }
+    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -790,12 +898,22 @@ SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_
     if (line_persp_ok(r, rp)) {
         line_persp_begin(r, rp, &c);
         const bool wbuf = rp->wbuffer, aa = rp->span_flags & SPAN_AA;
-        for (; y < ydraw; y++) {
-            line_setup_persp(r, rp, y, &c, wbuf, aa);
-            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
-            pmajor_span_touch(r, y, &c, touch);
-            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-            step_edges(rp);
+        while (y < ydraw) {
+            /* the lines up to the next edge set-up, as in pmajor_poly */
+            const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
+            line_seg g;
+            line_seg_init(rp, &g);
+            for (; y < yseg; y++) {
+                int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
+                if (xstart <= xend)
+                    line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g);
+                else
+                    line_setup(r, rp, y, &c); /* (crossed edges) */
+                raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                pmajor_span_touch(r, y, &c, touch);
+                raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+                step_edges(rp);
+            }
         }
         return;
     }
@@ -805,6 +923,23 @@ SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_
         pmajor_span_touch(r, y, &c, touch);
         raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
         step_edges(rp);
+    }
+}
+
+/* pmajor_poly's lines [y, yseg) of a lin_line polygon whose edges line_setup_lin does not
+ * take (line_lin_edge_ok): line_setup, as line_setup_lin falls back to. (Out of line: rare.) */
+SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, int32_t y,
+                                           int32_t yseg, raster_timing_line *rec, bool touch)
+{
+    span_line c;
+    line_lin_begin(r, rp, &c);
+    for (; y < yseg; y++) {
+        line_setup(r, rp, y, &c);
+        raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+        pmajor_span_touch(r, y, &c, touch);
+        raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+        rp->xl = raster_slope_step_lin(&rp->left);
+        rp->xr = raster_slope_step_lin(&rp->right);
     }
 }
 
@@ -824,13 +959,35 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
         span_line c;
         line_lin_begin(r, rp, &c);
         const bool narrow = line_lin_narrow(box);
-        for (; y < ydraw; y++) {
-            line_setup_lin(r, rp, y, &c, narrow);
-            raster_timing_rec_span(&rec[y], c.xstart, c.xend);
-            pmajor_span_touch(r, y, &c, touch);
-            raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-            rp->xl = raster_slope_step_lin(&rp->left);
-            rp->xr = raster_slope_step_lin(&rp->right);
+        raster_slope *L = &rp->left, *R = &rp->right;
+        while (y < ydraw) {
+            /* the lines up to the next edge set-up: the edges' tests of line_setup_lin once
+             * for all of them */
+            const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
+            if (!line_lin_edge_ok(L, yseg - y) || !line_lin_edge_ok(R, yseg - y)) {
+                pmajor_lines_ref(r, rp, y, yseg, rec, touch);
+                y = yseg;
+                continue;
+            }
+            line_seg g;
+            line_seg_init(rp, &g);
+            /* both edges at one depth on every line (zacc_on false: z0; screen-parallel
+             * polygons, e.g. 2D sprites and UI): every span's depth fields are the same, set
+             * here once (a crossed line's line_setup sets the same values) */
+            const bool zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
+            if (zconst) span_z_const(&c, L->z0);
+            for (; y < yseg; y++) {
+                int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
+                if (xstart <= xend)
+                    line_lin_span(r, rp, y, &c, narrow, zconst, xstart, xend, &g);
+                else
+                    line_setup(r, rp, y, &c); /* (crossed edges) */
+                raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                pmajor_span_touch(r, y, &c, touch);
+                raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
+                rp->xl = raster_slope_step_acc(L, true);
+                rp->xr = raster_slope_step_acc(R, true);
+            }
         }
     } else {
         pmajor_lines(r, rp, y, ydraw, rec, touch);

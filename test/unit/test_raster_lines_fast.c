@@ -24,8 +24,9 @@
 /* A random frame of n polygons, most of them of the kind line_setup_lin takes (one W with
  * bits 0-6 clear), the rest perspective, W-buffered or with W bits 0-6 set; small and large,
  * convex or not, sometimes with a repeated vertex (line polygons), one or many colours,
- * opaque, translucent or wireframe, front- or back-facing; with texturing on (DISP3DCNT bit
- * 0), half of them textured, with close or far-apart texcoords. */
+ * opaque, translucent or wireframe, front- or back-facing, a quarter of them at one depth;
+ * with texturing on (DISP3DCNT bit 0), half of them textured, with close or far-apart
+ * texcoords. */
 static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3dcnt)
 {
     const uint8_t *tex = f->tex_vram, *pal = f->pal_vram;
@@ -68,6 +69,8 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3
         uint32_t kind = rnd(seed) % 8;
         int32_t w = kind != 6 ? (int32_t)((rnd(seed) & 0xFF80u) | 0x80u) : 0x1000;
         bool one_color = rnd(seed) % 2;
+        /* a quarter at one depth (screen-parallel: span.c's constant-depth lines) */
+        int32_t z_one = rnd(seed) % 4 == 0 ? rnd_in(seed, 0, 0xFFFFFF) : -1;
         uint16_t col[3];
         for (int c = 0; c < 3; c++) col[c] = (uint16_t)rnd_in(seed, 0, 511);
         for (int i = 0; i < nv; i++) {
@@ -76,7 +79,7 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n, uint16_t disp3
                 v->color[c] = one_color ? col[c] : (uint16_t)rnd_in(seed, 0, 511);
             for (int c = 0; c < 2; c++)
                 v->texcoord[c] = (int16_t)dsgx_clamp(t0 + rnd_in(seed, -tr, tr), -32768, 32767);
-            p->z[i] = rnd_in(seed, 0, 0xFFFFFF);
+            p->z[i] = z_one >= 0 ? z_one : rnd_in(seed, 0, 0xFFFFFF);
             /* kinds 0-4: one W (bits 0-6 clear), 5-6: perspective (5: W near each other, half
              * of the vertices on one W, so that some edges are linear; 6: any), 7: one W with
              * low bits */
