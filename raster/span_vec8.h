@@ -70,44 +70,6 @@ SPAN_AVX2_FN void vec8_acc_step(vec8_acc *v)
     v->b = _mm256_add_epi64(v->b, v->step8);
 }
 
-/* vec8_acc_init from four 64-bit lanes of start values and steps: the eight lanes of lane
- * @p k (0-3) of @p acc4 and @p step4 (the {0, 1, 4, 5} * step lanes by a shift and two blends,
- * no scalar round trip). */
-#define VEC8_ACC_LANE(v, acc4, step4, k)                                                           \
-    do {                                                                                           \
-        const __m256i s_ = _mm256_permute4x64_epi64((step4), (k)*0x55);                            \
-        const __m256i z_ = _mm256_setzero_si256();                                                 \
-        (v)->a = _mm256_add_epi64(                                                                 \
-            _mm256_permute4x64_epi64((acc4), (k)*0x55),                                            \
-            _mm256_add_epi64(_mm256_blend_epi32(z_, s_, 0xCC),                                     \
-                             _mm256_blend_epi32(z_, _mm256_slli_epi64(s_, 2), 0xF0)));             \
-        (v)->b = _mm256_add_epi64((v)->a, _mm256_slli_epi64(s_, 1));                               \
-        (v)->step8 = _mm256_slli_epi64(s_, 3);                                                     \
-    } while (0)
-
-/* dda_init (span_pixel.h) of up to four attributes at once, as 64-bit lanes: for attribute
- * lanes with difference d (@p d32), selector sel and base, dr = d * lin_recip, the start dr *
- * (sel ? xl : xr) + (base << 35) and the step sel ? -dr : dr (every product modulo 2^64, as
- * dda_init's: d < 2^32 and lin_recip <= 2^35 + 1, x < 2^32, each product as two 32 x 32-bit
- * halves). */
-SPAN_AVX2_FN void vec8_acc_prep(const span_line *c, __m128i d32, __m128i sel32, __m128i base32,
-                                uint64_t xr, uint64_t xl, __m256i *acc4, __m256i *step4)
-{
-    const __m256i d = _mm256_cvtepu32_epi64(d32);
-    const __m256i rc = _mm256_set1_epi64x((long long)c->ix.lin_recip);
-    const __m256i dr =
-        _mm256_add_epi64(_mm256_mul_epu32(d, rc),
-                         _mm256_slli_epi64(_mm256_mul_epu32(d, _mm256_srli_epi64(rc, 32)), 32));
-    const __m256i sel0 = _mm256_cmpeq_epi64(_mm256_cvtepu32_epi64(sel32), _mm256_setzero_si256());
-    const __m256i x = _mm256_blendv_epi8(_mm256_set1_epi64x((long long)xl),
-                                         _mm256_set1_epi64x((long long)xr), sel0);
-    const __m256i start =
-        _mm256_add_epi64(_mm256_mul_epu32(dr, x),
-                         _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(dr, 32), x), 32));
-    *acc4 = _mm256_add_epi64(start, _mm256_slli_epi64(_mm256_cvtepu32_epi64(base32), 35));
-    *step4 = _mm256_blendv_epi8(_mm256_sub_epi64(_mm256_setzero_si256(), dr), dr, sel0);
-}
-
 /* The low 32 bits of each lane >> sh, as eight 32-bit lanes in pixel order. */
 SPAN_AVX2_FN __m256i vec8_acc_bits(const vec8_acc *v, int sh)
 {
@@ -188,23 +150,10 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             vsel[a] = c->a_sel[a] != 0;
         }
     } else {
-        /* dda_init's accumulators, the colours (0-2) and the texcoords (3-4) four lanes at a
-         * time (the colours' load also reads a_d[3] etc., whose lane is not used) */
-        __m256i acc4, step4;
-        if (a0 == 0) {
-            vec8_acc_prep(c, _mm_loadu_si128((const __m128i *)&c->a_d[0]),
-                          _mm_loadu_si128((const __m128i *)&c->a_sel[0]),
-                          _mm_loadu_si128((const __m128i *)&c->a_base[0]), xr, xl, &acc4, &step4);
-            VEC8_ACC_LANE(&va[0], acc4, step4, 0);
-            VEC8_ACC_LANE(&va[1], acc4, step4, 1);
-            VEC8_ACC_LANE(&va[2], acc4, step4, 2);
-        }
-        if (tex) {
-            vec8_acc_prep(c, _mm_loadl_epi64((const __m128i *)&c->a_d[3]),
-                          _mm_loadl_epi64((const __m128i *)&c->a_sel[3]),
-                          _mm_loadl_epi64((const __m128i *)&c->a_base[3]), xr, xl, &acc4, &step4);
-            VEC8_ACC_LANE(&va[3], acc4, step4, 0);
-            VEC8_ACC_LANE(&va[4], acc4, step4, 1);
+        for (int a = a0; a < a1; a++) {
+            uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
+            vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
+                          c->a_sel[a] ? 0u - dr : dr);
         }
     }
     if (persp) {
@@ -369,18 +318,9 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             _mm256_storeu_si256((__m256i *)zl, z);
             _mm256_storeu_si256((__m256i *)cl, color);
             _mm256_storeu_si256((__m256i *)al, attr);
-            /* (with the rule: forced lanes are not depth-tested; the edge bits carry the
-             * lane's role, as draw_vec) */
-            const int fm = curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0;
-            const uint32_t ebits =
-                RASTER_ATTR_EDGE_MASK | (curse ? RASTER_ATTR_ROLE_WIN | RASTER_ATTR_ROLE_LOSE : 0u);
-            for (int i = 0; i < 8; i++) {
-                if (!(slow >> i & 1)) continue;
-                uint32_t a = addr + (uint32_t)i, da = r->attr[a];
-                if ((fm >> i & 1) || plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
-                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & ebits, PART_INSIDE, flags,
-                               k);
-            }
+            vec_slow_lanes(c, addr, slow,
+                           curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0, zl, cl, al,
+                           8, flags, k);
         }
 
         if (one) break;
