@@ -43,8 +43,9 @@
  * buffer mode and shading) compiled with SPAN_CURSE: the roles are set once per line, and the
  * pixel loop reads its run's role from them before the depth test. Opaque textured polygons
  * that are not wireframe take the vector variants (span_vec.h draw_vec, four pixels at a time, the
- * role and verdict per lane; perspective Z-buffered spans eight at a time with AVX2, span_vec8.h
- * draw_persp8_line), as span_fns.c chooses them for every other polygon.
+ * role and verdict per lane; Z-buffered spans eight at a time with AVX2, span_vec8.h
+ * draw_vec8_line for linear ones and draw_persp8_line for perspective ones), as span_fns.c
+ * chooses them for every other polygon.
  */
 #include "gx/regs.h"
 #include "raster/span_pixel.h"

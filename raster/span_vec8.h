@@ -13,8 +13,9 @@
  *
  * What it covers: linear Z-buffered spans (SPAN_DDA, draw_vec8_line) of opaque (alpha 31), not
  * wireframe polygons with the fused shading (vertex colour, modulate from a decoded texture;
- * flat or not), without anti-aliasing and without the overlapping-edge rule: span_vec.h's first
- * case, with eight lanes instead of four; and perspective Z-buffered spans of the same polygons
+ * flat or not), without anti-aliasing (span_fns.c span_fn_w*, and curse.c's textured ones with
+ * the overlapping-edge rule, curse_fn_w*): span_vec.h's first case, with eight lanes instead of
+ * four; and perspective Z-buffered spans of the same polygons
  * (draw_persp8_line: span_fns.c span_fn_q*, and curse.c's textured ones with the
  * overlapping-edge rule, curse_fn_q*), with draw_vec's perspective arithmetic (the factor by
  * double divisions, pixels 0-3 and 4-7, the attributes by float products) and its rule lanes
