@@ -43,8 +43,9 @@
  * buffer mode and shading) compiled with SPAN_CURSE: the roles are set once per line, and the
  * pixel loop reads its run's role from them before the depth test. Opaque textured polygons
  * that are not wireframe take the vector variants (span_vec.h draw_vec, four pixels at a time, the
- * role and verdict per lane; perspective Z-buffered spans eight at a time with AVX2, span_vec8.h
- * draw_persp8_line), as span_fns.c chooses them for every other polygon.
+ * role and verdict per lane; Z-buffered spans eight at a time with AVX2, span_vec8.h
+ * draw_vec8_line for linear ones and draw_persp8_line for perspective ones), as span_fns.c
+ * chooses them for every other polygon.
  */
 #include "gx/regs.h"
 #include "raster/span_pixel.h"
@@ -148,6 +149,18 @@ CURSE_PVEC(3, SPAN_WBUFFER | 1)
         curse_roles(c);                                                                            \
         draw_persp8_line(c, xcut, (n) | SPAN_CURSE);                                               \
     }
+/* Linear Z-buffered spans eight pixels at a time (AVX2, span_vec8.h draw_vec8_line; draw_vec8
+ * has the rule's lanes), by the less-than depth tests (0-1). */
+#define CURSE_W8FN(name, n)                                                                        \
+    static __attribute__((target("avx2"))) void curse_fn_##name(span_line *c, int32_t xcut)        \
+    {                                                                                              \
+        curse_roles(c);                                                                            \
+        draw_vec8_line(c, xcut, (n) | SPAN_CURSE);                                                 \
+    }
+CURSE_W8FN(wmod_0, SPAN_SHADE_MODDEC | SPAN_DDA | 0)
+CURSE_W8FN(wmod_1, SPAN_SHADE_MODDEC | SPAN_DDA | 1)
+CURSE_W8FN(wfmod_0, SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT | 0)
+CURSE_W8FN(wfmod_1, SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT | 1)
 CURSE_P8FN(qmod_0, SPAN_SHADE_MODDEC | 0)
 CURSE_P8FN(qmod_1, SPAN_SHADE_MODDEC | 1)
 CURSE_P8FN(qfmod_0, SPAN_SHADE_MODDEC | SPAN_FLAT | 0)
@@ -174,7 +187,8 @@ static const raster_span_fn curse_vmod[2] = T2(vmod), curse_vfmod[2] = T2(vfmod)
                             curse_pmod[4] = T4(pmod), curse_pfmod[4] = T4(pfmod);
 #endif
 #if SPAN_VEC8
-static const raster_span_fn curse_qmod[2] = T2(qmod), curse_qfmod[2] = T2(qfmod);
+static const raster_span_fn curse_qmod[2] = T2(qmod), curse_qfmod[2] = T2(qfmod),
+                            curse_wmod[2] = T2(wmod), curse_wfmod[2] = T2(wfmod);
 #endif
 
 bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
@@ -213,6 +227,8 @@ bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
         rp->spk.pflat = curse_pfmod[f];
 #if SPAN_VEC8
         if (r->span_isa >= RASTER_SPAN_ISA_AVX2 && !(i & SPAN_WBUFFER)) {
+            rp->span_lin = curse_wmod[d];
+            rp->span_flat = curse_wfmod[d];
             rp->span_gen = curse_qmod[d];
             rp->spk.pflat = curse_qfmod[d];
         }

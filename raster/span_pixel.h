@@ -220,7 +220,8 @@ SPAN_INLINE int32_t span_attr_linear(const span_line *c, int k, const int32_t xs
 
 SPAN_INLINE uint32_t span_attr_lin_fast(const span_line *c, int k, const uint32_t xs[2])
 {
-    uint64_t n = (uint64_t)(c->a_d[k] * xs[c->a_sel[k]]); /* < 2^25 */
+    /* (the selector as a choice, not an index: gcc kept xs on the stack for the index) */
+    uint64_t n = (uint64_t)(c->a_d[k] * (c->a_sel[k] ? xs[1] : xs[0])); /* < 2^25 */
     return c->a_base[k] + (uint32_t)((n * c->ix.lin_recip) >> 35);
 }
 

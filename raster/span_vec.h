@@ -126,6 +126,31 @@ SPAN_INLINE __m128i vec_depth_pass(int dt, __m128i dstz, __m128i z, __m128i dsta
     }
 }
 
+/* The lanes of one step (draw_vec: four, span_vec8.h draw_vec8: eight; @p n) that the step
+ * leaves to the scalar pixel: bit i of @p slow set for lane i, at addr + i, which needs the
+ * depth retry under an edge pixel or is not opaque; drawn one at a time through plot_depth /
+ * plot_write with the lane's depth @p zl, colour @p cl and attribute word @p al (pixels of
+ * one line never interact: the order of the lanes does not matter). With the rule
+ * (SPAN_CURSE): the lanes of @p forced (bits as @p slow) won by the rule are not depth-tested,
+ * and the attribute word's role bits go with the edge bits, as plot's. */
+SPAN_INLINE void vec_slow_lanes(span_line *c, uint32_t addr, int slow, int forced,
+                                const uint32_t *zl, const uint32_t *cl, const uint32_t *al, int n,
+                                int flags, const span_k *k)
+{
+    raster_engine *r = c->r;
+    const int dt = flags & SPAN_DEPTH_MASK;
+    const bool curse = (flags & SPAN_CURSE) != 0;
+    const int fm = curse ? forced : 0;
+    const uint32_t ebits =
+        RASTER_ATTR_EDGE_MASK | (curse ? RASTER_ATTR_ROLE_WIN | RASTER_ATTR_ROLE_LOSE : 0u);
+    for (int i = 0; i < n; i++) {
+        if (!(slow >> i & 1)) continue;
+        uint32_t a = addr + (uint32_t)i, da = r->attr[a];
+        if ((fm >> i & 1) || plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
+            plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & ebits, PART_INSIDE, flags, k);
+    }
+}
+
 /* Pixels [xs, xe) of a SPAN_DDA line (see the top of this file). lim1 / lim2: the left run
  * ends before lim1, the right run starts at lim2 (edge flags, as draw_line's short loop).
  * @p one: at most four pixels (xe - xs <= 4), one step: nothing is stepped. */
@@ -375,18 +400,8 @@ SPAN_INLINE void draw_vec(span_line *c, int32_t xs, int32_t xe, int32_t lim1, in
             _mm_storeu_si128((__m128i *)zl, z);
             _mm_storeu_si128((__m128i *)cl, color);
             _mm_storeu_si128((__m128i *)al, attr);
-            /* (with the rule: forced lanes are not depth-tested; the edge bits carry the
-             * lane's role, as plot's) */
-            const int fm = curse ? _mm_movemask_ps(_mm_castsi128_ps(forced)) : 0;
-            const uint32_t ebits =
-                RASTER_ATTR_EDGE_MASK | (curse ? RASTER_ATTR_ROLE_WIN | RASTER_ATTR_ROLE_LOSE : 0u);
-            for (int i = 0; i < 4; i++) {
-                if (!(slow >> i & 1)) continue;
-                uint32_t a = addr + (uint32_t)i, da = r->attr[a];
-                if ((fm >> i & 1) || plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
-                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & ebits, PART_INSIDE, flags,
-                               k);
-            }
+            vec_slow_lanes(c, addr, slow, curse ? _mm_movemask_ps(_mm_castsi128_ps(forced)) : 0, zl,
+                           cl, al, 4, flags, k);
         }
 
         if (one) break;

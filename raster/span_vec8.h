@@ -13,8 +13,9 @@
  *
  * What it covers: linear Z-buffered spans (SPAN_DDA, draw_vec8_line) of opaque (alpha 31), not
  * wireframe polygons with the fused shading (vertex colour, modulate from a decoded texture;
- * flat or not), without anti-aliasing and without the overlapping-edge rule: span_vec.h's first
- * case, with eight lanes instead of four; and perspective Z-buffered spans of the same polygons
+ * flat or not), without anti-aliasing (span_fns.c span_fn_w*, and curse.c's textured ones with
+ * the overlapping-edge rule, curse_fn_w*): span_vec.h's first case, with eight lanes instead of
+ * four; and perspective Z-buffered spans of the same polygons
  * (draw_persp8_line: span_fns.c span_fn_q*, and curse.c's textured ones with the
  * overlapping-edge rule, curse_fn_q*), with draw_vec's perspective arithmetic (the factor by
  * double divisions, pixels 0-3 and 4-7, the attributes by float products) and its rule lanes
@@ -42,6 +43,14 @@
 #include <immintrin.h>
 
 #define SPAN_AVX2_FN static inline __attribute__((always_inline, target("avx2")))
+
+/* _mm256_set1_epi32 written as a broadcast: gcc then takes a constant from a 4-byte
+ * memory operand (one vpbroadcastd) instead of movabs, vmovq and vpbroadcastq (three
+ * instructions; ~6 constants a step). */
+SPAN_AVX2_FN __m256i vec8_set1(int32_t v)
+{
+    return _mm256_broadcastd_epi32(_mm_cvtsi32_si128(v));
+}
 
 /* Eight 64-bit lanes acc + i * step in the order {0, 1, 4, 5}, {2, 3, 6, 7}, and 8 * step. */
 typedef struct vec8_acc {
@@ -95,12 +104,12 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
     case RASTER_DEPTH_EQUAL_W: {
         /* (uint32)(dstz - z + tol) <= 2 * tol: min(d, 2 tol) == d */
         int32_t tol = dt == RASTER_DEPTH_EQUAL_Z ? 0x200 : 0xFF;
-        __m256i d = _mm256_add_epi32(_mm256_sub_epi32(dstz, z), _mm256_set1_epi32(tol));
-        return _mm256_cmpeq_epi32(_mm256_min_epu32(d, _mm256_set1_epi32(2 * tol)), d);
+        __m256i d = _mm256_add_epi32(_mm256_sub_epi32(dstz, z), vec8_set1(tol));
+        return _mm256_cmpeq_epi32(_mm256_min_epu32(d, vec8_set1(2 * tol)), d);
     }
     case RASTER_DEPTH_LESS_FRONT: {
-        const __m256i tb = _mm256_set1_epi32(RASTER_ATTR_TRANSLUCENT | RASTER_ATTR_BACKFACE);
-        const __m256i b = _mm256_set1_epi32(RASTER_ATTR_BACKFACE);
+        const __m256i tb = vec8_set1(RASTER_ATTR_TRANSLUCENT | RASTER_ATTR_BACKFACE);
+        const __m256i b = vec8_set1(RASTER_ATTR_BACKFACE);
         __m256i le = _mm256_cmpeq_epi32(_mm256_and_si256(dstattr, tb), b);
         return _mm256_or_si256(_mm256_cmpgt_epi32(dstz, z),
                                _mm256_and_si256(le, _mm256_cmpeq_epi32(dstz, z)));
@@ -135,12 +144,14 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     bool vsel[5];
     __m256d xd0 = _mm256_setzero_pd(), xd1 = _mm256_setzero_pd(), wn = _mm256_setzero_pd(),
             dstep = _mm256_setzero_pd(), dbase = _mm256_setzero_pd();
-    for (int a = a0; a < a1; a++) {
-        if (persp) {
+    if (persp) {
+        for (int a = a0; a < a1; a++) {
             vd[a] = _mm256_set1_ps((float)c->a_d[a]);
-            vb[a] = _mm256_set1_epi32((int32_t)c->a_base[a]);
+            vb[a] = vec8_set1((int32_t)c->a_base[a]);
             vsel[a] = c->a_sel[a] != 0;
-        } else {
+        }
+    } else {
+        for (int a = a0; a < a1; a++) {
             uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
             vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
                           c->a_sel[a] ? 0u - dr : dr);
@@ -154,7 +165,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         dbase = _mm256_set1_pd((double)c->den_base);
     }
     vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
-    const __m256i zbase = _mm256_set1_epi32((int32_t)(uint32_t)(uint64_t)c->zbase);
+    const __m256i zbase = vec8_set1((int32_t)(uint32_t)(uint64_t)c->zbase);
 
     /* colour constants, as draw_vec */
     const uint32_t am = 2 * p->pa1 - 1; /* m - 1 of the alpha channel */
@@ -162,26 +173,26 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     __m256i mflat = _mm256_setzero_si256();
     if (tex && flat && !ident) {
         int32_t m8 = (int32_t)(((k->flat & 0x3F3F3Fu) | am << 24) + 0x01010101u);
-        mflat = _mm256_unpacklo_epi8(_mm256_set1_epi32(m8), _mm256_setzero_si256());
+        mflat = _mm256_unpacklo_epi8(vec8_set1(m8), _mm256_setzero_si256());
     }
-    const __m256i one16 = _mm256_set1_epi16(1);
-    const __m256i polyattr = _mm256_set1_epi32((int32_t)(p->polyattr | c->yedge));
-    const __m256i vlim1 = _mm256_set1_epi32(lim1), vlim2 = _mm256_set1_epi32(lim2);
-    const __m256i vxe = _mm256_set1_epi32(xe);
+    const __m256i one16 = _mm256_broadcastw_epi16(_mm_cvtsi32_si128(1));
+    const __m256i polyattr = vec8_set1((int32_t)(p->polyattr | c->yedge));
+    const __m256i vlim1 = vec8_set1(lim1), vlim2 = vec8_set1(lim2);
+    const __m256i vxe = vec8_set1(xe);
     /* the overlapping-edge rule (SPAN_CURSE, curse.c): the roles of the line's runs */
     const bool curse = (flags & SPAN_CURSE) != 0;
     __m256i role0 = _mm256_setzero_si256(), role1 = role0, role2 = role0;
     const bool role0_any = curse && c->roles[0] != 0;
     if (curse) {
-        role0 = _mm256_set1_epi32((int32_t)c->roles[0]);
-        role1 = _mm256_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_LEFT]);
-        role2 = _mm256_set1_epi32((int32_t)c->roles[RASTER_ATTR_EDGE_RIGHT]);
+        role0 = vec8_set1((int32_t)c->roles[0]);
+        role1 = vec8_set1((int32_t)c->roles[RASTER_ATTR_EDGE_LEFT]);
+        role2 = vec8_set1((int32_t)c->roles[RASTER_ATTR_EDGE_RIGHT]);
     }
     const bool repeat = p->repeat, plain = p->plain;
     const __m128i wlog2 = _mm_cvtsi32_si128((int)p->wlog2);
     const uint32_t *const tx = p->texels;
     const int32_t line = (int32_t)c->line;
-    __m256i xv = _mm256_add_epi32(_mm256_set1_epi32(xs), _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+    __m256i xv = _mm256_add_epi32(vec8_set1(xs), _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
 
     for (int32_t x = xs; x < xe; x += 8) {
         uint32_t addr = (uint32_t)(line + x);
@@ -192,16 +203,14 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         /* edge flags: left run before lim1, right run from lim2 */
         __m256i lt1 = _mm256_cmpgt_epi32(vlim1, xv), lt2 = _mm256_cmpgt_epi32(vlim2, xv);
         __m256i attr = _mm256_or_si256(
-            polyattr,
-            _mm256_or_si256(_mm256_and_si256(lt1, _mm256_set1_epi32(RASTER_ATTR_EDGE_LEFT)),
-                            _mm256_andnot_si256(_mm256_or_si256(lt1, lt2),
-                                                _mm256_set1_epi32(RASTER_ATTR_EDGE_RIGHT))));
+            polyattr, _mm256_or_si256(_mm256_and_si256(lt1, vec8_set1(RASTER_ATTR_EDGE_LEFT)),
+                                      _mm256_andnot_si256(_mm256_or_si256(lt1, lt2),
+                                                          vec8_set1(RASTER_ATTR_EDGE_RIGHT))));
         __m256i pass = vec8_depth_pass(dt, dstz, z, dsta);
         /* failed against an edge pixel: retried underneath (lane by lane) */
         __m256i noretry = _mm256_or_si256(
-            pass,
-            _mm256_cmpeq_epi32(_mm256_and_si256(dsta, _mm256_set1_epi32(RASTER_ATTR_EDGE_MASK)),
-                               _mm256_setzero_si256()));
+            pass, _mm256_cmpeq_epi32(_mm256_and_si256(dsta, vec8_set1(RASTER_ATTR_EDGE_MASK)),
+                                     _mm256_setzero_si256()));
         __m256i forced = _mm256_setzero_si256();
         /* (as draw_vec: nothing to do when every lane is in the inside run of a line without
          * a role) */
@@ -213,20 +222,20 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                                 _mm256_and_si256(_mm256_andnot_si256(lt1, lt2), role0)),
                 _mm256_andnot_si256(_mm256_or_si256(lt1, lt2), role2));
             const __m256i zero = _mm256_setzero_si256();
-            __m256i same = _mm256_cmpeq_epi32(
-                _mm256_and_si256(_mm256_xor_si256(dsta, polyattr),
-                                 _mm256_set1_epi32((int32_t)RASTER_ATTR_OPAQUE_ID_MASK)),
-                zero);
+            __m256i same =
+                _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_xor_si256(dsta, polyattr),
+                                                    vec8_set1((int32_t)RASTER_ATTR_OPAQUE_ID_MASK)),
+                                   zero);
             __m256i win = _mm256_andnot_si256(
                 _mm256_cmpeq_epi32(
                     _mm256_and_si256(_mm256_and_si256(dsta, _mm256_slli_epi32(role, 1)),
-                                     _mm256_set1_epi32(RASTER_ATTR_ROLE_LOSE)),
+                                     vec8_set1(RASTER_ATTR_ROLE_LOSE)),
                     zero),
                 same);
             __m256i lose = _mm256_andnot_si256(
                 _mm256_cmpeq_epi32(
                     _mm256_and_si256(_mm256_and_si256(dsta, _mm256_srli_epi32(role, 1)),
-                                     _mm256_set1_epi32(RASTER_ATTR_ROLE_WIN)),
+                                     vec8_set1(RASTER_ATTR_ROLE_WIN)),
                     zero),
                 same);
             lose = _mm256_andnot_si256(win, lose);
@@ -248,7 +257,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
             __m256i f0 = _mm256_set_m128i(q1, q0);
             __m256 ff0 = _mm256_cvtepi32_ps(f0);
-            __m256 ff1 = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_set1_epi32(256), f0));
+            __m256 ff1 = _mm256_cvtepi32_ps(_mm256_sub_epi32(vec8_set1(256), f0));
             for (int a = a0; a < a1; a++)
                 av[a] = _mm256_add_epi32(
                     vb[a], _mm256_srli_epi32(
@@ -272,8 +281,8 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                         _mm256_or_si256(_mm256_srli_epi32(av[0], 3),
                                         _mm256_slli_epi32(_mm256_srli_epi32(av[1], 3), 8)),
                         _mm256_or_si256(_mm256_slli_epi32(_mm256_srli_epi32(av[2], 3), 16),
-                                        _mm256_set1_epi32((int32_t)(am << 24))));
-                    v6 = _mm256_add_epi32(v6, _mm256_set1_epi32(0x01010101));
+                                        vec8_set1((int32_t)(am << 24))));
+                    v6 = _mm256_add_epi32(v6, vec8_set1(0x01010101));
                     mlo = _mm256_unpacklo_epi8(v6, _mm256_setzero_si256());
                     mhi = _mm256_unpackhi_epi8(v6, _mm256_setzero_si256());
                 }
@@ -286,18 +295,18 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 color = _mm256_or_si256(_mm256_packus_epi16(tlo, thi), VEC8_K(p->v_aor));
             }
         } else if (flat) {
-            color = _mm256_set1_epi32((int32_t)k->flat);
+            color = vec8_set1((int32_t)k->flat);
         } else {
             color =
                 _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi32(av[0], 3),
                                                 _mm256_slli_epi32(_mm256_srli_epi32(av[1], 3), 8)),
                                 _mm256_or_si256(_mm256_slli_epi32(_mm256_srli_epi32(av[2], 3), 16),
-                                                _mm256_set1_epi32((int32_t)p->valpha)));
+                                                vec8_set1((int32_t)p->valpha)));
         }
         __m256i alpha = _mm256_srli_epi32(color, 24);
         __m256i shown = _mm256_and_si256(_mm256_and_si256(pass, valid),
                                          _mm256_cmpgt_epi32(alpha, VEC8_K(p->v_aref)));
-        __m256i opaque = _mm256_cmpeq_epi32(alpha, _mm256_set1_epi32(31));
+        __m256i opaque = _mm256_cmpeq_epi32(alpha, vec8_set1(31));
         __m256i draw = _mm256_and_si256(shown, opaque);
         int slow = _mm256_movemask_ps(
             _mm256_castsi256_ps(_mm256_or_si256(retry, _mm256_andnot_si256(opaque, shown))));
@@ -310,22 +319,13 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             _mm256_storeu_si256((__m256i *)zl, z);
             _mm256_storeu_si256((__m256i *)cl, color);
             _mm256_storeu_si256((__m256i *)al, attr);
-            /* (with the rule: forced lanes are not depth-tested; the edge bits carry the
-             * lane's role, as draw_vec) */
-            const int fm = curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0;
-            const uint32_t ebits =
-                RASTER_ATTR_EDGE_MASK | (curse ? RASTER_ATTR_ROLE_WIN | RASTER_ATTR_ROLE_LOSE : 0u);
-            for (int i = 0; i < 8; i++) {
-                if (!(slow >> i & 1)) continue;
-                uint32_t a = addr + (uint32_t)i, da = r->attr[a];
-                if ((fm >> i & 1) || plot_depth(r, dt, &a, &da, (int32_t)zl[i]))
-                    plot_write(c, a, da, (int32_t)zl[i], cl[i], al[i] & ebits, PART_INSIDE, flags,
-                               k);
-            }
+            vec_slow_lanes(c, addr, slow,
+                           curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0, zl, cl, al,
+                           8, flags, k);
         }
 
         if (one) break;
-        xv = _mm256_add_epi32(xv, _mm256_set1_epi32(8));
+        xv = _mm256_add_epi32(xv, vec8_set1(8));
         if (persp) {
             xd0 = _mm256_add_pd(xd0, _mm256_set1_pd(8.0));
             xd1 = _mm256_add_pd(xd1, _mm256_set1_pd(8.0));

@@ -244,8 +244,8 @@ static void test_small_linear_polygons(void **state)
 
 /* The overlapping-edge rule of edge marking (raster/curse.c) on its own: edge marking on,
  * anti-aliasing off, opaque polygons of a few IDs over each other (most pixels meet an edge of
- * the same ID), linear and perspective, flat and per-vertex colours: the rule's vector
- * variants (roles per lane) against the generic ones. */
+ * the same ID), linear (half of them: one W) and perspective, flat and per-vertex colours: the
+ * rule's vector variants (roles per lane; four and eight lanes) against the generic ones. */
 static void test_edge_marking_rule(void **state)
 {
     (void)state;
@@ -264,6 +264,11 @@ static void test_edge_marking_rule(void **state)
                 uint32_t id = (uint32_t)rnd_in(&seed, 0, 2);
                 q->attr =
                     (q->attr & ~(0x1Fu << 16) & ~(0x3Fu << 24) & ~(3u << 4)) | 31u << 16 | id << 24;
+                if (one_in(&seed, 2)) {
+                    /* linear (one W), Z-buffered: the rule's linear spans */
+                    q->wbuffer = false;
+                    for (int i = 1; i < q->nverts; i++) q->w[i] = q->w[0];
+                }
                 uint32_t fmt = teximage_format(q->teximage);
                 q->translucent = fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3;
                 q->shadow = q->shadow_mask = false;
