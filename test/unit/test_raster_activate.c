@@ -22,22 +22,7 @@
 
 #include "gx/gx_frame.h"
 #include "raster/edge.h"
-
-/* xorshift32: a fixed, portable sequence */
-static uint32_t rnd(uint32_t *st)
-{
-    uint32_t x = *st;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *st = x;
-    return x;
-}
-
-static int32_t rnd_range(uint32_t *st, int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(rnd(st) % (uint32_t)(hi - lo + 1));
-}
+#include "test_rand.h"
 
 /* Every field of two edges, equal. */
 static void assert_slopes_equal(const raster_slope *a, const raster_slope *b)
@@ -94,8 +79,8 @@ static void assert_slopes_equal(const raster_slope *a, const raster_slope *b)
  * clear, some equal with them set, some odd over even (the interpolator's correction). */
 static void rnd_w(uint32_t *st, int32_t *w0, int32_t *w1)
 {
-    *w0 = rnd_range(st, 1, 0xFFFF);
-    *w1 = rnd_range(st, 1, 0xFFFF);
+    *w0 = rnd_in(st, 1, 0xFFFF);
+    *w1 = rnd_in(st, 1, 0xFFFF);
     switch (rnd(st) & 7u) {
     case 0:
     case 1:
@@ -113,15 +98,15 @@ static int32_t rnd_len(uint32_t *st)
 {
     switch (rnd(st) & 15u) {
     case 0: return 0;
-    case 1: return rnd_range(st, 900, 1100);
-    case 2: return rnd_range(st, 1, 400);
-    default: return rnd_range(st, 1, 12);
+    case 1: return rnd_in(st, 900, 1100);
+    case 2: return rnd_in(st, 1, 400);
+    default: return rnd_in(st, 1, 12);
     }
 }
 
 static int32_t rnd_x(uint32_t *st)
 {
-    return rnd(st) & 3u ? rnd_range(st, -20, 280) : rnd_range(st, -600, 600);
+    return rnd(st) & 3u ? rnd_in(st, -20, 280) : rnd_in(st, -600, 600);
 }
 
 static void test_slope_setup_matches_ref(void **state)
@@ -134,12 +119,12 @@ static void test_slope_setup_matches_ref(void **state)
     for (int i = 0; i < 300000; i++) {
         int side = (int)(rnd(&st) & 1u);
         bool gaps = (rnd(&st) & 3u) != 0;
-        int32_t y0 = rnd_range(&st, -8, 200), y1 = y0 + rnd_len(&st);
+        int32_t y0 = rnd_in(&st, -8, 200), y1 = y0 + rnd_len(&st);
         int32_t x0 = rnd_x(&st), x1 = rnd(&st) & 7u ? rnd_x(&st) : x0;
         if ((rnd(&st) & 7u) == 0) x1 = x0 + (rnd(&st) & 1u ? 1 : -1) * (y1 - y0); /* 45 degrees */
         int32_t w0, w1;
         rnd_w(&st, &w0, &w1);
-        int32_t y = rnd(&st) & 1u ? y0 : rnd_range(&st, y0 - 2, y1 + 2);
+        int32_t y = rnd(&st) & 1u ? y0 : rnd_in(&st, y0 - 2, y1 + 2);
         raster_slope ref, fast;
         memset(&ref, 0x5A, sizeof ref);
         memset(&fast, 0x5A, sizeof fast);
@@ -159,10 +144,9 @@ static void rnd_vertex(uint32_t *st, gx_vertex *v, int32_t sx, int32_t sy)
     v->sx = sx;
     v->sy = sy;
     for (int c = 0; c < 3; c++)
-        v->color[c] =
-            (uint16_t)(rnd(st) & 7u ? rnd_range(st, 0, 511) : (int32_t)(rnd(st) & 0xFFFFu));
+        v->color[c] = (uint16_t)(rnd(st) & 7u ? rnd_in(st, 0, 511) : (int32_t)(rnd(st) & 0xFFFFu));
     for (int c = 0; c < 2; c++)
-        v->texcoord[c] = (int16_t)(rnd(st) & 3u ? rnd_range(st, -4096, 4096)
+        v->texcoord[c] = (int16_t)(rnd(st) & 3u ? rnd_in(st, -4096, 4096)
                                                 : (int32_t)(int16_t)(rnd(st) & 0xFFFFu));
 }
 
@@ -177,8 +161,8 @@ static void rnd_ends(uint32_t *st, raster_edge_ends *e, const gx_vertex *a, gx_v
     e->a = a;
     e->b = b;
     rnd_w(st, &e->wa, &e->wb);
-    e->za = rnd_range(st, 0, 0xFFFFFF);
-    e->zb = rnd(st) & 3u ? rnd_range(st, 0, 0xFFFFFF) : e->za;
+    e->za = rnd_in(st, 0, 0xFFFFFF);
+    e->zb = rnd(st) & 3u ? rnd_in(st, 0, 0xFFFFFF) : e->za;
 }
 
 /* The reference of one edge of raster_slope_setup_pair (setup.c's former per-edge set-up). */
@@ -211,7 +195,7 @@ static void test_pair_matches_ref(void **state)
     unsigned lin_fast = 0, slow = 0;
     for (int i = 0; i < 200000; i++) {
         gx_vertex top, al, bl, ar, br;
-        rnd_vertex(&st, &top, rnd_x(&st), rnd_range(&st, -8, 200));
+        rnd_vertex(&st, &top, rnd_x(&st), rnd_in(&st, -8, 200));
         raster_edge_ends el, er;
         bool shared = rnd(&st) & 1u;
         if (shared) {
@@ -219,13 +203,13 @@ static void test_pair_matches_ref(void **state)
             rnd_ends(&st, &er, &top, &br);
             if (rnd(&st) & 1u) er.wa = el.wa, er.za = el.za; /* (the same vertex's W and Z) */
         } else {
-            rnd_vertex(&st, &al, rnd_x(&st), rnd_range(&st, -8, 200));
-            rnd_vertex(&st, &ar, rnd_x(&st), rnd_range(&st, -8, 200));
+            rnd_vertex(&st, &al, rnd_x(&st), rnd_in(&st, -8, 200));
+            rnd_vertex(&st, &ar, rnd_x(&st), rnd_in(&st, -8, 200));
             rnd_ends(&st, &el, &al, &bl);
             rnd_ends(&st, &er, &ar, &br);
         }
         bool gaps = (rnd(&st) & 3u) != 0, wbuf = (rnd(&st) & 7u) == 0;
-        int32_t y = rnd(&st) & 1u ? el.a->sy : rnd_range(&st, el.a->sy - 2, el.b->sy + 2);
+        int32_t y = rnd(&st) & 1u ? el.a->sy : rnd_in(&st, el.a->sy - 2, el.b->sy + 2);
         raster_slope refl, refr;
         memset(&refl, 0xA5, sizeof refl);
         memset(&refr, 0xA5, sizeof refr);

@@ -18,22 +18,7 @@
 #include <cmocka.h>
 
 #include "raster/edge.h"
-
-/* xorshift32: a fixed, portable sequence */
-static uint32_t rnd(uint32_t *st)
-{
-    uint32_t x = *st;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *st = x;
-    return x;
-}
-
-static int32_t rnd_range(uint32_t *st, int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(rnd(st) % (uint32_t)(hi - lo + 1));
-}
+#include "test_rand.h"
 
 /* The span set-up's vector form of the edge values (raster_slope_attr_vec; with SSE2) against
  * raster_slope_attr_values' @p out: W, and r, g, b, s, t in both lane groups. */
@@ -56,24 +41,24 @@ static void check_attr_vec(const raster_slope *s, const int32_t out[])
 static unsigned check_edge(uint32_t *st, const raster_recip *tab)
 {
     int side = (int)(rnd(st) & 1u);
-    int32_t y0 = rnd_range(st, -4, 190), y1 = y0 + rnd_range(st, 0, 200 - y0);
-    int32_t x0 = rnd_range(st, -20, 280), x1 = rnd_range(st, -20, 280);
+    int32_t y0 = rnd_in(st, -4, 190), y1 = y0 + rnd_in(st, 0, 200 - y0);
+    int32_t x0 = rnd_in(st, -20, 280), x1 = rnd_in(st, -20, 280);
     /* W: normalized 16-bit values; half of the edges linear (equal W, low bits clear) */
-    int32_t w0 = rnd_range(st, 1, 0xFFFF), w1 = rnd_range(st, 1, 0xFFFF);
+    int32_t w0 = rnd_in(st, 1, 0xFFFF), w1 = rnd_in(st, 1, 0xFFFF);
     if (rnd(st) & 1u) w1 = w0 = w0 & ~0x7F;
     if (w0 == 0) w0 = w1 = 0x80;
     int32_t a0[RASTER_EDGE_ATTRS], a1[RASTER_EDGE_ATTRS];
     a0[RASTER_EA_W] = w0;
     a1[RASTER_EA_W] = w1;
     for (int k = RASTER_EA_R; k <= RASTER_EA_B; k++) { /* 9-bit colour */
-        a0[k] = rnd_range(st, 0, 511);
-        a1[k] = rnd_range(st, 0, 511);
+        a0[k] = rnd_in(st, 0, 511);
+        a1[k] = rnd_in(st, 0, 511);
     }
     for (int k = RASTER_EA_S; k <= RASTER_EA_T; k++) { /* 1.11.4 texcoords */
-        a0[k] = rnd_range(st, -32768, 32767);
-        a1[k] = rnd_range(st, -32768, 32767);
+        a0[k] = rnd_in(st, -32768, 32767);
+        a1[k] = rnd_in(st, -32768, 32767);
     }
-    int32_t z0 = rnd_range(st, 0, 0xFFFFFF), z1 = rnd(st) & 3u ? rnd_range(st, 0, 0xFFFFFF) : z0;
+    int32_t z0 = rnd_in(st, 0, 0xFFFFFF), z1 = rnd(st) & 3u ? rnd_in(st, 0, 0xFFFFFF) : z0;
 
     raster_slope s;
     raster_slope_setup_tab(&s, side, true, x0, x1, y0, y1, w0, w1, y0, tab);
@@ -118,22 +103,22 @@ static int32_t rnd_attr(uint32_t *st)
     case 0: return 0;
     case 1: return INT32_MIN + (int32_t)(rnd(st) & 0xFFu);
     case 2: return INT32_MAX - (int32_t)(rnd(st) & 0xFFu);
-    case 3: return rnd_range(st, 0, 511);
-    case 4: return rnd_range(st, -32768, 32767);
+    case 3: return rnd_in(st, 0, 511);
+    case 4: return rnd_in(st, -32768, 32767);
     case 5: return (int32_t)rnd(st);
-    default: return rnd_range(st, -4, 4);
+    default: return rnd_in(st, -4, 4);
     }
 }
 
 static void check_attrs_same(uint32_t *st, const raster_recip *tab)
 {
     int side = (int)(rnd(st) & 1u);
-    int32_t y0 = rnd_range(st, -4, 190), y1 = y0 + (rnd(st) & 3u ? rnd_range(st, 0, 200 - y0) : 0);
-    int32_t x0 = rnd_range(st, -20, 280), x1 = rnd_range(st, -20, 280);
-    int32_t w0 = rnd_range(st, 1, 0xFFFF), w1 = rnd_range(st, 1, 0xFFFF);
+    int32_t y0 = rnd_in(st, -4, 190), y1 = y0 + (rnd(st) & 3u ? rnd_in(st, 0, 200 - y0) : 0);
+    int32_t x0 = rnd_in(st, -20, 280), x1 = rnd_in(st, -20, 280);
+    int32_t w0 = rnd_in(st, 1, 0xFFFF), w1 = rnd_in(st, 1, 0xFFFF);
     if (rnd(st) & 1u) w1 = w0 = w0 & ~0x7F;
     if (w0 == 0) w0 = w1 = 0x80;
-    int32_t y = rnd(st) & 1u ? y0 : rnd_range(st, y0 - 2, y1 + 2);
+    int32_t y = rnd(st) & 1u ? y0 : rnd_in(st, y0 - 2, y1 + 2);
     int32_t a0[RASTER_EDGE_ATTRS], a1[RASTER_EDGE_ATTRS];
     a0[RASTER_EA_W] = w0;
     a1[RASTER_EA_W] = rnd(st) & 7u ? w1 : rnd_attr(st); /* (W ends other than the edge's) */
