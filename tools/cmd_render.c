@@ -452,7 +452,7 @@ static int render_main(int argc, char **argv, dsgx_frame *result)
 
     /* camera: fitted to the model as drawn at the animations' first frame (frame 0, so that a
      * frame hashes the same alone and in any sequence) */
-    if (!render_measure(m, mbuf, sc.player, 0, &pts)) {
+    if (!render_measure(NULL, m, mbuf, sc.player, 0, &pts)) {
         fprintf(stderr, "dsgx render: out of memory\n");
         goto done;
     }

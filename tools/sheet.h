@@ -54,10 +54,11 @@ typedef struct render_camera {
 } render_camera;
 
 /** The model's points (tools/core/autofit.h) as drawn at `frame` of the player's animations
- *  (player may be NULL), with an identity camera and projection. @return false when out of
- *  memory. */
-bool render_measure(const nitro_model *m, const uint8_t *mdata, nitro_anim_player *player,
-                    long frame, dsgx_fit_points *pts);
+ *  (player may be NULL), with an identity camera and projection, on `reuse` (reset first, its
+ *  hooks removed after; the caller resets it again before drawing) or, when NULL, on an engine
+ *  of its own. @return false when out of memory. */
+bool render_measure(gx_engine *reuse, const nitro_model *m, const uint8_t *mdata,
+                    nitro_anim_player *player, long frame, dsgx_fit_points *pts);
 /** Set g's camera and projection as `c` asks, fitted to pts (README "Camera"). */
 void render_set_camera(nitro_glb *g, const render_camera *c, const dsgx_fit_points *pts);
 /** Print where each needed texture and palette comes from, one line each, prefixed with
