@@ -4,7 +4,7 @@
 # only the shape of the output and that every time is a positive number are checked.
 # --models: PNG screenshots of Nitro fixture models (made by the project's writer through
 # TEST_NITRO_RENDER) on one reused engine pair: the PNGs decode to the frames `render --all`
-# draws with fresh state per model.
+# draws with fresh state per model (and `render --model I`, on engines of its own, draws the same).
 # usage: bench.sh DSGX TRACE_DIR [TEST_NITRO_RENDER TMPDIR]
 set -u
 dsgx=$1 dir=$2 tnr=${3:-} tmp=${4:-}
@@ -74,6 +74,10 @@ if [ -n "$tnr" ]; then
     want=$("$dsgx" render --all "$tmp/fx/multi.nsbmd" -o "$tmp/sheet.png" | awk 'NF == 2 && $2 ~ /\// {print $1}' | tr '\n' ' ')
     got=$(for i in 0 1 2; do "$dsgx" hash "$tmp/png/multi.nsbmd.$i.png" | awk '{print $1}'; done | tr '\n' ' ')
     [ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "models frames '$got' vs render --all '$want'"
+    # ... and those are the frames of fresh engines (`render --model I`: engines of its own, the
+    # camera measured on an engine of its own): reuse (render_one, render_measure) changes nothing
+    fresh=$(for i in 0 1 2; do "$dsgx" render "$tmp/fx/multi.nsbmd" --model $i -o "$tmp/m$i.png" | awk '{print $1}'; done | tr '\n' ' ')
+    [ "$want" = "$fresh" ] && ok || bad "render --all '$want' vs fresh engines '$fresh'"
     "$dsgx" bench --models "$dir/g_heavy_1.trace" --repeat 1 >/dev/null 2>&1 && bad "models on a trace" || ok
 fi
 
