@@ -226,11 +226,15 @@ static inline int16_t lo16(uint32_t v)
 
 /* Idle cycles after an entry in the cycle-driven mode (sched.c idle_for: the pipelines drain).
  * @return whether the engine stays busy */
-static inline bool idle_after(gx_engine *gx, int64_t n)
+static inline bool idle_after(gx_cycle_state *c, int64_t n)
 {
     uint32_t idle = n > IDLE_MAX ? IDLE_MAX : (uint32_t)n;
-    if (gx_cycles_idle_runs_out(&gx->cmd.cyc, idle)) return false;
-    return gx_cycles_idle(gx, idle);
+    if (gx_cycles_idle_runs_out(c, idle)) return false;
+    /* cycles.c gx_cycles_idle, inline on the batch's copy of the cycle model */
+    if ((c->vp | c->np | c->pp) == 0) return false;
+    if (idle) gx_cyc_run(c, idle);
+    c->np = c->np > (int64_t)idle ? c->np - (int32_t)idle : 0;
+    return c->vp != 0 || c->np != 0 || c->pp != 0;
 }
 
 /* Whether the cycle-driven scheduler is in its common state between two bus writes: the clock
@@ -594,20 +598,19 @@ static GX_ALWAYS_INLINE void batch_assemble(gx_engine *gx, const batch *b, batch
 
 /* Pass 3 for batch vertex @p j in the cycle-driven mode: both entries' charges, the idle time
  * after each (@p slice), and its assembly. */
-static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, batch_pass3 *p,
-                                               size_t j, uint32_t slice)
+static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, gx_cycle_state *c, const batch *b,
+                                               batch_pass3 *p, size_t j, uint32_t slice)
 {
-    gx_cycle_state *c = &gx->cmd.cyc;
     int64_t charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
     p->total += (uint64_t)charged;
     p->vertex_cycles = charged;
-    idle_after(gx, (int64_t)slice - charged);
+    idle_after(c, (int64_t)slice - charged);
     batch_assemble(gx, b, p, j, MODE_ANY);
     charged = 1 + gx_cyc_vertex_work_after1(c, &gx->geom);
     p->vertex_cycles += charged;
     p->total += (uint64_t)charged;
     p->charged = charged;
-    p->busy = idle_after(gx, (int64_t)slice - charged);
+    p->busy = idle_after(c, (int64_t)slice - charged);
 }
 
 /* Pass 3 run to completion for batch vertices @p j .. @p end - 1 in @p mode, up to the vertex
@@ -760,8 +763,11 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         }
         c->np = n.np;
     } else {
+        /* the cycle model in a local copy, stored once (as batch_vertices_rtc) */
         int64_t normal_work = n.normal_work;
         size_t j = 0;
+        gx_cycle_state cl = *c;
+        c = &cl;
         for (size_t e = 0; e < ncmd; e++) {
             int64_t charged;
             switch (kind[e]) {
@@ -776,12 +782,14 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
                 gx_cyc_run(c, charged);
                 c->np = 0;
                 break;
-            default: batch_vertex_step(gx, b, &p, j++, slice); continue;
+            default: batch_vertex_step(gx, c, b, &p, j++, slice); continue;
             }
             p.charged = charged;
             p.total += (uint64_t)charged;
-            p.busy = idle_after(gx, (int64_t)slice - charged);
+            p.busy = idle_after(c, (int64_t)slice - charged);
         }
+        s->cyc = cl;
+        c = &s->cyc;
     }
 
     /* the polygon buffer as the vertices left it */
