@@ -226,11 +226,15 @@ static inline int16_t lo16(uint32_t v)
 
 /* Idle cycles after an entry in the cycle-driven mode (sched.c idle_for: the pipelines drain).
  * @return whether the engine stays busy */
-static inline bool idle_after(gx_engine *gx, int64_t n)
+static inline bool idle_after(gx_cycle_state *c, int64_t n)
 {
     uint32_t idle = n > IDLE_MAX ? IDLE_MAX : (uint32_t)n;
-    if (gx_cycles_idle_runs_out(&gx->cmd.cyc, idle)) return false;
-    return gx_cycles_idle(gx, idle);
+    if (gx_cycles_idle_runs_out(c, idle)) return false;
+    /* cycles.c gx_cycles_idle, inline on the batch's copy of the cycle model */
+    if ((c->vp | c->np | c->pp) == 0) return false;
+    if (idle) gx_cyc_run(c, idle);
+    c->np = c->np > (int64_t)idle ? c->np - (int32_t)idle : 0;
+    return c->vp != 0 || c->np != 0 || c->pp != 0;
 }
 
 /* Whether the cycle-driven scheduler is in its common state between two bus writes: the clock
@@ -594,20 +598,19 @@ static GX_ALWAYS_INLINE void batch_assemble(gx_engine *gx, const batch *b, batch
 
 /* Pass 3 for batch vertex @p j in the cycle-driven mode: both entries' charges, the idle time
  * after each (@p slice), and its assembly. */
-static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, const batch *b, batch_pass3 *p,
-                                               size_t j, uint32_t slice)
+static GX_ALWAYS_INLINE void batch_vertex_step(gx_engine *gx, gx_cycle_state *c, const batch *b,
+                                               batch_pass3 *p, size_t j, uint32_t slice)
 {
-    gx_cycle_state *c = &gx->cmd.cyc;
     int64_t charged = gx_cyc_issue(c, GX_WAIT_VERTEX);
     p->total += (uint64_t)charged;
     p->vertex_cycles = charged;
-    idle_after(gx, (int64_t)slice - charged);
+    idle_after(c, (int64_t)slice - charged);
     batch_assemble(gx, b, p, j, MODE_ANY);
     charged = 1 + gx_cyc_vertex_work_after1(c, &gx->geom);
     p->vertex_cycles += charged;
     p->total += (uint64_t)charged;
     p->charged = charged;
-    p->busy = idle_after(gx, (int64_t)slice - charged);
+    p->busy = idle_after(c, (int64_t)slice - charged);
 }
 
 /* Pass 3 run to completion for batch vertices @p j .. @p end - 1 in @p mode, up to the vertex
@@ -709,6 +712,101 @@ static GX_ALWAYS_INLINE void batch_direct_rtc(gx_engine *gx, const batch *b, bat
         p->last_j[(v - first) % n] = (int32_t)v;
 }
 
+/* The charge of attribute entry @p kind (K_COLOR, K_NORMAL, K_TEXCOORD) in the cycle-driven
+ * mode, as the executor computes it (@p normal_work: NORMAL's work). @return the cycles charged */
+static GX_ALWAYS_INLINE int64_t attr_entry(gx_cycle_state *c, unsigned kind, int64_t normal_work)
+{
+    int64_t charged;
+    switch (kind) {
+    case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
+    case K_NORMAL: /* the issue wait and the work in one count-down */
+        charged = (int64_t)c->np + 1 + normal_work;
+        gx_cyc_run(c, charged);
+        c->np = GX_NP_NORMAL;
+        break;
+    default: /* K_TEXCOORD */
+        charged = c->np + 1;
+        gx_cyc_run(c, charged);
+        c->np = 0;
+        break;
+    }
+    return charged;
+}
+
+/* Pass 3 in the cycle-driven mode for entries @p e .. @p ncmd - 1 (entry @p e a vertex, batch
+ * vertex @p j) once the batch took the direct path (p->direct): the slice loop of batch_finish
+ * with batch_direct_rtc's assembly (the assembly state in registers, set as the last vertex
+ * leaves it, or before a hand-back; the polygon's outcome from gx_geom_store_direct handed to
+ * the cycle model), and p's running figures in registers too. A vertex's second entry charges
+ * 1 + GX_VERTEX_WORK whatever its outcome (gx_cyc_vertex_end). */
+static GX_ALWAYS_INLINE void batch_direct_cyc(gx_engine *gx, gx_cycle_state *c, const batch *b,
+                                              batch_pass3 *p, size_t e, size_t ncmd, size_t j,
+                                              uint32_t slice, int64_t normal_work)
+{
+    gx_geom_state *g = &gx->geom;
+    const uint8_t *kind = b->kind;
+    const uint32_t n = g->prim_type == 0 ? 3u : 4u;
+    const size_t first = j - g->vtx_in_poly; /* the first vertex of the polygon in progress */
+    const uint32_t strip_polys = g->strip_polys;
+    uint32_t s = g->vtx_in_poly, npoly = 0;
+    uint64_t t = p->total;
+    int64_t charged = p->charged, vertex_cycles = p->vertex_cycles;
+    bool busy = p->busy;
+    for (; e < ncmd; e++) {
+        unsigned k = kind[e];
+        if (k != K_VTX16) {
+            charged = attr_entry(c, k, normal_work);
+            t += (uint64_t)charged;
+            busy = idle_after(c, (int64_t)slice - charged);
+            continue;
+        }
+        int64_t is = gx_cyc_issue(c, GX_WAIT_VERTEX);
+        t += (uint64_t)is + 1 + GX_VERTEX_WORK;
+        vertex_cycles = is + 1 + GX_VERTEX_WORK;
+        charged = 1 + GX_VERTEX_WORK;
+        idle_after(c, (int64_t)slice - is);
+        if (++s < n) {
+            gx_cyc_vertex_end(c, false, false, false, false);
+        } else {
+            s = 0;
+            size_t v = j + 1 - n;
+            int done =
+                gx_geom_store_direct(gx, &p->tmpl, b->clip + v, b->color + v, b->tex + v, (int)n);
+            if (done != GX_DIRECT_LEFT) {
+                gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED,
+                                  done == GX_DIRECT_STORED && n == 4, false);
+            } else { /* the clipper or a full RAM: as direct_vertex hands it back */
+                g->poly_completed = false;
+                g->poly_rejected = false;
+                g->vtx_in_poly = 0;
+                g->strip_polys = strip_polys + npoly;
+                g->incomplete = true;
+                for (uint32_t i = 0; i < n; i++) batch_vertex(b, v + i, &g->buf[i]);
+                gx_geom_submit_polygon(gx);
+                gx_cyc_vertex_end(c, true, g->poly_rejected, g->poly_nverts_clipped == 4, false);
+            }
+            npoly++;
+        }
+        busy = idle_after(c, (int64_t)slice - charged);
+        j++;
+    }
+    p->total = t;
+    p->charged = charged;
+    p->vertex_cycles = vertex_cycles;
+    p->busy = busy;
+
+    /* the assembly state as the last vertex leaves it */
+    g->strip_polys = strip_polys + npoly;
+    g->vtx_in_poly = s;
+    if (s != 0) {
+        g->poly_completed = false;
+        g->poly_rejected = false;
+    }
+    g->incomplete = !g->poly_completed;
+    for (size_t v = j - (j - first < n ? j - first : n); v < j; v++)
+        p->last_j[(v - first) % n] = (int32_t)v;
+}
+
 /* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
 static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n, size_t nwords,
                                           uint32_t slice)
@@ -760,28 +858,27 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
         }
         c->np = n.np;
     } else {
+        /* the cycle model in a local copy, stored once (as batch_vertices_rtc) */
         int64_t normal_work = n.normal_work;
         size_t j = 0;
+        gx_cycle_state cl = *c;
+        c = &cl;
         for (size_t e = 0; e < ncmd; e++) {
-            int64_t charged;
-            switch (kind[e]) {
-            case K_COLOR: charged = gx_cyc_vp_wait(c, 2); break;
-            case K_NORMAL: /* the issue wait and the work in one count-down */
-                charged = (int64_t)c->np + 1 + normal_work;
-                gx_cyc_run(c, charged);
-                c->np = GX_NP_NORMAL;
-                break;
-            case K_TEXCOORD:
-                charged = c->np + 1;
-                gx_cyc_run(c, charged);
-                c->np = 0;
-                break;
-            default: batch_vertex_step(gx, b, &p, j++, slice); continue;
+            if (kind[e] == K_VTX16) {
+                if (p.direct) { /* the rest through the direct loop */
+                    batch_direct_cyc(gx, c, b, &p, e, ncmd, j, slice, normal_work);
+                    break;
+                }
+                batch_vertex_step(gx, c, b, &p, j++, slice);
+                continue;
             }
+            int64_t charged = attr_entry(c, kind[e], normal_work);
             p.charged = charged;
             p.total += (uint64_t)charged;
-            p.busy = idle_after(gx, (int64_t)slice - charged);
+            p.busy = idle_after(c, (int64_t)slice - charged);
         }
+        s->cyc = cl;
+        c = &s->cyc;
     }
 
     /* the polygon buffer as the vertices left it */

@@ -499,12 +499,36 @@ static void test_batch_strips(void **state)
  * strips restarted every one or two polygons (three or four vertices each), after an odd number
  * of strip polygons now and then; the batch hands the polygon that does not fit back to the
  * submit path. */
-static void test_batch_direct_store_fills_ram(void **state)
+/* @p n words to @p a through the batch (run to completion, or cycle-driven at @p slice cycles
+ * per write: gx_bus_write32_run) and to @p b entry by entry. */
+static void feed_both(gx_engine *a, gx_engine *b, const gx_bus_word *w, size_t n, uint32_t slice)
 {
-    (void)state;
+    if (slice == 0) {
+        gx_write32_run(a, w, n);
+        for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+        return;
+    }
+    uint32_t sa;
+    for (size_t k = 0; k < n;) {
+        k += gx_bus_write32_run(a, w + k, n - k, slice, &sa);
+        if (k < n) {
+            gx_run(a, slice);
+            k++;
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        gx_bus_write32(b, w[k].addr, w[k].value);
+        gx_run(b, slice);
+    }
+}
+
+static void direct_store_fills_ram(bool cycle_mode)
+{
     gx_engine *a, *b;
     raster_engine *r;
     engines_create(&a, &b, &r);
+    assert_true(gx_set_cycle_mode(a, cycle_mode));
+    assert_true(gx_set_cycle_mode(b, cycle_mode));
     uint64_t seed = 0xF111ED5EEDull;
     enum { CAP = 4096 };
     unsigned full_ram[2] = {0, 0}; /* frames that filled vertex RAM, polygon RAM */
@@ -512,6 +536,7 @@ static void test_batch_direct_store_fills_ram(void **state)
     assert_non_null(w);
     for (int frame = 0; frame < 48; frame++) {
         uint32_t prim = (uint32_t)frame % 4u; /* triangles, quads, triangle / quad strips */
+        uint32_t slice = cycle_mode ? (uint32_t[]){64, 65, 100, 1000}[rnd(&seed) % 4u] : 0;
         size_t n = 0;
         for (uint32_t mode = 0; mode < 4; mode += 2) {
             put(w, &n, CAP, 0x10, mode);
@@ -531,8 +556,7 @@ static void test_batch_direct_store_fills_ram(void **state)
         uint32_t nv = prim & 1u ? 4u : 3u, in_strip = 0, strip_len = 0;
         for (unsigned v = 0; polys < need; v++) {
             if (n + 6 > CAP) { /* hand the words over, then go on */
-                gx_write32_run(a, w, n);
-                for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+                feed_both(a, b, w, n, slice);
                 same_state(a, b, r);
                 n = 0;
             }
@@ -548,8 +572,7 @@ static void test_batch_direct_store_fills_ram(void **state)
             if (prim < 2 ? (v + 1) % nv == 0 : in_strip >= nv && (in_strip - nv) % (nv - 2u) == 0)
                 polys++;
         }
-        gx_write32_run(a, w, n);
-        for (size_t k = 0; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+        feed_both(a, b, w, n, slice);
         same_state(a, b, r);
         uint32_t count = gx_read32(a, 0x04000604u); /* RAM_COUNT: polygons, vertices */
         /* full: polygon RAM, or no room in vertex RAM for one more of them */
@@ -559,12 +582,34 @@ static void test_batch_direct_store_fills_ram(void **state)
         assert_int_equal(count, gx_read32(b, 0x04000604u));
         gx_write32(a, PORT + 0x50u * 4u, 0);
         gx_write32(b, PORT + 0x50u * 4u, 0);
+        if (cycle_mode) {
+            gx_run(a, 1000);
+            gx_run(b, 1000);
+        }
         assert_int_equal(gx_vblank(a), gx_vblank(b));
+        if (cycle_mode) {
+            gx_unstall(a);
+            gx_unstall(b);
+        }
         same_state(a, b, r);
     }
     assert_true(full_ram[0] >= 4 && full_ram[1] >= 4);
     free(w);
     engines_destroy(a, b, r);
+}
+
+static void test_batch_direct_store_fills_ram(void **state)
+{
+    (void)state;
+    direct_store_fills_ram(false);
+}
+
+/* The same frames cycle-driven (64 to 1,000 cycles per write): the cycle-driven direct loop
+ * (batch.c batch_direct_cyc) and its hand-backs when a RAM is full. */
+static void test_batch_direct_cycle_mode_fills_ram(void **state)
+{
+    (void)state;
+    direct_store_fills_ram(true);
 }
 
 /* One change of what lighting reads (or of nothing) between two runs, the same on both engines:
@@ -733,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_batch_cycle_mode_matches_entries),
         cmocka_unit_test(test_batch_gxfifo_words),
         cmocka_unit_test(test_batch_direct_store_fills_ram),
+        cmocka_unit_test(test_batch_direct_cycle_mode_fills_ram),
         cmocka_unit_test(test_batch_strips),
         cmocka_unit_test(test_batch_normal_cache),
         cmocka_unit_test(test_batch_texgen_modes),
