@@ -8,8 +8,12 @@
  * texture and palette VRAM as it draws, and reports back RDLINES_COUNT and the line-buffer
  * underflow bit (DISP3DCNT bit 12, acknowledged by writing 1). The pipelined replay keeps the
  * one-frame-at-a-time order of every effect the two engines see of each other:
- *  - the render thread draws a copy of the latched frame and of the VRAM views, taken at the
- *    `frame` directive, so the geometry engine may latch, reset and take VRAM writes meanwhile;
+ *  - the render thread draws a copy of the latched frame and of the VRAM views, so the geometry
+ *    engine may reset and take VRAM writes meanwhile: the registers and the views are copied at
+ *    the `frame` directive, polygon and vertex RAM by the render thread itself before it draws
+ *    (pipe_main), from the latched bank, which nothing writes before the next latch (the
+ *    geometry engine builds in the other bank, gx_reset leaves both banks' entries as they are,
+ *    and the next latch waits for the render);
  *  - the report (gx_report_render) reaches the geometry engine before the next latch (the
  *    `frame` directive or a trace `vblank` waits for the render), and before a DISP3DCNT write
  *    that acknowledges the underflow bit (it waits too). Other writes commute with the report:
@@ -27,7 +31,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tools/core/system.h"
 
-#include "gx/gx_internal.h" /* (gx->build: pipe_copy_early) */
 #include "gx/regs.h"
 #include "raster/lend.h"
 
@@ -92,18 +95,14 @@ struct dsgx_pipe {
     bool quit;            /* (under lock) */
     raster_engine *raster;
     /* the job: written before `posted` moves, read by the render thread until `finished` does */
-    gx_frame *in;       /* copy of the latched frame: one of buf[] */
-    uint8_t *tex, *pal; /* copies of the VRAM views */
-    bool power_on;      /* raster_power_on first */
-    dsgx_frame *out;    /* the system's frame */
-    raster_result res;  /* (render thread) */
-    uint64_t render_ns; /* (render thread) */
+    gx_frame *in;        /* copy of the latched frame (its RAM copied in pipe_main) */
+    const gx_frame *ram; /* the latched bank, whose polygon/vertex RAM goes into `in` first */
+    uint8_t *tex, *pal;  /* copies of the VRAM views */
+    bool power_on;       /* raster_power_on first */
+    dsgx_frame *out;     /* the system's frame */
+    raster_result res;   /* (render thread) */
+    uint64_t render_ns;  /* (render thread) */
     /* the caller's thread only */
-    gx_frame *buf[2]; /* the render draws one (in); the other is free for the next frame */
-    /* the bank copied into the free buffer ahead of its latch (pipe_copy_early), with its
-     * counts then, or NULL */
-    const gx_frame *early;
-    uint32_t early_np, early_nv;
     bool in_flight;
     unsigned lend_from;        /* raster_lend_frames before the frame in flight */
     bool drop_report;          /* a reset came after the frame in flight */
@@ -135,6 +134,15 @@ static unsigned spin_while(atomic_uint *a, unsigned old, uint64_t ns)
     }
 }
 
+/* Polygon and vertex RAM up to @p to's counts (pipe_copy_frame set them), on the render thread:
+ * the polygon walk of the frame's set-up then reads them from this core's caches, not from the
+ * core that ran the geometry (bench/README.md "thr2"). */
+static void copy_ram(gx_frame *to, const gx_frame *f)
+{
+    memcpy(to->polys, f->polys, to->npolys * sizeof f->polys[0]);
+    memcpy(to->verts, f->verts, to->nverts * sizeof f->verts[0]);
+}
+
 static void *pipe_main(void *arg)
 {
     dsgx_pipe *p = arg;
@@ -148,6 +156,7 @@ static void *pipe_main(void *arg)
         if (quit) break;
         seen++;
         uint64_t t0 = dsgx_now_ns();
+        copy_ram(p->in, p->ram);
         if (p->power_on) raster_power_on(p->raster);
         raster_render(p->raster, p->in, p->out, &p->res);
         p->render_ns = dsgx_now_ns() - t0;
@@ -161,8 +170,7 @@ static void *pipe_main(void *arg)
 
 static void pipe_free(dsgx_pipe *p)
 {
-    free(p->buf[0]);
-    free(p->buf[1]);
+    free(p->in);
     free(p->tex);
     free(p->pal);
     free(p);
@@ -175,12 +183,10 @@ static dsgx_pipe *pipe_create(dsgx_system *s)
     p->raster = s->raster;
     p->out = &s->frame;
     p->vram_stale = true;
-    p->buf[0] = malloc(sizeof *p->buf[0]);
-    p->buf[1] = malloc(sizeof *p->buf[1]);
-    p->in = p->buf[0];
+    p->in = malloc(sizeof *p->in);
     p->tex = malloc(GX_TEX_VRAM_SIZE);
     p->pal = malloc(GX_PAL_VRAM_SIZE);
-    if (!p->buf[0] || !p->buf[1] || !p->tex || !p->pal) {
+    if (!p->in || !p->tex || !p->pal) {
         pipe_free(p);
         return NULL;
     }
@@ -243,46 +249,15 @@ static void pipe_wait(dsgx_pipe *p)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* The buffer the render thread does not draw from. */
-static gx_frame *pipe_free_buffer(const dsgx_pipe *p)
-{
-    return p->in == p->buf[0] ? p->buf[1] : p->buf[0];
-}
-
-/* Polygon and vertex RAM up to their counts. */
-static void copy_ram(gx_frame *to, const gx_frame *f)
-{
-    to->npolys = f->npolys < GX_MAX_POLYGONS ? f->npolys : GX_MAX_POLYGONS;
-    to->nverts = f->nverts < GX_MAX_VERTICES ? f->nverts : GX_MAX_VERTICES;
-    memcpy(to->polys, f->polys, to->npolys * sizeof f->polys[0]);
-    memcpy(to->verts, f->verts, to->nverts * sizeof f->verts[0]);
-}
-
-/* At a `frame` directive, while the last frame may still be drawn: copy the polygon/vertex RAM
- * that its VBlank is about to latch into the free buffer now, in the render's shadow, rather
- * than after it with the render thread waiting. That is the bank being built (gx->build): the
- * swap hands it to the rendering engine as it is, the next bus write comes after the latch and
- * goes to the other bank (gx/swap.c), and nothing in between writes it (the report of the frame
- * drawn, frame callbacks, which must not write the geometry engine). pipe_copy_frame keeps the
- * copy when that bank is the one latched, with the same counts. */
-static void pipe_copy_early(dsgx_system *s)
-{
-    dsgx_pipe *p = s->pipe;
-    const gx_frame *f = s->gx->build;
-    copy_ram(pipe_free_buffer(p), f);
-    p->early = f;
-    p->early_np = f->npolys;
-    p->early_nv = f->nverts;
-}
-
-/* The latched frame as the render reads it, in the free buffer: polygon and vertex RAM up to
- * their counts (unless copied early), the registers, and the VRAM views (copied again only when
- * VRAM may have changed). */
+/* The latched frame as the render reads it (the render thread is idle: the last frame is
+ * finished): the registers, the counts of polygon and vertex RAM (the render thread copies their
+ * entries, pipe_main), and the VRAM views (copied again only when VRAM may have changed). */
 static void pipe_copy_frame(dsgx_pipe *p, const gx_frame *f)
 {
-    gx_frame *to = pipe_free_buffer(p);
-    if (p->early != f || p->early_np != f->npolys || p->early_nv != f->nverts) copy_ram(to, f);
-    p->early = NULL;
+    gx_frame *to = p->in;
+    to->npolys = f->npolys < GX_MAX_POLYGONS ? f->npolys : GX_MAX_POLYGONS;
+    to->nverts = f->nverts < GX_MAX_VERTICES ? f->nverts : GX_MAX_VERTICES;
+    p->ram = f;
     to->regs = f->regs;
     if (p->vram_stale && !same_history(&p->vram, &p->copied)) {
         memcpy(p->tex, f->tex_vram, GX_TEX_VRAM_SIZE);
@@ -292,7 +267,6 @@ static void pipe_copy_frame(dsgx_pipe *p, const gx_frame *f)
     p->copied = p->vram;
     to->tex_vram = p->tex;
     to->pal_vram = p->pal;
-    p->in = to;
 }
 
 /* Figures of the frame just emitted (the whole-frame interval since the last one). */
@@ -493,7 +467,6 @@ static bool writes_vram(const dsgx_trace_item *it)
 static void pipe_frame(dsgx_system *s, unsigned index, uint64_t *last)
 {
     dsgx_pipe *p = s->pipe;
-    if (p->in_flight && gx_swap_pending(s->gx)) pipe_copy_early(s); /* (a frame will be posted) */
     pipe_finish(s, last);
     bool fresh = gx_vblank(s->gx);
     if (!fresh && s->log)
@@ -506,7 +479,6 @@ static void pipe_frame(dsgx_system *s, unsigned index, uint64_t *last)
         s->reemitted = true;
         emit(s, p->cb, p->user, index, last);
     }
-    p->early = NULL; /* (an early copy is for this latch only) */
 }
 
 /* A 32-bit write to GXFIFO or a command port. */

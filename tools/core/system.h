@@ -27,7 +27,7 @@
  * geometry registers wants a one-thread system (a vblank hook sees the registers it sees one
  * frame at a time); callbacks and hooks must not write the geometry engine. The bus writes of
  * a pipelined replay must go through the system, not gx_write* on s->gx. The copies take
- * ~1.8 MiB (two polygon/vertex RAM banks of 608 KiB, the views). dsgx_system_frame on a pipelined
+ * ~1.2 MiB (one polygon/vertex RAM bank of 608 KiB, the views). dsgx_system_frame on a pipelined
  * system draws on the caller's thread (the render thread idle, n - 1 threads).
  */
 #ifndef DSGX_SYSTEM_H
