@@ -247,6 +247,11 @@ typedef struct raster_band {
      *  polys[carry_at, carry_at + ncarry); carry_ok: every one of them fitted */
     uint32_t carry_at, ncarry;
     bool carry_ok;
+    /** the band's polygons for raster_draw_band_pmajor, render-list indices in list order:
+     *  order[0, norder) (threads.c plan_band_lists: the polygons outside the band are not
+     *  walked), or NULL: the whole list */
+    const uint16_t *order;
+    uint32_t norder;
     /** bands this thread took in the last frame from another thread's stream (threads.c:
      *  from a stream nobody had, or the last of one somebody had; the tests count them) */
     unsigned adopted, stolen;

@@ -1046,9 +1046,12 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     bool out_ok = true;
     /* one state slot for every other polygon: the last polygon's material state is reused when
      * the next has the same material (setup.c material_reusable) */
-    for (uint32_t i = 0; i < r->npolys; i++) {
+    const uint16_t *order = b->order;
+    const uint32_t npolys = order ? b->norder : r->npolys;
+    for (uint32_t j = 0; j < npolys; j++) {
         /* (its lines from the list's extents, setup.c: a band of several passes the polygons
-         * outside it without reading them) */
+         * outside it without reading them; the threads' bands walk their own polygons only) */
+        const uint32_t i = order ? order[j] : j;
         const int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
         if (ytop >= y1 || ybottom < y0) continue;
         const gx_polygon *p = r->list[i];

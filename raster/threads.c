@@ -41,6 +41,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "raster/lend.h"
 #include "raster/raster_internal.h"
@@ -52,6 +53,11 @@
  * worker, the second band's set-up), frames above it (cull_modes 1.19 M, d_lit_cube 1.34 M)
  * faster. */
 #define SPLIT_MIN_WORK 1100000u
+
+/* Room for the bands' polygon lists (plan_band_lists): every polygon in four bands on average;
+ * a frame needing more walks the whole list in every band. */
+#define BAND_LIST_MAX (4u * GX_MAX_POLYGONS)
+#define MAX_BANDS     (RASTER_STREAM_BANDS * RASTER_MAX_THREADS)
 
 typedef struct worker {
     struct raster_pool *pool;
@@ -83,6 +89,11 @@ struct raster_pool {
     unsigned long long lent_seen[RASTER_MAX_THREADS]; /* the last step each lent slot joined */
     atomic_uint closed;    /* frames with no step left to open (raster_lend_frames) */
     atomic_uint next_rows; /* the final pass's next piece of lines */
+    /* band k's polygons (polygon-major frames): list[first[k], first[k + 1]), when lists_ok
+     * (plan_band_lists) */
+    bool lists_ok;
+    uint32_t first[MAX_BANDS + 1];
+    uint16_t list[BAND_LIST_MAX];
     bool quit;
     pthread_t th[RASTER_MAX_THREADS];
     worker w[RASTER_MAX_THREADS];
@@ -422,8 +433,11 @@ static void draw_job(raster_engine *r, unsigned i)
         }
         int32_t y0 = r->band_y[k], y1 = r->band_y[k + 1];
         if (r->pmajor) {
+            struct raster_pool *p = r->pool;
             b->y0 = y0;
             b->y1 = y1;
+            b->order = p->lists_ok ? &p->list[p->first[k]] : NULL;
+            b->norder = p->lists_ok ? p->first[k + 1] - p->first[k] : 0;
             raster_draw_band_pmajor(b, r->line_rec, y0 == end);
         } else if (y0 == end) {
             for (int32_t y = y0; y < y1; y++) raster_band_line(b, y); /* (b->y0 as it was) */
@@ -478,6 +492,41 @@ static void plan_streams(raster_engine *r, uint64_t total)
     atomic_store(&r->arrivals, 1u);
 }
 
+/* Each band's polygons for the polygon-major order (raster_draw_band.order): the render-list
+ * indices of the polygons whose lines (r->box) meet the band, in list order, so that a band does
+ * not walk the whole list (a walk of g_heavy_1's 2,000 polygons cost ~30 K instructions a band,
+ * most of a carried band boundary's cost). Two passes: count, then place. */
+static void plan_band_lists(raster_engine *r)
+{
+    struct raster_pool *p = r->pool;
+    uint8_t band_of[192];
+    for (unsigned k = 0; k < r->nbands; k++)
+        for (int32_t y = r->band_y[k]; y < r->band_y[k + 1]; y++) band_of[y] = (uint8_t)k;
+    uint32_t count[MAX_BANDS + 1] = {0};
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
+        if (ytop > 191 || ybottom < ytop) continue; /* (none: raster_pmajor_frame) */
+        for (unsigned k = band_of[ytop]; k <= band_of[ybottom < 191 ? ybottom : 191]; k++)
+            count[k]++;
+    }
+    uint32_t at = 0;
+    for (unsigned k = 0; k < r->nbands; k++) {
+        p->first[k] = at;
+        at += count[k];
+    }
+    p->first[r->nbands] = at;
+    p->lists_ok = at <= BAND_LIST_MAX;
+    if (!p->lists_ok) return;
+    uint32_t next[MAX_BANDS];
+    memcpy(next, p->first, sizeof next);
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
+        if (ytop > 191 || ybottom < ytop) continue;
+        for (unsigned k = band_of[ytop]; k <= band_of[ybottom < 191 ? ybottom : 191]; k++)
+            p->list[next[k]++] = (uint16_t)i;
+    }
+}
+
 /* The shares of the next frame: half the last ones, half the work each thread drew in this
  * one (a thread that did not come drew none). Equal shares when the thread count changed. */
 static void shares_update(raster_engine *r, bool drawn)
@@ -514,6 +563,7 @@ static raster_lines_result draw_lines_pmajor(raster_engine *r)
     raster_band *b = r->band[0];
     b->y0 = 0;
     b->y1 = 192;
+    b->order = NULL; /* (the whole list) */
     raster_draw_band_pmajor(b, r->line_rec, false);
     if (b->drew) r->prev_shadow_mask = b->prev_mask;
     raster_lines_done(r, 0, 192);
@@ -531,6 +581,7 @@ static raster_lines_result draw_lines_split(raster_engine *r)
 
     shares_update(r, false);
     plan_streams(r, total);
+    if (r->pmajor) plan_band_lists(r);
     for (unsigned i = 0; i < r->threads; i++) { /* (who joins sets them) */
         r->band[i]->drew = false;
         r->band[i]->adopted = r->band[i]->stolen = 0;
