@@ -505,7 +505,7 @@ static void plan_band_lists(raster_engine *r)
     uint32_t count[MAX_BANDS + 1] = {0};
     for (uint32_t i = 0; i < r->npolys; i++) {
         int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
-        if (ytop > 191 || ybottom < ytop) continue; /* (none: raster_pmajor_frame) */
+        if (ytop > 191 || ybottom < ytop) continue; /* (the latter: none, raster_pmajor_frame) */
         for (unsigned k = band_of[ytop]; k <= band_of[ybottom < 191 ? ybottom : 191]; k++)
             count[k]++;
     }
@@ -525,6 +525,14 @@ static void plan_band_lists(raster_engine *r)
         for (unsigned k = band_of[ytop]; k <= band_of[ybottom < 191 ? ybottom : 191]; k++)
             p->list[next[k]++] = (uint16_t)i;
     }
+}
+
+const uint16_t *raster_band_polys(const raster_engine *r, unsigned k, uint32_t *n)
+{
+    const struct raster_pool *p = r->pool;
+    if (!p || !p->lists_ok || k >= r->nbands) return NULL;
+    *n = p->first[k + 1] - p->first[k];
+    return &p->list[p->first[k]];
 }
 
 /* The shares of the next frame: half the last ones, half the work each thread drew in this
@@ -581,6 +589,7 @@ static raster_lines_result draw_lines_split(raster_engine *r)
 
     shares_update(r, false);
     plan_streams(r, total);
+    r->pool->lists_ok = false;
     if (r->pmajor) plan_band_lists(r);
     for (unsigned i = 0; i < r->threads; i++) { /* (who joins sets them) */
         r->band[i]->drew = false;

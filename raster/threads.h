@@ -33,6 +33,11 @@ typedef enum raster_lines_result {
  *  raster_lend_frames). */
 raster_lines_result raster_draw_lines_split(raster_engine *r);
 
+/** Band @p k's polygons in the last frame split in polygon-major order (threads.c
+ *  plan_band_lists: render-list indices in list order), @p n their count; NULL when there is no
+ *  such band or its bands walked the whole list. For the tests. */
+const uint16_t *raster_band_polys(const raster_engine *r, unsigned k, uint32_t *n);
+
 /** The final pass (raster_postpass_rows) over every line, in bands on the engine's threads
  *  when there are several. */
 void raster_postpass_split(raster_engine *r, const gx_frame *in, dsgx_frame *out);

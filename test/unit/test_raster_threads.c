@@ -132,12 +132,33 @@ static void test_bands_match_one_thread(void **state)
  * test_bands_match_one_thread compares both layers on fresh engines.) Frames are drawn until
  * threads have taken bands from another thread's stream both ways (a stream nobody had; the last
  * band of one somebody had). */
+/* The polygons each band of the last split frame walked (threads.c plan_band_lists) are those
+ * of the render list whose lines meet the band, in list order: the ones the whole list's walk
+ * would draw there. @return the bands checked. */
+static unsigned check_band_lists(const raster_engine *r)
+{
+    unsigned checked = 0;
+    for (unsigned k = 0; k < r->nbands; k++) {
+        uint32_t n = 0, at = 0;
+        const uint16_t *list = raster_band_polys(r, k, &n);
+        if (!list) continue;
+        for (uint32_t i = 0; i < r->npolys; i++) {
+            if (r->box[i].ytop >= r->band_y[k + 1] || r->box[i].ybottom < r->band_y[k]) continue;
+            assert_true(at < n);
+            assert_int_equal(list[at++], i);
+        }
+        assert_int_equal(at, n);
+        checked++;
+    }
+    return checked;
+}
+
 static void test_streams_any_share(void **state)
 {
     (void)state;
     static const uint16_t cnt[] = {0x0008, 0x0008 | 0x0020 | 0x0080, 0x0008 | 0x0010, 0x0000};
     uint32_t seed = 0x5EEDu;
-    unsigned adopted = 0, stolen = 0, split = 0;
+    unsigned adopted = 0, stolen = 0, split = 0, lists = 0;
     dsgx_frame *one = malloc(sizeof *one), *many = malloc(sizeof *many);
     assert_non_null(one);
     assert_non_null(many);
@@ -180,14 +201,16 @@ static void test_streams_any_share(void **state)
         assert_int_equal(ra.rdlines, rb.rdlines);
         assert_int_equal(ra.underflow, rb.underflow);
         assert_int_equal(ra.lines_cut, rb.lines_cut);
+        lists += check_band_lists(b.r);
         /* (the shares after the frame: a partition of the work) */
         uint32_t sum = 0;
         for (unsigned t = 0; t < threads; t++) sum += b.r->share[t];
         assert_in_range(sum, 65536u - threads, 65536u);
     }
-    print_message("streams: %u frames split, %u bands adopted, %u stolen\n", split, adopted,
-                  stolen);
+    print_message("streams: %u frames split, %u bands adopted, %u stolen, %u band lists\n", split,
+                  adopted, stolen, lists);
     assert_true(split > 24);
+    assert_true(lists > 24);
     assert_true(adopted > 0);
     assert_true(stolen > 0);
     scene_free(&a);
