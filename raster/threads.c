@@ -41,7 +41,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "raster/lend.h"
 #include "raster/raster_internal.h"
@@ -54,10 +53,7 @@
  * faster. */
 #define SPLIT_MIN_WORK 1100000u
 
-/* Room for the bands' polygon lists (plan_band_lists): every polygon in four bands on average;
- * a frame needing more walks the whole list in every band. */
-#define BAND_LIST_MAX (4u * GX_MAX_POLYGONS)
-#define MAX_BANDS     (RASTER_STREAM_BANDS * RASTER_MAX_THREADS)
+#define MAX_BANDS (RASTER_STREAM_BANDS * RASTER_MAX_THREADS)
 
 typedef struct worker {
     struct raster_pool *pool;
@@ -89,14 +85,15 @@ struct raster_pool {
     unsigned long long lent_seen[RASTER_MAX_THREADS]; /* the last step each lent slot joined */
     atomic_uint closed;    /* frames with no step left to open (raster_lend_frames) */
     atomic_uint next_rows; /* the final pass's next piece of lines */
-    /* band k's polygons (polygon-major frames): list[first[k], first[k + 1]), when lists_ok
-     * (plan_band_lists) */
-    bool lists_ok;
-    uint32_t first[MAX_BANDS + 1];
-    uint16_t list[BAND_LIST_MAX];
+    /* band k's polygons in the last frame split in polygon-major order (plan_band_lists):
+     * list[k * GX_MAX_POLYGONS..][0, nlist[k]), for k < nlisted */
+    unsigned nlisted;
+    uint16_t nlist[MAX_BANDS];
+    size_t list_bytes;
     bool quit;
     pthread_t th[RASTER_MAX_THREADS];
     worker w[RASTER_MAX_THREADS];
+    uint16_t list[]; /* (RASTER_STREAM_BANDS * threads * GX_MAX_POLYGONS: list_bytes) */
 };
 
 /* A short wait in a spin loop. */
@@ -175,8 +172,11 @@ static void pool_destroy(struct raster_pool *p)
  * created), and @p lent slots for lent threads after them. */
 static struct raster_pool *pool_create(raster_engine *r, unsigned workers, unsigned lent)
 {
-    struct raster_pool *p = calloc(1, sizeof *p);
+    size_t list_bytes =
+        (size_t)RASTER_STREAM_BANDS * (1u + workers + lent) * GX_MAX_POLYGONS * sizeof(uint16_t);
+    struct raster_pool *p = calloc(1, sizeof *p + list_bytes);
     if (!p) return NULL;
+    p->list_bytes = list_bytes;
     p->r = r;
     if (pthread_mutex_init(&p->lock, NULL) != 0) {
         free(p);
@@ -304,7 +304,7 @@ unsigned raster_lend_frames(const raster_engine *r)
 
 size_t raster_threads_memory(const raster_engine *r)
 {
-    size_t n = r->pool ? sizeof *r->pool : 0;
+    size_t n = r->pool ? sizeof *r->pool + r->pool->list_bytes : 0;
     for (unsigned i = 0; i < RASTER_MAX_THREADS; i++)
         if (r->band[i]) n += sizeof *r->band[i];
     return n;
@@ -436,8 +436,8 @@ static void draw_job(raster_engine *r, unsigned i)
             struct raster_pool *p = r->pool;
             b->y0 = y0;
             b->y1 = y1;
-            b->order = p->lists_ok ? &p->list[p->first[k]] : NULL;
-            b->norder = p->lists_ok ? p->first[k + 1] - p->first[k] : 0;
+            b->order = &p->list[k * GX_MAX_POLYGONS];
+            b->norder = p->nlist[k];
             raster_draw_band_pmajor(b, r->line_rec, y0 == end);
         } else if (y0 == end) {
             for (int32_t y = y0; y < y1; y++) raster_band_line(b, y); /* (b->y0 as it was) */
@@ -495,44 +495,32 @@ static void plan_streams(raster_engine *r, uint64_t total)
 /* Each band's polygons for the polygon-major order (raster_draw_band.order): the render-list
  * indices of the polygons whose lines (r->box) meet the band, in list order, so that a band does
  * not walk the whole list (a walk of g_heavy_1's 2,000 polygons cost ~30 K instructions a band,
- * most of a carried band boundary's cost). Two passes: count, then place. */
+ * most of a carried band boundary's cost). Each band has room for every polygon (the pool's
+ * list: 4 bands a thread x 2,048 x 2 bytes, 16 KiB a thread). */
 static void plan_band_lists(raster_engine *r)
 {
     struct raster_pool *p = r->pool;
     uint8_t band_of[192];
-    for (unsigned k = 0; k < r->nbands; k++)
+    for (unsigned k = 0; k < r->nbands; k++) {
         for (int32_t y = r->band_y[k]; y < r->band_y[k + 1]; y++) band_of[y] = (uint8_t)k;
-    uint32_t count[MAX_BANDS + 1] = {0};
+        p->nlist[k] = 0;
+    }
     for (uint32_t i = 0; i < r->npolys; i++) {
         int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
         if (ytop > 191 || ybottom < ytop) continue; /* (the latter: none, raster_pmajor_frame) */
-        for (unsigned k = band_of[ytop]; k <= band_of[ybottom < 191 ? ybottom : 191]; k++)
-            count[k]++;
+        unsigned last = band_of[ybottom < 191 ? ybottom : 191];
+        for (unsigned k = band_of[ytop]; k <= last; k++)
+            p->list[k * GX_MAX_POLYGONS + p->nlist[k]++] = (uint16_t)i;
     }
-    uint32_t at = 0;
-    for (unsigned k = 0; k < r->nbands; k++) {
-        p->first[k] = at;
-        at += count[k];
-    }
-    p->first[r->nbands] = at;
-    p->lists_ok = at <= BAND_LIST_MAX;
-    if (!p->lists_ok) return;
-    uint32_t next[MAX_BANDS];
-    memcpy(next, p->first, sizeof next);
-    for (uint32_t i = 0; i < r->npolys; i++) {
-        int32_t ytop = r->box[i].ytop, ybottom = r->box[i].ybottom;
-        if (ytop > 191 || ybottom < ytop) continue;
-        for (unsigned k = band_of[ytop]; k <= band_of[ybottom < 191 ? ybottom : 191]; k++)
-            p->list[next[k]++] = (uint16_t)i;
-    }
+    p->nlisted = r->nbands;
 }
 
 const uint16_t *raster_band_polys(const raster_engine *r, unsigned k, uint32_t *n)
 {
     const struct raster_pool *p = r->pool;
-    if (!p || !p->lists_ok || k >= r->nbands) return NULL;
-    *n = p->first[k + 1] - p->first[k];
-    return &p->list[p->first[k]];
+    if (!p || k >= p->nlisted) return NULL;
+    *n = p->nlist[k];
+    return &p->list[k * GX_MAX_POLYGONS];
 }
 
 /* The shares of the next frame: half the last ones, half the work each thread drew in this
@@ -589,7 +577,7 @@ static raster_lines_result draw_lines_split(raster_engine *r)
 
     shares_update(r, false);
     plan_streams(r, total);
-    r->pool->lists_ok = false;
+    r->pool->nlisted = 0;
     if (r->pmajor) plan_band_lists(r);
     for (unsigned i = 0; i < r->threads; i++) { /* (who joins sets them) */
         r->band[i]->drew = false;
