@@ -214,7 +214,7 @@ typedef struct raster_lines_state {
 /** Most threads a frame is split into (raster_set_threads). */
 #define RASTER_MAX_THREADS 8
 /** Bands of one thread's stream of lines (threads.c plan_streams). */
-#define RASTER_STREAM_BANDS 4
+#define RASTER_STREAM_BANDS 2
 
 /**
  * The scanline loop's state for one band of lines [y0, y1), drawn by one thread (threads.c):

@@ -333,12 +333,13 @@ void raster_draw_lines(raster_engine *r, int32_t y0, int32_t y1)
  * its first line: the polygon-major order hands their states on, the scanline order keeps its
  * active list); a thread whose stream is drawn takes a stream nobody has joined for (from its
  * front), else the last untaken band of the stream with the most work left. A stream's bands
- * shrink towards its end (70/15/10/5% of its work), so what is taken from the back, with the
- * set-up of its polygons at its first line, is small. The streams' shares of the frame come
- * from the work each thread drew in the frames before (shares_update): a thread that joins
- * late (a lent thread, which first runs the next frame's geometry) gets the share it drew,
- * and the split settles where the threads finish together. Who draws which line changes
- * nothing in the frame, only when it is done. */
+ * are 90% and 10% of its work, so what is taken from the back, with the set-up of its polygons
+ * at its first line, is small (finer ends, 70/15/10/5%, balanced no better: each band boundary
+ * costs its polygons' states carried over and their segments cut, bench/README.md "thr2"). The
+ * streams' shares of the frame come from the work each thread drew in the frames before
+ * (shares_update): a thread that joins late (a lent thread, which first runs the next frame's
+ * geometry) gets the share it drew, and the split settles where the threads finish together. Who
+ * draws which line changes nothing in the frame, only when it is done. */
 
 #define STREAM_OWNED (1u << 16)
 
@@ -456,11 +457,11 @@ static void draw_job(raster_engine *r, unsigned i)
     if (slot < RASTER_MAX_THREADS) r->slot_work[slot] = work;
 }
 
-/* Each thread's stream of lines by the shares (of the estimated work), in bands of 70, 15, 10
- * and 5% of the stream's work; empty bands dropped. */
+/* Each thread's stream of lines by the shares (of the estimated work), in bands of 90 and 10% of
+ * the stream's work; empty bands dropped. */
 static void plan_streams(raster_engine *r, uint64_t total)
 {
-    static const unsigned band_pct[RASTER_STREAM_BANDS] = {70, 85, 95, 100}; /* (cumulative) */
+    static const unsigned band_pct[RASTER_STREAM_BANDS] = {90, 100}; /* (cumulative) */
     unsigned n = r->threads, k = 0;
     uint64_t acc = 0, start = 0, cum = 0;
     int32_t y = 0;
@@ -496,7 +497,7 @@ static void plan_streams(raster_engine *r, uint64_t total)
  * indices of the polygons whose lines (r->box) meet the band, in list order, so that a band does
  * not walk the whole list (a walk of g_heavy_1's 2,000 polygons cost ~30 K instructions a band,
  * most of a carried band boundary's cost). Each band has room for every polygon (the pool's
- * list: 4 bands a thread x 2,048 x 2 bytes, 16 KiB a thread). */
+ * list: 2 bands a thread x 2,048 x 2 bytes, 8 KiB a thread). */
 static void plan_band_lists(raster_engine *r)
 {
     struct raster_pool *p = r->pool;
