@@ -1029,7 +1029,10 @@ static inline bool pmajor_touch(const uint8_t *partial, int32_t y0, int32_t y, i
  * slots after slot 0, one read while the other is written. */
 #define PMAJOR_CARRY_MAX ((GX_MAX_POLYGONS - 1u) / 2u)
 
-void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry_on)
+/* The band's polygons: render-list indices @p order[0, npolys), or (order NULL: one form for
+ * each, so the whole list's walk stays as it was) the whole list. */
+SPAN_INLINE void band_pmajor(raster_band *b, raster_timing_line *rec, bool carry_on,
+                             const uint16_t *order, uint32_t npolys)
 {
     raster_engine *r = b->r;
     const int32_t y0 = b->y0, y1 = b->y1;
@@ -1046,8 +1049,6 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     bool out_ok = true;
     /* one state slot for every other polygon: the last polygon's material state is reused when
      * the next has the same material (setup.c material_reusable) */
-    const uint16_t *order = b->order;
-    const uint32_t npolys = order ? b->norder : r->npolys;
     for (uint32_t j = 0; j < npolys; j++) {
         /* (its lines from the list's extents, setup.c: a band of several passes the polygons
          * outside it without reading them; the threads' bands walk their own polygons only) */
@@ -1076,4 +1077,12 @@ void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     b->ncarry = nout;
     b->carry_ok = out_ok;
     if (b->drew) b->prev_mask = false; /* (no shadow masks: as poly_line leaves it) */
+}
+
+void raster_draw_band_pmajor(raster_band *b, raster_timing_line *rec, bool carry_on)
+{
+    if (b->order)
+        band_pmajor(b, rec, carry_on, b->order, b->norder);
+    else
+        band_pmajor(b, rec, carry_on, NULL, b->r->npolys);
 }
