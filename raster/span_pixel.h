@@ -348,13 +348,25 @@ SPAN_INLINE void plot_write(span_line *c, uint32_t addr, uint32_t dstattr, int32
         plot_translucent(r, addr + RASTER_BUF_SIZE, color, z, write_z, rp->polyattr, shadow);
 }
 
+/* The pixel's colour from its attributes (vr, vg, vb: the vertex colour, s, t: the texcoords)
+ * by the span's shading (plot and plot_lin1). */
+SPAN_INLINE uint32_t plot_color(const span_line *c, const span_k *k, int flags, uint32_t vr,
+                                uint32_t vg, uint32_t vb, int32_t s, int32_t t)
+{
+    if (flags & SPAN_SHADE_MODDEC)
+        return span_moddec(k, vr, vg, vb, s, t, (flags & SPAN_FLAT) != 0);
+    if (flags & SPAN_FLAT) return k->flat;
+    if (flags & SPAN_SHADE_VERTEX) /* = raster_shade_vertex, the alpha from k */
+        return (vr >> 3) | ((vg >> 3) << 8) | ((vb >> 3) << 16) | k->p->valpha;
+    return raster_shade(&c->rp->shader, vr, vg, vb, s, t);
+}
+
 /* One pixel of a polygon line (melonDS RenderPolygonScanline's pixel body). @p d: the linear
  * accumulators at x (SPAN_DDA only). */
 SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flags,
                       const span_dda *d, const span_k *k)
 {
     raster_engine *r = c->r;
-    const raster_poly *rp = c->rp;
     const int dt = flags & SPAN_DEPTH_MASK;
     const bool wbuf = (flags & SPAN_WBUFFER) != 0;
     uint32_t addr = c->line + (uint32_t)x;
@@ -439,16 +451,53 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
             t = span_attr_linear(c, 4, xs);
         }
     }
-    uint32_t color;
-    if (flags & SPAN_SHADE_MODDEC)
-        color = span_moddec(k, vr, vg, vb, s, t, (flags & SPAN_FLAT) != 0);
-    else if (flags & SPAN_FLAT)
-        color = k->flat;
-    else if (flags & SPAN_SHADE_VERTEX) /* = raster_shade_vertex, the alpha from k */
-        color = (vr >> 3) | ((vg >> 3) << 8) | ((vb >> 3) << 16) | k->p->valpha;
-    else
-        color = raster_shade(&rp->shader, vr, vg, vb, s, t);
+    uint32_t color = plot_color(c, k, flags, vr, vg, vb, s, t);
     plot_write(c, addr, dstattr, z, color, edge, part, flags, k);
+}
+
+/*
+ * One pixel of a linear lin_fast Z-buffered line (the one-pixel spans of draw_vec_line and
+ * draw_vec8_line; flags without SPAN_DDA, SPAN_SHADOW, SPAN_WBUFFER or SPAN_AA, which their
+ * span functions never have): plot's pixel with the line's kind known (no perspective or
+ * lin_fast test), the depth first, and the span's constants (span_k), the attributes and the
+ * texel only once the depth test (or the overlapping-edge rule) lets the pixel through. The
+ * same pixels and writes as plot (unit.test_raster_span_diff).
+ */
+SPAN_INLINE void plot_lin1(span_line *c, int32_t x, uint32_t edge, int flags)
+{
+    raster_engine *r = c->r;
+    uint32_t addr = c->line + (uint32_t)x;
+    uint32_t dstattr = r->attr[addr];
+    const int32_t xr = x - c->ix.x0;
+    const int32_t z = span_zz(c, xr);
+
+    bool forced = false;
+    if (flags & SPAN_CURSE) { /* plot's rule, PART_INSIDE */
+        uint32_t role = c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
+        int verdict = raster_curse_verdict(dstattr, c->rp->spk.polyattr, role);
+        if (verdict < 0) return;
+        forced = verdict > 0;
+        edge |= role;
+    }
+    if (!forced && !plot_depth(r, flags & SPAN_DEPTH_MASK, &addr, &dstattr, z)) return;
+
+    span_k k;
+    span_k_init(c, &k, flags);
+    span_k_factors(&k, flags);
+    const uint32_t xs[2] = {(uint32_t)xr, (uint32_t)(c->ix.xdiff - xr)};
+    uint32_t vr = 0, vg = 0, vb = 0; /* flat: unused, the span's colour is flat_color */
+    int32_t s = 0, t = 0;
+    if (!(flags & SPAN_FLAT)) {
+        vr = span_attr_lin_fast(c, 0, xs);
+        vg = span_attr_lin_fast(c, 1, xs);
+        vb = span_attr_lin_fast(c, 2, xs);
+    }
+    if (!(flags & SPAN_SHADE_VERTEX)) { /* texcoords: as plot, only where they are read */
+        s = (int32_t)span_attr_lin_fast(c, 3, xs);
+        t = (int32_t)span_attr_lin_fast(c, 4, xs);
+    }
+    uint32_t color = plot_color(c, &k, flags, vr, vg, vb, s, t);
+    plot_write(c, addr, dstattr, z, color, edge, PART_INSIDE, flags, &k);
 }
 
 #include "raster/span_vec.h"
@@ -652,17 +701,18 @@ SPAN_INLINE void draw_line(span_line *c, int32_t xcut, int flags)
  * draw_vec (span_vec.h) on [xs, xe), whatever the length. */
 SPAN_INLINE void draw_vec_line(span_line *c, int32_t xcut, int flags)
 {
-    span_k k;
-    span_k_init(c, &k, flags);
     const span_runs u = span_line_runs(c, xcut);
     const int32_t lim1 = u.lim1, lim2 = u.lim2, xs = u.xs, xe = u.xe;
     if (xe - xs == 1) {
-        /* one pixel: its attributes and depth straight from the span's products (plot's
-         * lin_fast branch, the line is lin_fast), no accumulators to set up */
+        /* one pixel: its depth and attributes straight from the span's products (the line
+         * is lin_fast), no accumulators to set up, the constants only past the depth test */
         uint32_t edge = xs < lim1 ? RASTER_ATTR_EDGE_LEFT : xs < lim2 ? 0u : RASTER_ATTR_EDGE_RIGHT;
-        span_k_factors(&k, flags);
-        plot(c, xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
-    } else if (xe - xs <= SPAN_VEC_MIN) {
+        plot_lin1(c, xs, c->yedge | edge, flags & ~SPAN_DDA);
+        return;
+    }
+    span_k k;
+    span_k_init(c, &k, flags);
+    if (xe - xs <= SPAN_VEC_MIN) {
         span_k_factors(&k, flags);
         draw_short(c, xs, xe, lim1, lim2, flags, &k);
     } else if (xe - xs <= 4)

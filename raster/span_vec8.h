@@ -337,22 +337,21 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
 }
 
 /* draw_vec_line (span_pixel.h) eight pixels at a time: the runs of draw_line's short loop,
- * then one pixel by plot, or draw_vec8 on [xs, xe) (one step up to eight pixels). */
+ * then one pixel by plot_lin1, or draw_vec8 on [xs, xe) (one step up to eight pixels). */
 SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
 {
-    span_k k;
-    span_k_init(c, &k, flags);
     const span_runs u = span_line_runs(c, xcut);
     if (u.xe - u.xs == 1) {
-        /* one pixel: as draw_vec_line (plot's lin_fast products, the scalar pixel) */
+        /* one pixel: as draw_vec_line (span_pixel.h plot_lin1, the scalar pixel) */
         uint32_t edge = u.xs < u.lim1   ? RASTER_ATTR_EDGE_LEFT
                         : u.xs < u.lim2 ? 0u
                                         : RASTER_ATTR_EDGE_RIGHT;
-        span_k_factors(&k, flags);
-        plot(c, u.xs, c->yedge | edge, PART_INSIDE, flags & ~SPAN_DDA, NULL, &k);
+        plot_lin1(c, u.xs, c->yedge | edge, flags & ~SPAN_DDA);
         return;
     }
     if (u.xs >= u.xe) return;
+    span_k k;
+    span_k_init(c, &k, flags);
     if (u.xe - u.xs <= 8)
         draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
     else

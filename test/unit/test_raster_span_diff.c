@@ -281,12 +281,122 @@ static void test_edge_marking_rule(void **state)
     pair_free(&p);
 }
 
+/* One opaque polygon of ID @p id for test_edge_marking_rule_strips: @p n vertices @p xy
+ * (clockwise on screen; X clamped to 0-256, as the geometry engine's are, unless @p past:
+ * then up to 270, which the rasterizer cuts at 256 itself, as the timing model's cut does at
+ * its own limit), depth @p z, linear (one W), modulated (mode 0) by texture @p tex with
+ * palette @p pal. */
+static void strip_poly(scene *s, int n, const int *xy, uint32_t id, int32_t z, uint32_t tex,
+                       uint32_t pal, bool past, uint32_t *seed)
+{
+    int rev[8]; /* (given clockwise on screen: counter-clockwise, as scene_poly's front) */
+    for (int i = 0; i < n; i++)
+        rev[2 * i] = dsgx_clamp(xy[2 * (n - 1 - i)], 0, past ? 270 : 256),
+                rev[2 * i + 1] = xy[2 * (n - 1 - i) + 1];
+    gx_polygon *q = scene_poly(s, n, rev, attr_make(31, id, 0), z, true, 31, 31, 31);
+    q->teximage = tex;
+    q->pltt_base = pal;
+    for (int i = 0; i < n; i++) {
+        gx_vertex *v = &s->f->verts[q->vtx[i]];
+        for (int c = 0; c < 3; c++) v->color[c] = (uint16_t)rnd_in(seed, 0, 511);
+        for (int c = 0; c < 2; c++) v->texcoord[c] = (int16_t)rnd_in(seed, -2048, 2048);
+        q->w[i] = 0x1000;
+    }
+}
+
+/* The rule on one-pixel spans (span_pixel.h plot_lin1: the one-pixel spans of the vector
+ * forms' linear lines, which carry the left run's role, or the right run's): polygons whose
+ * edges meet one pixel wide, opaque, two IDs, modulated by a decoded texture (four small
+ * textures a frame, drawn over more pixels than they have texels, so that the texture cache
+ * decodes them: curse.c's textured variants), linear and Z-buffered, at random depths:
+ * "walls" whose right edge is vertical (role right), "strips" one pixel wide on a wall's last
+ * column (role left: wins over the wall's pixel, whatever the depths), "ramps" whose left edge
+ * is X-major going right (a bottom run, filled with edge marking), "lids" whose top line has
+ * role top, and lids with a slant on their top line cut to one pixel by the screen's right
+ * end (a bottom run: loses to the lid's top line, whatever the depths; vertices past the
+ * screen: strip_poly). Without the slants no
+ * one-pixel span of these tests lost to the rule (a one-pixel span is its left run's pixel,
+ * role left or top, unless the screen cuts it); with them ~10 do, ~1,000 win (counted with a
+ * temporary counter in plot_lin1). */
+static void test_edge_marking_rule_strips(void **state)
+{
+    (void)state;
+    static const uint32_t fmts[] = {TEXFMT_PAL4, TEXFMT_PAL16, TEXFMT_PAL256, TEXFMT_COMPRESSED,
+                                    TEXFMT_DIRECT};
+    uint32_t seed = 0x71A7Eu;
+    pair p;
+    pair_init(&p, 0x5151u);
+    for (unsigned frame = 0; frame < 40; frame++) {
+        random_frame(p.f, &seed, 0);
+        p.f->regs.disp3dcnt = (uint16_t)((p.f->regs.disp3dcnt & ~0x10u) | 0x21u);
+        uint32_t tex[4], pal[4];
+        for (int i = 0; i < 4; i++) {
+            tex[i] = (rnd(&seed) & 0xFFFFu) | (rnd(&seed) & 0xFu) << 16 |
+                     (uint32_t)rnd_in(&seed, 0, 1) << 20 | (uint32_t)rnd_in(&seed, 0, 1) << 23 |
+                     fmts[rnd(&seed) % 5] << 26 | (rnd(&seed) & 1u) << 29;
+            pal[i] = rnd(&seed) & 0x1FFFu;
+        }
+        scene s = {.f = p.f, .r = NULL};
+        unsigned n = (unsigned)rnd_in(&seed, 100, 400);
+        int cols[8];
+        for (int i = 0; i < 8; i++) cols[i] = rnd_in(&seed, 20, 235);
+        for (unsigned k = 0; k < n; k++) {
+            int x = cols[rnd(&seed) % 8], y = rnd_in(&seed, 10, 170), h = rnd_in(&seed, 1, 12);
+            int w = rnd_in(&seed, 2, 12);
+            uint32_t id = (uint32_t)rnd_in(&seed, 0, 1), t = rnd(&seed) % 4;
+            int32_t z = rnd_in(&seed, 0, 0xFFFFFF);
+            int xy[8];
+            int nv = 4;
+            bool past = false;
+            switch (rnd(&seed) % 5) {
+            case 0: /* wall: right edge vertical at x + 1 (its last column x) */
+                xy[0] = x - w, xy[1] = y, xy[2] = x + 1, xy[3] = y, xy[4] = x + 1, xy[5] = y + h;
+                xy[6] = x - w, xy[7] = y + h;
+                break;
+            case 1: /* strip: column x only */
+                xy[0] = x, xy[1] = y, xy[2] = x + 1, xy[3] = y, xy[4] = x + 1, xy[5] = y + h;
+                xy[6] = x, xy[7] = y + h;
+                break;
+            case 2: /* ramp: left edge X-major going right down to column x */
+                nv = 3;
+                h = rnd_in(&seed, 1, 3);
+                xy[0] = x - w - h, xy[1] = y, xy[2] = x + 1, xy[3] = y, xy[4] = x + 1;
+                xy[5] = y + h;
+                break;
+            case 3: /* a lid (below), then a slant on its top line: one or two pixels wide,
+                     * both edges X-major going right (the left one a bottom run, the right
+                     * one a top run), at the screen's right end (clipped there: one pixel
+                     * of its bottom run, which loses to the lid's top line whatever the
+                     * depths) */
+                x = rnd_in(&seed, 248, 258);
+                past = true;
+                xy[0] = x - 12, xy[1] = y, xy[2] = x + 12, xy[3] = y, xy[4] = x + 12;
+                xy[5] = y + h, xy[6] = x - 12, xy[7] = y + h;
+                strip_poly(&s, 4, xy, id, rnd_in(&seed, 0, 0xFFFFFF), tex[t], pal[t], true, &seed);
+                h = rnd_in(&seed, 1, 4);
+                w = rnd_in(&seed, 0, 1);
+                xy[0] = x - h * 2, xy[1] = y, xy[2] = x - h * 2 + 1 + w, xy[3] = y;
+                xy[4] = x + h * 2 + 1 + w, xy[5] = y + h, xy[6] = x + h * 2, xy[7] = y + h;
+                break;
+            default: /* lid: a flat top line over column x */
+                xy[0] = x - w, xy[1] = y, xy[2] = x + w, xy[3] = y, xy[4] = x + w, xy[5] = y + h;
+                xy[6] = x - w, xy[7] = y + h;
+                break;
+            }
+            strip_poly(&s, nv, xy, id, z, tex[t], pal[t], past, &seed);
+        }
+        render_compare(&p, frame);
+    }
+    pair_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_frames),
         cmocka_unit_test(test_small_linear_polygons),
         cmocka_unit_test(test_edge_marking_rule),
+        cmocka_unit_test(test_edge_marking_rule_strips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
