@@ -131,17 +131,21 @@ RASTER_HOT int32_t walk_edges(raster_poly *rp, int32_t y, raster_edge_ends *el,
     const gx_vertex *verts = rp->verts;
     const uint16_t *vtx = p->vtx;
     const unsigned n = p->nverts, vbottom = p->vbottom, vtop = p->vtop;
-    const bool fwd = p->facing_front;
+    /* (each edge's step through the slots modulo n: +1 forward, n - 1 backward) */
+    const unsigned stl = p->facing_front ? 1u : n - 1u, str = n - stl;
     unsigned cl = vtop, cr = vtop;
-    unsigned nl = fwd ? (vtop + 1u >= n ? 0u : vtop + 1u) : (vtop == 0 ? n - 1u : vtop - 1u);
-    unsigned nr = fwd ? (vtop == 0 ? n - 1u : vtop - 1u) : (vtop + 1u >= n ? 0u : vtop + 1u);
+    unsigned nl = vtop + stl, nr = vtop + str;
+    nl -= nl >= n ? n : 0u;
+    nr -= nr >= n ? n : 0u;
     while (y >= verts[vtx[nl]].sy && cl != vbottom) {
         cl = nl;
-        nl = fwd ? (cl + 1u >= n ? 0u : cl + 1u) : (cl == 0 ? n - 1u : cl - 1u);
+        nl = cl + stl;
+        nl -= nl >= n ? n : 0u;
     }
     while (y >= verts[vtx[nr]].sy && cr != vbottom) {
         cr = nr;
-        nr = fwd ? (cr == 0 ? n - 1u : cr - 1u) : (cr + 1u >= n ? 0u : cr + 1u);
+        nr = cr + str;
+        nr -= nr >= n ? n : 0u;
     }
     *el = (raster_edge_ends){&verts[vtx[cl]], &verts[vtx[nl]], p->w[cl],
                              p->w[nl],        p->z[cl],        p->z[nl]};
@@ -281,6 +285,8 @@ static void setup_material(raster_engine *r, const gx_frame *in, raster_poly *rp
                         in->pal_vram);
     raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base);
     raster_span_select_poly(r, rp);
+    rp->lin_mat = !r->ref_lines && rp->span_lin && !disp3dcnt_antialias(r->disp3dcnt) &&
+                  !rp->is_mask && !p->wbuffer;
     rp->mat_serial = r->frame_serial;
     rp->mat_attr = p->attr;
     rp->mat_teximage = p->teximage;
@@ -338,12 +344,12 @@ RASTER_HOT bool has_shared_vertex(const raster_poly *rp)
 /* The polygon's lines may take span.c's line_setup_lin: Z-buffered, no anti-aliasing, no
  * shadow or shadow mask (the span functions with linear variants: span_lin), more than one
  * line, and every vertex W equal with bits 0-6 clear: then every edge (linear along Y when
- * bits 1-6 are clear) and every span (bits 0-6) is linear with that W (interp.h). */
-static bool lin_line(const raster_engine *r, const raster_poly *rp, const gx_polygon *p)
+ * bits 1-6 are clear) and every span (bits 0-6) is linear with that W (interp.h). The part
+ * that depends on the material and the frame: raster_poly.lin_mat (setup_material). */
+RASTER_HOT bool lin_line(const raster_poly *rp, const gx_polygon *p)
 {
-    if (r->ref_lines || !rp->span_lin || disp3dcnt_antialias(r->disp3dcnt) || rp->is_mask ||
-        rp->wbuffer || p->ytop == p->ybottom || (p->w[0] & 0x7F))
-        return false;
+    if (!rp->lin_mat || p->ytop == p->ybottom || (p->w[0] & 0x7F)) return false;
+    if (p->nverts == 3) return (p->w[1] == p->w[0]) & (p->w[2] == p->w[0]);
     for (unsigned i = 1; i < p->nverts; i++)
         if (p->w[i] != p->w[0]) return false;
     return true;
@@ -361,7 +367,7 @@ RASTER_HOT void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp
     rp->wbuffer = p->wbuffer;
     if (!material_reusable(r, rp, p)) setup_material(r, in, rp, p);
     rp->line_poly = has_shared_vertex(rp);
-    rp->lin_line = lin_line(r, rp, p);
+    rp->lin_line = lin_line(rp, p);
     rp->lin_w = p->w[0];
 }
 
