@@ -78,6 +78,7 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
     return raster_slope_x(s);
 }
 
+/* raster_slope_depth, inline. */
 RASTER_HOT void raster_slope_depth_in(raster_slope *s, int32_t z0, int32_t z1, bool wbuffer)
 {
     const raster_interp *ip = &s->interp;
@@ -144,7 +145,7 @@ RASTER_EDGE_AVX2_FN __m256i mul64_avx2(__m256i a, __m256i b)
                             _mm256_slli_epi64(_mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)), 32));
 }
 
-/* One edge's part of slope_attrs_pair_avx2: @p bv, @p dv, @p sv, @p ltv its W, r, g, b lanes
+/* One edge's part of raster_slope_attrs_pair_avx2: @p bv, @p dv, @p sv, @p ltv its W, r, g, b lanes
  * (base, d, sel, lt), @p bu, @p du, @p su, @p ltu its s, t in lanes 0-1, @p d_or the OR of its
  * six differences. @return false: a linear edge that fails the products' bound, left to
  * raster_slope_attrs_vtx (no call here: the pass stays a leaf function, without a frame). */
