@@ -247,8 +247,9 @@ typedef struct raster_edge_ends {
 
 /** A polygon's left and right edge set up at once, positioned at line @p y: the same fields as
  *  raster_slope_setup_tab, raster_slope_attrs_vtx, x1 = the lower vertex's X and
- *  raster_slope_depth on each (setup.c, at a polygon's activation). @p wide: AVX2 may be used
- *  (raster_engine.span_isa). @p x receives both span X on line y. */
+ *  raster_slope_depth on each (setup.c's activation takes the same set-up inline:
+ *  edge_setup.h). @p wide: AVX2 may be used (raster_engine.span_isa). @p x receives both span
+ *  X on line y. */
 void raster_slope_setup_pair(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
                              const raster_edge_ends *er, bool hw_gaps, bool wbuffer, int32_t y,
                              const raster_recip *tab, bool wide, int32_t x[2]);

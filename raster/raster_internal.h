@@ -175,6 +175,9 @@ typedef struct raster_poly {
     /** the polygon's lines take span.c's line_setup_lin: Z-buffered, no anti-aliasing, no
      *  shadow, every vertex W equal to lin_w with bits 0-6 clear (setup.c) */
     bool lin_line;
+    /** lin_line's part that depends on the material and the frame (setup.c setup_material):
+     *  span_lin, Z-buffered, no shadow mask, no anti-aliasing, not the reference engine */
+    bool lin_mat;
     int32_t lin_w;
     const gx_polygon *poly;
     const gx_vertex *verts; /**< gx_frame.verts (indices in poly->vtx) */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gx/regs.h"
+#include "raster/edge_setup.h"
 #include "raster/raster_internal.h"
 
 static const gx_vertex *poly_vtx(const raster_poly *rp, unsigned i)
@@ -78,15 +79,16 @@ void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
     rp->yr_next = b->sy;
 }
 
-/* The edges at line y (the polygon's top line, or a band's first line below it: the edges are
- * then set up from the vertex walk at y, the same state as stepping down from the top line,
- * edge.c raster_slope_setup). */
-static void setup_edges(raster_engine *r, raster_poly *rp, int32_t y)
+/* The edges at line y of a polygon drawn on one line (@p flat), or of every other polygon in a
+ * reference engine (raster_engine.ref_lines) edge by edge; the other polygons' edges are set
+ * up by walk_edges and raster_slope_pair. */
+static __attribute__((noinline)) void setup_edges_other(raster_engine *r, raster_poly *rp,
+                                                        int32_t y, bool flat)
 {
     const gx_polygon *p = rp->poly;
     uint8_t vtop = p->vtop;
 
-    if (p->ytop == p->ybottom) {
+    if (flat) {
         /* One-line polygon: leftmost and rightmost of vertices 0, 1 and n-1 (melonDS). */
         uint8_t vl = 0, vr = 0;
         uint8_t cand[2] = {1, (uint8_t)(p->nverts - 1u)};
@@ -103,53 +105,59 @@ static void setup_edges(raster_engine *r, raster_poly *rp, int32_t y)
         edge_attrs(&rp->left, p, vl, vl, poly_vtx(rp, vl), poly_vtx(rp, vl));
         edge_attrs(&rp->right, p, vr, vr, poly_vtx(rp, vr), poly_vtx(rp, vr));
         rp->yl_next = rp->yr_next = poly_vtx(rp, vl)->sy;
-    } else {
-        rp->flat = false;
-        /* (a band that starts on the bottom line never draws the polygon: its edges are set
-         * up on the line above, which has edges) */
-        if (y >= p->ybottom) y = p->ybottom - 1;
-        if (r->ref_lines) { /* (the reference engine of the tests: edge by edge) */
-            rp->cur_l = rp->cur_r = vtop;
-            rp->next_l = next_vtx(rp, vtop, p->facing_front);
-            rp->next_r = next_vtx(rp, vtop, !p->facing_front);
-            raster_poly_setup_left(r, rp, y);
-            raster_poly_setup_right(r, rp, y);
-            return;
-        }
-        /* both edges in one call, from the walk of raster_poly_setup_left and _right (the same
-         * fields: unit.test_raster_activate), with the slots in locals until the end (a store
-         * to the state of a byte may alias the polygon and its vertices) */
-        const gx_vertex *verts = rp->verts;
-        const uint16_t *vtx = p->vtx;
-        const unsigned n = p->nverts, vbottom = p->vbottom;
-        const bool fwd = p->facing_front;
-        unsigned cl = vtop, cr = vtop;
-        unsigned nl = fwd ? (vtop + 1u >= n ? 0u : vtop + 1u) : (vtop == 0 ? n - 1u : vtop - 1u);
-        unsigned nr = fwd ? (vtop == 0 ? n - 1u : vtop - 1u) : (vtop + 1u >= n ? 0u : vtop + 1u);
-        while (y >= verts[vtx[nl]].sy && cl != vbottom) {
-            cl = nl;
-            nl = fwd ? (cl + 1u >= n ? 0u : cl + 1u) : (cl == 0 ? n - 1u : cl - 1u);
-        }
-        while (y >= verts[vtx[nr]].sy && cr != vbottom) {
-            cr = nr;
-            nr = fwd ? (cr == 0 ? n - 1u : cr - 1u) : (cr + 1u >= n ? 0u : cr + 1u);
-        }
-        const raster_edge_ends el = {&verts[vtx[cl]], &verts[vtx[nl]], p->w[cl],
-                                     p->w[nl],        p->z[cl],        p->z[nl]};
-        const raster_edge_ends er = {&verts[vtx[cr]], &verts[vtx[nr]], p->w[cr],
-                                     p->w[nr],        p->z[cr],        p->z[nr]};
-        rp->cur_l = (uint8_t)cl;
-        rp->next_l = (uint8_t)nl;
-        rp->cur_r = (uint8_t)cr;
-        rp->next_r = (uint8_t)nr;
-        rp->yl_next = el.b->sy;
-        rp->yr_next = er.b->sy;
-        int32_t x[2];
-        raster_slope_setup_pair(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, p->wbuffer, y,
-                                r->recip, r->span_isa == RASTER_SPAN_ISA_AVX2, x);
-        rp->xl = x[0];
-        rp->xr = x[1];
+        return;
     }
+    rp->flat = false;
+    if (y >= p->ybottom) y = p->ybottom - 1;
+    rp->cur_l = rp->cur_r = vtop;
+    rp->next_l = next_vtx(rp, vtop, p->facing_front);
+    rp->next_r = next_vtx(rp, vtop, !p->facing_front);
+    raster_poly_setup_left(r, rp, y);
+    raster_poly_setup_right(r, rp, y);
+}
+
+/* The walk of raster_poly_setup_left and _right from the top vertex to line y (the polygon's
+ * top line, or a band's first line below it: the edges are then set up from the vertex walk at
+ * y, the same state as stepping down from the top line, edge.c raster_slope_setup), with the
+ * slots in locals until the end (a store to the state of a byte may alias the polygon and its
+ * vertices): both edges' ends in @p el, @p er for raster_slope_pair. @return the line to set
+ * them up at (a band that starts on the bottom line never draws the polygon: its edges are set
+ * up on the line above, which has edges). */
+RASTER_HOT int32_t walk_edges(raster_poly *rp, int32_t y, raster_edge_ends *el,
+                              raster_edge_ends *er)
+{
+    const gx_polygon *p = rp->poly;
+    if (y >= p->ybottom) y = p->ybottom - 1;
+    const gx_vertex *verts = rp->verts;
+    const uint16_t *vtx = p->vtx;
+    const unsigned n = p->nverts, vbottom = p->vbottom, vtop = p->vtop;
+    /* (each edge's step through the slots modulo n: +1 forward, n - 1 backward) */
+    const unsigned stl = p->facing_front ? 1u : n - 1u, str = n - stl;
+    unsigned cl = vtop, cr = vtop;
+    unsigned nl = vtop + stl, nr = vtop + str;
+    nl -= nl >= n ? n : 0u;
+    nr -= nr >= n ? n : 0u;
+    while (y >= verts[vtx[nl]].sy && cl != vbottom) {
+        cl = nl;
+        nl = cl + stl;
+        nl -= nl >= n ? n : 0u;
+    }
+    while (y >= verts[vtx[nr]].sy && cr != vbottom) {
+        cr = nr;
+        nr = cr + str;
+        nr -= nr >= n ? n : 0u;
+    }
+    *el = (raster_edge_ends){&verts[vtx[cl]], &verts[vtx[nl]], p->w[cl],
+                             p->w[nl],        p->z[cl],        p->z[nl]};
+    *er = (raster_edge_ends){&verts[vtx[cr]], &verts[vtx[nr]], p->w[cr],
+                             p->w[nr],        p->z[cr],        p->z[nr]};
+    rp->cur_l = (uint8_t)cl;
+    rp->next_l = (uint8_t)nl;
+    rp->cur_r = (uint8_t)cr;
+    rp->next_r = (uint8_t)nr;
+    rp->yl_next = el->b->sy;
+    rp->yr_next = er->b->sy;
+    return y;
 }
 
 static uint8_t choose_depth_test(const gx_polygon *p)
@@ -277,6 +285,8 @@ static void setup_material(raster_engine *r, const gx_frame *in, raster_poly *rp
                         in->pal_vram);
     raster_shader_use_cache(&rp->shader, &r->texcache, p->teximage, p->pltt_base);
     raster_span_select_poly(r, rp);
+    rp->lin_mat = !r->ref_lines && rp->span_lin && !disp3dcnt_antialias(r->disp3dcnt) &&
+                  !rp->is_mask && !p->wbuffer;
     rp->mat_serial = r->frame_serial;
     rp->mat_attr = p->attr;
     rp->mat_teximage = p->teximage;
@@ -315,7 +325,7 @@ _Static_assert(offsetof(gx_vertex, sy) == offsetof(gx_vertex, sx) + 4, "sx, sy a
  * vertices 1 and 3 coincide fill their line part; Jaklyy's melonDS PR #1824 ("the ds only
  * checks for line polygons by checking whether vertices are at the same x and y screen
  * coordinates"). melonDS d3cd6164 treats every span whose edges have equal slopes as a line. */
-static bool has_shared_vertex(const raster_poly *rp)
+RASTER_HOT bool has_shared_vertex(const raster_poly *rp)
 {
     unsigned n = rp->poly->nverts;
     if (n == 3) { /* (most polygons: three compares, no branch) */
@@ -334,19 +344,20 @@ static bool has_shared_vertex(const raster_poly *rp)
 /* The polygon's lines may take span.c's line_setup_lin: Z-buffered, no anti-aliasing, no
  * shadow or shadow mask (the span functions with linear variants: span_lin), more than one
  * line, and every vertex W equal with bits 0-6 clear: then every edge (linear along Y when
- * bits 1-6 are clear) and every span (bits 0-6) is linear with that W (interp.h). */
-static bool lin_line(const raster_engine *r, const raster_poly *rp, const gx_polygon *p)
+ * bits 1-6 are clear) and every span (bits 0-6) is linear with that W (interp.h). The part
+ * that depends on the material and the frame: raster_poly.lin_mat (setup_material). */
+RASTER_HOT bool lin_line(const raster_poly *rp, const gx_polygon *p)
 {
-    if (r->ref_lines || !rp->span_lin || disp3dcnt_antialias(r->disp3dcnt) || rp->is_mask ||
-        rp->wbuffer || p->ytop == p->ybottom || (p->w[0] & 0x7F))
-        return false;
+    if (!rp->lin_mat || p->ytop == p->ybottom || (p->w[0] & 0x7F)) return false;
+    if (p->nverts == 3) return (p->w[1] == p->w[0]) & (p->w[2] == p->w[0]);
     for (unsigned i = 1; i < p->nverts; i++)
         if (p->w[i] != p->w[0]) return false;
     return true;
 }
 
-static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, const gx_polygon *p,
-                       int32_t y)
+/* The polygon's state but its edges (raster_poly_activate). */
+RASTER_HOT void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp,
+                           const gx_polygon *p)
 {
     rp->poly = p;
     rp->verts = in->verts;
@@ -356,14 +367,61 @@ static void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp, co
     rp->wbuffer = p->wbuffer;
     if (!material_reusable(r, rp, p)) setup_material(r, in, rp, p);
     rp->line_poly = has_shared_vertex(rp);
-    rp->lin_line = lin_line(r, rp, p);
+    rp->lin_line = lin_line(rp, p);
     rp->lin_w = p->w[0];
-    setup_edges(r, rp, y);
+}
+
+#if RASTER_EDGE_AVX2
+/* raster_poly_activate of an engine with span_isa AVX2: both edges' attributes by the AVX2
+ * pass, inline with the rest of the activation (edge_setup.h raster_slope_pair_avx2). */
+static __attribute__((noinline, target("avx2"))) void activate_avx2(raster_engine *r,
+                                                                    raster_poly *rp, int32_t y)
+{
+    setup_poly(r, r->frame, rp, rp->poly);
+    const bool flat = rp->ytop == rp->ybottom;
+    if (flat || r->ref_lines) {
+        setup_edges_other(r, rp, y, flat);
+        return;
+    }
+    rp->flat = false;
+    raster_edge_ends el, er;
+    int32_t x[2];
+    y = walk_edges(rp, y, &el, &er);
+    raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y,
+                           r->recip, x);
+    rp->xl = x[0];
+    rp->xr = x[1];
+}
+#endif
+
+/* raster_poly_activate of other engines: each edge's attributes by raster_slope_attrs_vtx. */
+static __attribute__((noinline)) void activate_plain(raster_engine *r, raster_poly *rp, int32_t y)
+{
+    setup_poly(r, r->frame, rp, rp->poly);
+    const bool flat = rp->ytop == rp->ybottom;
+    if (flat || r->ref_lines) {
+        setup_edges_other(r, rp, y, flat);
+        return;
+    }
+    rp->flat = false;
+    raster_edge_ends el, er;
+    int32_t x[2];
+    y = walk_edges(rp, y, &el, &er);
+    raster_slope_pair(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y, r->recip,
+                      x);
+    rp->xl = x[0];
+    rp->xr = x[1];
 }
 
 void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y)
 {
-    setup_poly(r, r->frame, rp, rp->poly, y);
+#if RASTER_EDGE_AVX2
+    if (r->span_isa == RASTER_SPAN_ISA_AVX2) {
+        activate_avx2(r, rp, y);
+        return;
+    }
+#endif
+    activate_plain(r, rp, y);
 }
 
 /** Drawn at all (melonDS's Degenerate flag: a vertex with W = 0, or bottom below 192); if so,
