@@ -647,6 +647,41 @@ static GX_ALWAYS_INLINE size_t batch_vertices_rtc(gx_engine *gx, const batch *b,
     return j;
 }
 
+/* A separate triangle or quad that gx_geom_store_direct left (GX_DIRECT_LEFT: the clipper or a
+ * full RAM), from the direct loops (direct_polygon): the assembly state as direct_vertex hands
+ * it back (@p strip_polys: the polygons completed before this one), the polygon buffer from
+ * batch vertices @p v .. @p v + @p n - 1, and gx_geom_submit_polygon. Rare, and out of line so
+ * that the loops keep their state in registers. @return the outcome as gx_geom_store_direct's
+ * (GX_DIRECT_REJECTED: culled, clipped away, 1-dot or no room; GX_DIRECT_STORED_QUAD: stored
+ * with four vertices after clipping, which can make a quad of a triangle; GX_DIRECT_STORED) */
+static GX_NOINLINE int direct_hand_back(gx_engine *gx, const batch *b, size_t v, uint32_t n,
+                                        uint32_t strip_polys)
+{
+    gx_geom_state *g = &gx->geom;
+    g->poly_completed = false;
+    g->poly_rejected = false;
+    g->vtx_in_poly = 0;
+    g->strip_polys = strip_polys;
+    g->incomplete = true;
+    for (uint32_t i = 0; i < n; i++) batch_vertex(b, v + i, &g->buf[i]);
+    gx_geom_submit_polygon(gx);
+    return g->poly_rejected              ? GX_DIRECT_REJECTED
+           : g->poly_nverts_clipped == 4 ? GX_DIRECT_STORED_QUAD
+                                         : GX_DIRECT_STORED;
+}
+
+/* The polygon of batch vertices @p v .. @p v + @p n - 1 completed in a direct loop
+ * (batch_direct_rtc, batch_direct_cyc): gx_geom_store_direct, or the hand-back to the submit
+ * path, and the polygon's outcome handed to the cycle model (@p c). */
+static GX_ALWAYS_INLINE void direct_polygon(gx_engine *gx, gx_cycle_state *c, const batch *b,
+                                            const gx_polygon *tmpl, size_t v, uint32_t n,
+                                            uint32_t strip_polys)
+{
+    int done = gx_geom_store_direct(gx, tmpl, b->clip + v, b->color + v, b->tex + v, (int)n);
+    if (done == GX_DIRECT_LEFT) done = direct_hand_back(gx, b, v, n, strip_polys);
+    gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED, done == GX_DIRECT_STORED_QUAD, false);
+}
+
 /* Pass 3 run to completion for batch vertices @p j .. @p end - 1 of separate triangles or quads
  * once the batch took the direct path (p->direct: every polygon completed here started in the
  * batch): batch_vertices_rtc's loop with direct_vertex's assembly reduced to what the vertex
@@ -678,22 +713,7 @@ static GX_ALWAYS_INLINE void batch_direct_rtc(gx_engine *gx, const batch *b, bat
             continue;
         }
         s = 0;
-        size_t v = j + 1 - n;
-        int done =
-            gx_geom_store_direct(gx, &p->tmpl, b->clip + v, b->color + v, b->tex + v, (int)n);
-        if (done != GX_DIRECT_LEFT) {
-            gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED,
-                              done == GX_DIRECT_STORED && n == 4, false);
-        } else { /* the clipper or a full RAM: as direct_vertex hands it back */
-            g->poly_completed = false;
-            g->poly_rejected = false;
-            g->vtx_in_poly = 0;
-            g->strip_polys = strip_polys + npoly;
-            g->incomplete = true;
-            for (uint32_t i = 0; i < n; i++) batch_vertex(b, v + i, &g->buf[i]);
-            gx_geom_submit_polygon(gx);
-            gx_cyc_vertex_end(c, true, g->poly_rejected, g->poly_nverts_clipped == 4, false);
-        }
+        direct_polygon(gx, c, b, &p->tmpl, j + 1 - n, n, strip_polys + npoly);
         npoly++;
     }
     gx->cmd.cyc = cl;
@@ -769,22 +789,7 @@ static GX_ALWAYS_INLINE void batch_direct_cyc(gx_engine *gx, gx_cycle_state *c, 
             gx_cyc_vertex_end(c, false, false, false, false);
         } else {
             s = 0;
-            size_t v = j + 1 - n;
-            int done =
-                gx_geom_store_direct(gx, &p->tmpl, b->clip + v, b->color + v, b->tex + v, (int)n);
-            if (done != GX_DIRECT_LEFT) {
-                gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED,
-                                  done == GX_DIRECT_STORED && n == 4, false);
-            } else { /* the clipper or a full RAM: as direct_vertex hands it back */
-                g->poly_completed = false;
-                g->poly_rejected = false;
-                g->vtx_in_poly = 0;
-                g->strip_polys = strip_polys + npoly;
-                g->incomplete = true;
-                for (uint32_t i = 0; i < n; i++) batch_vertex(b, v + i, &g->buf[i]);
-                gx_geom_submit_polygon(gx);
-                gx_cyc_vertex_end(c, true, g->poly_rejected, g->poly_nverts_clipped == 4, false);
-            }
+            direct_polygon(gx, c, b, &p->tmpl, j + 1 - n, n, strip_polys + npoly);
             npoly++;
         }
         busy = idle_after(c, (int64_t)slice - charged);

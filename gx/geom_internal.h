@@ -168,15 +168,17 @@ void gx_geom_polygon_template(const gx_geom_state *g, gx_polygon *p);
  *  found the polygon not culled: gx_geom_store_strip's hand-back, which made that test. */
 void gx_geom_submit_faced(gx_engine *gx, int64_t dot);
 
-/** gx_geom_store_direct's outcomes. */
-enum { GX_DIRECT_LEFT, GX_DIRECT_STORED, GX_DIRECT_REJECTED };
+/** gx_geom_store_direct's outcomes (a stored quad apart: the cycle model's polygon pipeline
+ *  takes longer for it, gx_cyc_polygon_start). */
+enum { GX_DIRECT_LEFT, GX_DIRECT_STORED, GX_DIRECT_REJECTED, GX_DIRECT_STORED_QUAD };
 
 /** A separate triangle or quad (@p n = 3, 4) completed from the vertex batch (batch.c), its
  *  vertices given as arrays (clip positions, 5-bit colours, texture coordinates) instead of
  *  g->buf (colours packed: gx_unpack_color): culled, or stored when every vertex is inside the
  *  view volume and it fits in RAM, exactly as gx_geom_submit_polygon would (its polygon entry
  *  from @p tmpl).
- *  @return GX_DIRECT_STORED (with its @p n vertices), GX_DIRECT_REJECTED (culled or 1-dot:
+ *  @return GX_DIRECT_STORED (with its @p n vertices; GX_DIRECT_STORED_QUAD for a quad),
+ *  GX_DIRECT_REJECTED (culled or 1-dot:
  *  g->poly_rejected set), or GX_DIRECT_LEFT when it did nothing: the clipper or a full RAM is
  *  involved (then fill g->buf and call gx_geom_submit_polygon) */
 int gx_geom_store_direct(gx_engine *gx, const gx_polygon *tmpl, const int32_t (*clip)[4],
