@@ -132,6 +132,49 @@ static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
 }
 #endif
 
+#if SPAN_VEC
+/* An edge's r, g, b, s (lanes 0-3) from its accumulators, and its t in @p t: lanes 0-3 of
+ * raster_slope_acc_vec's v[0] and lane 3 of its v[1] (the edge's values of a linear span,
+ * line_lin_span). */
+static inline __m128i slope_acc4(const raster_slope *s, uint32_t *t)
+{
+    const __m128i *acc = (const __m128i *)s->attr_acc;
+    __m128 lo = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc), 35));
+    __m128 hi = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc + 1), 35));
+    *t = s->attr_base[RASTER_EA_T] + (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35);
+    return _mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                         _mm_loadu_si128((const __m128i *)(s->attr_base + RASTER_EA_R)));
+}
+
+/* span_attrs_prepare_vec of a linear span (no perspective fields) from r, g, b, s in lanes
+ * 0-3 of @p a0 / @p a1 and t in @p t0 / @p t1 (not as two overlapping four-lane halves: one
+ * vector and one scalar); @p d / @p dt: the differences a_d, for the caller. */
+SPAN_INLINE void span_attrs_prepare_lin4(span_line *c, __m128i a0, __m128i a1, uint32_t t0,
+                                         uint32_t t1, __m128i *d, uint32_t *dt)
+{
+    const __m128i lt = _mm_cmplt_epi32(a0, a1), diff = _mm_sub_epi32(a0, a1);
+    /* |a0 - a1| = lt ? a1 - a0 : a0 - a1; the smaller end a0 - (lt ? 0 : a0 - a1); sel 1 + lt */
+    *d = _mm_sub_epi32(_mm_xor_si128(diff, lt), lt);
+    _mm_storeu_si128((__m128i *)c->a_base, _mm_sub_epi32(a0, _mm_andnot_si128(lt, diff)));
+    _mm_storeu_si128((__m128i *)c->a_d, *d);
+    _mm_storeu_si128((__m128i *)c->a_sel, _mm_add_epi32(lt, _mm_set1_epi32(1)));
+    const bool tlt = (int32_t)t0 < (int32_t)t1;
+    c->a_sel[4] = tlt ? 0u : 1u;
+    c->a_base[4] = tlt ? t0 : t1;
+    *dt = c->a_d[4] = tlt ? t1 - t0 : t0 - t1;
+}
+
+/* span_lin_fast_vec of span_attrs_prepare_lin4's differences. */
+static inline bool span_lin_fast4(__m128i d, uint32_t dt, int32_t xdiff)
+{
+    const __m128i x = _mm_set1_epi32(xdiff);
+    __m128i any = _mm_or_si128(_mm_mul_epu32(d, x), _mm_mul_epu32(_mm_srli_epi64(d, 32), x));
+    any = _mm_srli_epi64(any, 25);
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) == 0xFFFF &&
+           ((uint64_t)dt * (uint32_t)xdiff) >> 25 == 0;
+}
+#endif
+
 /* span_prepare's depth along the span from its ends c->zl, c->zr. */
 SPAN_INLINE void span_prepare_z(span_line *c, bool wbuffer)
 {
@@ -202,6 +245,23 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, 
 #endif
     }
 }
+
+#if SPAN_VEC
+/* span_prepare(c, false, true, @p small, @p zset, ...) of a linear span (line_lin_span) from
+ * the edges' values as slope_acc4 gives them: r, g, b, s of the span's start / end in @p a0 /
+ * @p a1, t in @p t0 / @p t1. */
+SPAN_INLINE void span_prepare_lin4(span_line *c, bool small, bool zset, __m128i a0, __m128i a1,
+                                   uint32_t t0, uint32_t t1)
+{
+    const raster_interp *ix = &c->ix;
+    __m128i d;
+    uint32_t dt;
+    span_attrs_prepare_lin4(c, a0, a1, t0, t1, &d, &dt);
+    if (!zset) span_prepare_z(c, false);
+    c->lin_fast =
+        small || (ix->lin_recip != 0 && ix->xdiff <= 1024 && span_lin_fast4(d, dt, ix->xdiff));
+}
+#endif
 
 /* Run lengths of the span's start edge a and end edge b; their coverage only with
  * anti-aliasing (the only reader of l_cov / r_cov). */
@@ -467,10 +527,9 @@ SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, spa
 #if SPAN_VEC
     /* the edges' values in registers (staged through arrays, the four-lane reloads of lanes
      * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
-     * time under perf) */
-    __m128i lv[2], rv[2];
-    raster_slope_acc_vec(L, lv);
-    raster_slope_acc_vec(R, rv);
+     * time under perf); r, g, b, s in one vector, t apart */
+    uint32_t lt, rt;
+    const __m128i lv = slope_acc4(L, &lt), rv = slope_acc4(R, &rt);
 #else
     /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
     span_vals lv, rv;
@@ -490,7 +549,11 @@ SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, spa
     line_seg_fill(g, bottom, xstart, xend, c);
     line_span_ends(rp, y, bottom, xstart, xend, c);
     line_lin_interp(c, xstart, xend, r->recip);
+#if SPAN_VEC
+    span_prepare_lin4(c, narrow, zconst, lv, rv, lt, rt);
+#else
     span_prepare(c, false, true, narrow, zconst, lv, rv);
+#endif
 }
 
 /*
