@@ -1006,6 +1006,49 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
     }
 }
 
+/* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
+ * 0) when !@p zstep. */
+static inline int32_t seg_step(raster_slope *s, bool zstep)
+{
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
+    s->interp.x++;
+#if SPAN_VEC
+    /* (as two four-lane halves and a scalar, the loads raster_slope_acc_vec / slope_acc4
+     * make: gcc's own vector form of the loop here ran 4 instructions more a line) */
+    __m128i *acc = (__m128i *)s->attr_acc;
+    const __m128i *step = (const __m128i *)s->attr_step;
+    _mm_storeu_si128(acc, _mm_add_epi64(_mm_loadu_si128(acc), _mm_loadu_si128(step)));
+    _mm_storeu_si128(acc + 1, _mm_add_epi64(_mm_loadu_si128(acc + 1), _mm_loadu_si128(step + 1)));
+    s->attr_acc[4] += s->attr_step[4];
+#else
+    for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
+#endif
+    if (zstep) s->zacc += s->zstep;
+    return raster_slope_x(s);
+}
+
+/* pmajor_poly's lines [y, yseg) of a segment of a lin_line polygon whose edges line_lin_span
+ * takes; @p zconst: span_z_const holds for them. (Inline with a constant flag: one loop for
+ * each.) */
+SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
+                                  span_line *c, raster_timing_line *rec, bool touch, bool narrow,
+                                  const line_seg *g, bool zconst)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    for (; y < yseg; y++) {
+        int32_t xstart = rp->xl, xend = line_seg_xend(g, rp->xl, rp->xr);
+        if (xstart <= xend)
+            line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g);
+        else
+            line_setup(r, rp, y, c); /* (crossed edges) */
+        raster_timing_rec_span(&rec[y], c->xstart, c->xend);
+        pmajor_span_touch(r, y, c, touch);
+        raster_span_choose(rp, c)(c, RASTER_TIMING_NO_LIMIT);
+        rp->xl = seg_step(L, !zconst);
+        rp->xr = seg_step(R, !zconst);
+    }
+}
+
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
  * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. @p box: its
  * extent (raster_engine.box); @p touch: some line of [y, yend) may need its pixels made valid
@@ -1038,19 +1081,13 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
              * polygons, e.g. 2D sprites and UI): every span's depth fields are the same, set
              * here once (a crossed line's line_setup sets the same values) */
             const bool zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
-            if (zconst) span_z_const(&c, L->z0);
-            for (; y < yseg; y++) {
-                int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
-                if (xstart <= xend)
-                    line_lin_span(r, rp, y, &c, narrow, zconst, xstart, xend, &g);
-                else
-                    line_setup(r, rp, y, &c); /* (crossed edges) */
-                raster_timing_rec_span(&rec[y], c.xstart, c.xend);
-                pmajor_span_touch(r, y, &c, touch);
-                raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-                rp->xl = raster_slope_step_acc(L, true);
-                rp->xr = raster_slope_step_acc(R, true);
+            if (zconst) {
+                span_z_const(&c, L->z0);
+                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true);
+            } else {
+                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, false);
             }
+            y = yseg;
         }
     } else {
         pmajor_lines(r, rp, y, ydraw, rec, touch);
