@@ -150,12 +150,13 @@ static inline __m128i slope_acc4(const raster_slope *s, uint32_t *t)
  * 0-3 of @p a0 / @p a1 and t in @p t0 / @p t1 (not as two overlapping four-lane halves: one
  * vector and one scalar); @p d / @p dt: the differences a_d, for the caller. */
 SPAN_INLINE void span_attrs_prepare_lin4(span_line *c, __m128i a0, __m128i a1, uint32_t t0,
-                                         uint32_t t1, __m128i *d, uint32_t *dt)
+                                         uint32_t t1, __m128i *d, uint32_t *dt, __m128i *base)
 {
     const __m128i lt = _mm_cmplt_epi32(a0, a1), diff = _mm_sub_epi32(a0, a1);
     /* |a0 - a1| = lt ? a1 - a0 : a0 - a1; the smaller end a0 - (lt ? 0 : a0 - a1); sel 1 + lt */
     *d = _mm_sub_epi32(_mm_xor_si128(diff, lt), lt);
-    _mm_storeu_si128((__m128i *)c->a_base, _mm_sub_epi32(a0, _mm_andnot_si128(lt, diff)));
+    *base = _mm_sub_epi32(a0, _mm_andnot_si128(lt, diff));
+    _mm_storeu_si128((__m128i *)c->a_base, *base);
     _mm_storeu_si128((__m128i *)c->a_d, *d);
     _mm_storeu_si128((__m128i *)c->a_sel, _mm_add_epi32(lt, _mm_set1_epi32(1)));
     const bool tlt = (int32_t)t0 < (int32_t)t1;
@@ -250,16 +251,31 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, 
 /* span_prepare(c, false, true, @p small, @p zset, ...) of a linear span (line_lin_span) from
  * the edges' values as slope_acc4 gives them: r, g, b, s of the span's start / end in @p a0 /
  * @p a1, t in @p t0 / @p t1. */
-SPAN_INLINE void span_prepare_lin4(span_line *c, bool small, bool zset, __m128i a0, __m128i a1,
-                                   uint32_t t0, uint32_t t1)
+SPAN_INLINE raster_span_fn span_prepare_lin4(const raster_poly *rp, span_line *c, bool small,
+                                             bool zset, __m128i a0, __m128i a1, uint32_t t0,
+                                             uint32_t t1)
 {
     const raster_interp *ix = &c->ix;
-    __m128i d;
+    __m128i d, base;
     uint32_t dt;
-    span_attrs_prepare_lin4(c, a0, a1, t0, t1, &d, &dt);
+    span_attrs_prepare_lin4(c, a0, a1, t0, t1, &d, &dt, &base);
     if (!zset) span_prepare_z(c, false);
     c->lin_fast =
         small || (ix->lin_recip != 0 && ix->xdiff <= 1024 && span_lin_fast4(d, dt, ix->xdiff));
+    /* raster_span_choose (span_pixel.h) with its colour test and flat colour from the
+     * registers (c->ix.linear holds: line_lin_begin) */
+    if (!rp->span_lin || !c->lin_fast) return raster_span_choose(rp, c);
+    if (!rp->span_flat ||
+        (_mm_movemask_epi8(_mm_cmpeq_epi32(d, _mm_setzero_si128())) & 0xFFF) != 0xFFF)
+        return rp->span_lin;
+    /* (a_base[0] >> 3) | ((a_base[1] >> 3) << 8) | ((a_base[2] >> 3) << 16) in lane 0: the
+     * 64-bit shift moves lane 1 into lane 0 << 8 and lane 0 >> 24, which is 0 (the values lie
+     * between 16-bit vertex attributes: line_lin_narrow) */
+    const __m128i v = _mm_srli_epi32(base, 3);
+    __m128i x = _mm_or_si128(v, _mm_srli_epi64(v, 24));
+    x = _mm_or_si128(x, _mm_slli_epi32(_mm_srli_si128(v, 8), 16));
+    c->flat_color = (uint32_t)_mm_cvtsi128_si32(x) | rp->spk.valpha;
+    return rp->span_flat;
 }
 #endif
 
@@ -519,9 +535,9 @@ static inline bool line_lin_edge_ok(const raster_slope *s, int32_t n)
  * the line, @p xstart <= @p xend, the span's ends with line_seg_xend's push); @p g: the edges'
  * part, line_seg_init.
  */
-SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
-                               bool narrow, bool zconst, int32_t xstart, int32_t xend,
-                               const line_seg *g)
+SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                         bool narrow, bool zconst, int32_t xstart, int32_t xend,
+                                         const line_seg *g)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
@@ -550,9 +566,10 @@ SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, spa
     line_span_ends(rp, y, bottom, xstart, xend, c);
     line_lin_interp(c, xstart, xend, r->recip);
 #if SPAN_VEC
-    span_prepare_lin4(c, narrow, zconst, lv, rv, lt, rt);
+    return span_prepare_lin4(rp, c, narrow, zconst, lv, rv, lt, rt);
 #else
     span_prepare(c, false, true, narrow, zconst, lv, rv);
+    return raster_span_choose(rp, c);
 #endif
 }
 
@@ -582,7 +599,7 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g);
+    (void)line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g);
 }
 
 /* Whether the polygon's lines take line_setup_persp: every polygon that is not a shadow or a
@@ -1037,13 +1054,16 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
     raster_slope *L = &rp->left, *R = &rp->right;
     for (; y < yseg; y++) {
         int32_t xstart = rp->xl, xend = line_seg_xend(g, rp->xl, rp->xr);
-        if (xstart <= xend)
-            line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g);
-        else
+        raster_span_fn fn;
+        if (xstart <= xend) {
+            fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g);
+        } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
+            fn = raster_span_choose(rp, c);
+        }
         raster_timing_rec_span(&rec[y], c->xstart, c->xend);
         pmajor_span_touch(r, y, c, touch);
-        raster_span_choose(rp, c)(c, RASTER_TIMING_NO_LIMIT);
+        fn(c, RASTER_TIMING_NO_LIMIT);
         rp->xl = seg_step(L, !zconst);
         rp->xr = seg_step(R, !zconst);
     }
