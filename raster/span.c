@@ -132,6 +132,50 @@ static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
 }
 #endif
 
+#if SPAN_VEC
+/* An edge's r, g, b, s (lanes 0-3) from its accumulators, and its t in @p t: lanes 0-3 of
+ * raster_slope_acc_vec's v[0] and lane 3 of its v[1] (the edge's values of a linear span,
+ * line_lin_span). */
+static inline __m128i slope_acc4(const raster_slope *s, uint32_t *t)
+{
+    const __m128i *acc = (const __m128i *)s->attr_acc;
+    __m128 lo = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc), 35));
+    __m128 hi = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc + 1), 35));
+    *t = s->attr_base[RASTER_EA_T] + (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35);
+    return _mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+                         _mm_loadu_si128((const __m128i *)(s->attr_base + RASTER_EA_R)));
+}
+
+/* span_attrs_prepare_vec of a linear span (no perspective fields) from r, g, b, s in lanes
+ * 0-3 of @p a0 / @p a1 and t in @p t0 / @p t1 (not as two overlapping four-lane halves: one
+ * vector and one scalar); @p d / @p dt: the differences a_d, for the caller. */
+SPAN_INLINE void span_attrs_prepare_lin4(span_line *c, __m128i a0, __m128i a1, uint32_t t0,
+                                         uint32_t t1, __m128i *d, uint32_t *dt, __m128i *base)
+{
+    const __m128i lt = _mm_cmplt_epi32(a0, a1), diff = _mm_sub_epi32(a0, a1);
+    /* |a0 - a1| = lt ? a1 - a0 : a0 - a1; the smaller end a0 - (lt ? 0 : a0 - a1); sel 1 + lt */
+    *d = _mm_sub_epi32(_mm_xor_si128(diff, lt), lt);
+    *base = _mm_sub_epi32(a0, _mm_andnot_si128(lt, diff));
+    _mm_storeu_si128((__m128i *)c->a_base, *base);
+    _mm_storeu_si128((__m128i *)c->a_d, *d);
+    _mm_storeu_si128((__m128i *)c->a_sel, _mm_add_epi32(lt, _mm_set1_epi32(1)));
+    const bool tlt = (int32_t)t0 < (int32_t)t1;
+    c->a_sel[4] = tlt ? 0u : 1u;
+    c->a_base[4] = tlt ? t0 : t1;
+    *dt = c->a_d[4] = tlt ? t1 - t0 : t0 - t1;
+}
+
+/* span_lin_fast_vec of span_attrs_prepare_lin4's differences. */
+static inline bool span_lin_fast4(__m128i d, uint32_t dt, int32_t xdiff)
+{
+    const __m128i x = _mm_set1_epi32(xdiff);
+    __m128i any = _mm_or_si128(_mm_mul_epu32(d, x), _mm_mul_epu32(_mm_srli_epi64(d, 32), x));
+    any = _mm_srli_epi64(any, 25);
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(any, _mm_setzero_si128())) == 0xFFFF &&
+           ((uint64_t)dt * (uint32_t)xdiff) >> 25 == 0;
+}
+#endif
+
 /* span_prepare's depth along the span from its ends c->zl, c->zr. */
 SPAN_INLINE void span_prepare_z(span_line *c, bool wbuffer)
 {
@@ -202,6 +246,38 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, 
 #endif
     }
 }
+
+#if SPAN_VEC
+/* span_prepare(c, false, true, @p small, @p zset, ...) of a linear span (line_lin_span) from
+ * the edges' values as slope_acc4 gives them: r, g, b, s of the span's start / end in @p a0 /
+ * @p a1, t in @p t0 / @p t1. */
+SPAN_INLINE raster_span_fn span_prepare_lin4(const raster_poly *rp, span_line *c, bool small,
+                                             bool zset, __m128i a0, __m128i a1, uint32_t t0,
+                                             uint32_t t1)
+{
+    const raster_interp *ix = &c->ix;
+    __m128i d, base;
+    uint32_t dt;
+    span_attrs_prepare_lin4(c, a0, a1, t0, t1, &d, &dt, &base);
+    if (!zset) span_prepare_z(c, false);
+    c->lin_fast =
+        small || (ix->lin_recip != 0 && ix->xdiff <= 1024 && span_lin_fast4(d, dt, ix->xdiff));
+    /* raster_span_choose (span_pixel.h) with its colour test and flat colour from the
+     * registers (c->ix.linear holds: line_lin_begin) */
+    if (!rp->span_lin || !c->lin_fast) return raster_span_choose(rp, c);
+    if (!rp->span_flat ||
+        (_mm_movemask_epi8(_mm_cmpeq_epi32(d, _mm_setzero_si128())) & 0xFFF) != 0xFFF)
+        return rp->span_lin;
+    /* (a_base[0] >> 3) | ((a_base[1] >> 3) << 8) | ((a_base[2] >> 3) << 16) in lane 0: the
+     * 64-bit shift moves lane 1 into lane 0 << 8 and lane 0 >> 24, which is 0 (the values lie
+     * between 16-bit vertex attributes: line_lin_narrow) */
+    const __m128i v = _mm_srli_epi32(base, 3);
+    __m128i x = _mm_or_si128(v, _mm_srli_epi64(v, 24));
+    x = _mm_or_si128(x, _mm_slli_epi32(_mm_srli_si128(v, 8), 16));
+    c->flat_color = (uint32_t)_mm_cvtsi128_si32(x) | rp->spk.valpha;
+    return rp->span_flat;
+}
+#endif
 
 /* Run lengths of the span's start edge a and end edge b; their coverage only with
  * anti-aliasing (the only reader of l_cov / r_cov). */
@@ -459,18 +535,17 @@ static inline bool line_lin_edge_ok(const raster_slope *s, int32_t n)
  * the line, @p xstart <= @p xend, the span's ends with line_seg_xend's push); @p g: the edges'
  * part, line_seg_init.
  */
-SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
-                               bool narrow, bool zconst, int32_t xstart, int32_t xend,
-                               const line_seg *g)
+SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
+                                         bool narrow, bool zconst, int32_t xstart, int32_t xend,
+                                         const line_seg *g)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
     /* the edges' values in registers (staged through arrays, the four-lane reloads of lanes
      * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
-     * time under perf) */
-    __m128i lv[2], rv[2];
-    raster_slope_acc_vec(L, lv);
-    raster_slope_acc_vec(R, rv);
+     * time under perf); r, g, b, s in one vector, t apart */
+    uint32_t lt, rt;
+    const __m128i lv = slope_acc4(L, &lt), rv = slope_acc4(R, &rt);
 #else
     /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
     span_vals lv, rv;
@@ -490,7 +565,12 @@ SPAN_INLINE void line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, spa
     line_seg_fill(g, bottom, xstart, xend, c);
     line_span_ends(rp, y, bottom, xstart, xend, c);
     line_lin_interp(c, xstart, xend, r->recip);
+#if SPAN_VEC
+    return span_prepare_lin4(rp, c, narrow, zconst, lv, rv, lt, rt);
+#else
     span_prepare(c, false, true, narrow, zconst, lv, rv);
+    return raster_span_choose(rp, c);
+#endif
 }
 
 /*
@@ -519,7 +599,7 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g);
+    (void)line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g);
 }
 
 /* Whether the polygon's lines take line_setup_persp: every polygon that is not a shadow or a
@@ -943,6 +1023,52 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
     }
 }
 
+/* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
+ * 0) when !@p zstep. */
+static inline int32_t seg_step(raster_slope *s, bool zstep)
+{
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
+    s->interp.x++;
+#if SPAN_VEC
+    /* (as two four-lane halves and a scalar, the loads raster_slope_acc_vec / slope_acc4
+     * make: gcc's own vector form of the loop here ran 4 instructions more a line) */
+    __m128i *acc = (__m128i *)s->attr_acc;
+    const __m128i *step = (const __m128i *)s->attr_step;
+    _mm_storeu_si128(acc, _mm_add_epi64(_mm_loadu_si128(acc), _mm_loadu_si128(step)));
+    _mm_storeu_si128(acc + 1, _mm_add_epi64(_mm_loadu_si128(acc + 1), _mm_loadu_si128(step + 1)));
+    s->attr_acc[4] += s->attr_step[4];
+#else
+    for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
+#endif
+    if (zstep) s->zacc += s->zstep;
+    return raster_slope_x(s);
+}
+
+/* pmajor_poly's lines [y, yseg) of a segment of a lin_line polygon whose edges line_lin_span
+ * takes; @p zconst: span_z_const holds for them. (Inline with a constant flag: one loop for
+ * each.) */
+SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
+                                  span_line *c, raster_timing_line *rec, bool touch, bool narrow,
+                                  const line_seg *g, bool zconst)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    for (; y < yseg; y++) {
+        int32_t xstart = rp->xl, xend = line_seg_xend(g, rp->xl, rp->xr);
+        raster_span_fn fn;
+        if (xstart <= xend) {
+            fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g);
+        } else {
+            line_setup(r, rp, y, c); /* (crossed edges) */
+            fn = raster_span_choose(rp, c);
+        }
+        raster_timing_rec_span(&rec[y], c->xstart, c->xend);
+        pmajor_span_touch(r, y, c, touch);
+        fn(c, RASTER_TIMING_NO_LIMIT);
+        rp->xl = seg_step(L, !zconst);
+        rp->xr = seg_step(R, !zconst);
+    }
+}
+
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
  * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. @p box: its
  * extent (raster_engine.box); @p touch: some line of [y, yend) may need its pixels made valid
@@ -975,19 +1101,13 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
              * polygons, e.g. 2D sprites and UI): every span's depth fields are the same, set
              * here once (a crossed line's line_setup sets the same values) */
             const bool zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
-            if (zconst) span_z_const(&c, L->z0);
-            for (; y < yseg; y++) {
-                int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
-                if (xstart <= xend)
-                    line_lin_span(r, rp, y, &c, narrow, zconst, xstart, xend, &g);
-                else
-                    line_setup(r, rp, y, &c); /* (crossed edges) */
-                raster_timing_rec_span(&rec[y], c.xstart, c.xend);
-                pmajor_span_touch(r, y, &c, touch);
-                raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-                rp->xl = raster_slope_step_acc(L, true);
-                rp->xr = raster_slope_step_acc(R, true);
+            if (zconst) {
+                span_z_const(&c, L->z0);
+                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true);
+            } else {
+                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, false);
             }
+            y = yseg;
         }
     } else {
         pmajor_lines(r, rp, y, ydraw, rec, touch);

@@ -191,11 +191,12 @@ int32_t raster_timing_poly_span(raster_timing *t, int y, int32_t xl, int32_t xr,
 static inline void raster_timing_rec_span(raster_timing_line *rec, int32_t xl, int32_t xr)
 {
     int32_t first = xl < 0 ? 0 : xl;
-    int64_t width = (int64_t)xr + 1 - first;
-    int64_t cost = width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0;
-    rec->time += RASTER_TIMING_PER_POLY + cost;
-    rec->need =
-        rec->time + (cost < RASTER_TIMING_MIN_TO_START ? RASTER_TIMING_MIN_TO_START - cost : 0);
+    int64_t over = (int64_t)xr + 1 - first - RASTER_TIMING_FREE_PIXELS; /* cost when > 0 */
+    int64_t before = rec->time;
+    rec->time = before + RASTER_TIMING_PER_POLY + (over > 0 ? over : 0);
+    /* time + (cost < 2 ? 2 - cost : 0) = before + 12 + max(cost, 2), cost = max(over, 0) */
+    rec->need = before + RASTER_TIMING_PER_POLY +
+                (over > RASTER_TIMING_MIN_TO_START ? over : RASTER_TIMING_MIN_TO_START);
 }
 
 /**
