@@ -371,22 +371,34 @@ RASTER_HOT void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp
     rp->lin_w = p->w[0];
 }
 
+/* The activation up to its edges' attributes: the polygon's state and the walk to its first
+ * edges (@p y: the line they start on, on return); false when setup_edges_other has set the
+ * polygon up (one line, or the reference engine's edge-by-edge path). Inline in both copies of
+ * the activation (activate_avx2, activate_plain). */
+static inline __attribute__((always_inline)) bool activate_walk(raster_engine *r, raster_poly *rp,
+                                                                int32_t *y, raster_edge_ends *el,
+                                                                raster_edge_ends *er)
+{
+    setup_poly(r, r->frame, rp, rp->poly);
+    const bool flat = rp->ytop == rp->ybottom;
+    if (flat || r->ref_lines) {
+        setup_edges_other(r, rp, *y, flat);
+        return false;
+    }
+    rp->flat = false;
+    *y = walk_edges(rp, *y, el, er);
+    return true;
+}
+
 #if RASTER_EDGE_AVX2
 /* raster_poly_activate of an engine with span_isa AVX2: both edges' attributes by the AVX2
  * pass, inline with the rest of the activation (edge_setup.h raster_slope_pair_avx2). */
 static __attribute__((noinline, target("avx2"))) void activate_avx2(raster_engine *r,
                                                                     raster_poly *rp, int32_t y)
 {
-    setup_poly(r, r->frame, rp, rp->poly);
-    const bool flat = rp->ytop == rp->ybottom;
-    if (flat || r->ref_lines) {
-        setup_edges_other(r, rp, y, flat);
-        return;
-    }
-    rp->flat = false;
     raster_edge_ends el, er;
     int32_t x[2];
-    y = walk_edges(rp, y, &el, &er);
+    if (!activate_walk(r, rp, &y, &el, &er)) return;
     raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y,
                            r->recip, x);
     rp->xl = x[0];
@@ -397,16 +409,9 @@ static __attribute__((noinline, target("avx2"))) void activate_avx2(raster_engin
 /* raster_poly_activate of other engines: each edge's attributes by raster_slope_attrs_vtx. */
 static __attribute__((noinline)) void activate_plain(raster_engine *r, raster_poly *rp, int32_t y)
 {
-    setup_poly(r, r->frame, rp, rp->poly);
-    const bool flat = rp->ytop == rp->ybottom;
-    if (flat || r->ref_lines) {
-        setup_edges_other(r, rp, y, flat);
-        return;
-    }
-    rp->flat = false;
     raster_edge_ends el, er;
     int32_t x[2];
-    y = walk_edges(rp, y, &el, &er);
+    if (!activate_walk(r, rp, &y, &el, &er)) return;
     raster_slope_pair(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y, r->recip,
                       x);
     rp->xl = x[0];
