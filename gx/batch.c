@@ -682,6 +682,24 @@ static GX_ALWAYS_INLINE void direct_polygon(gx_engine *gx, gx_cycle_state *c, co
     gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED, done == GX_DIRECT_STORED_QUAD, false);
 }
 
+/* The assembly state as the direct loops (batch_direct_rtc, batch_direct_cyc) leave it after
+ * their last vertex, @p end - 1: @p strip_polys polygons so far, @p s vertices of the polygon in
+ * progress (which began at vertex @p first), and the last @p n vertices' entries. Once a batch. */
+static GX_ALWAYS_INLINE void direct_loop_end(gx_geom_state *g, batch_pass3 *p, size_t first,
+                                             size_t end, uint32_t n, uint32_t strip_polys,
+                                             uint32_t s)
+{
+    g->strip_polys = strip_polys;
+    g->vtx_in_poly = s;
+    if (s != 0) {
+        g->poly_completed = false;
+        g->poly_rejected = false;
+    }
+    g->incomplete = !g->poly_completed;
+    for (size_t v = end - (end - first < n ? end - first : n); v < end; v++)
+        p->last_j[(v - first) % n] = (int32_t)v;
+}
+
 /* Pass 3 run to completion for batch vertices @p j .. @p end - 1 of separate triangles or quads
  * once the batch took the direct path (p->direct: every polygon completed here started in the
  * batch): batch_vertices_rtc's loop with direct_vertex's assembly reduced to what the vertex
@@ -720,16 +738,7 @@ static GX_ALWAYS_INLINE void batch_direct_rtc(gx_engine *gx, const batch *b, bat
     *issue = is;
     *total = t;
 
-    /* the assembly state as the last vertex leaves it */
-    g->strip_polys = strip_polys + npoly;
-    g->vtx_in_poly = s;
-    if (s != 0) {
-        g->poly_completed = false;
-        g->poly_rejected = false;
-    }
-    g->incomplete = !g->poly_completed;
-    for (size_t v = end - (end - first < n ? end - first : n); v < end; v++)
-        p->last_j[(v - first) % n] = (int32_t)v;
+    direct_loop_end(g, p, first, end, n, strip_polys + npoly, s);
 }
 
 /* The charge of attribute entry @p kind (K_COLOR, K_NORMAL, K_TEXCOORD) in the cycle-driven
@@ -800,16 +809,7 @@ static GX_ALWAYS_INLINE void batch_direct_cyc(gx_engine *gx, gx_cycle_state *c, 
     p->vertex_cycles = vertex_cycles;
     p->busy = busy;
 
-    /* the assembly state as the last vertex leaves it */
-    g->strip_polys = strip_polys + npoly;
-    g->vtx_in_poly = s;
-    if (s != 0) {
-        g->poly_completed = false;
-        g->poly_rejected = false;
-    }
-    g->incomplete = !g->poly_completed;
-    for (size_t v = j - (j - first < n ? j - first : n); v < j; v++)
-        p->last_j[(v - first) % n] = (int32_t)v;
+    direct_loop_end(g, p, first, j, n, strip_polys + npoly, s);
 }
 
 /* Passes 2-3 over what pass 1 gathered (@p nwords bus writes: the cycle-driven mode's clock). */
