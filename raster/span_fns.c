@@ -12,10 +12,10 @@
  * (span_vec.h, four pixels at a time; SSE2 machines only): span_fn_v* for linear Z-buffered
  * spans, span_fn_p* for perspective and W-buffered ones (span_fn_pf* for those of one vertex
  * colour: raster_span_k.pflat). The pixel loop's polygon constants are set up here once per
- * polygon (setup_k).
+ * polygon (setup_k). This file holds the 32 generic variants and the choice; the others are
+ * in span_fns_shade.c, span_fns_vec.c and span_fns_vec8.c (span_fns.h says why).
  */
-#include "raster/span_pixel.h"
-#include "raster/span_vec8.h"
+#include "raster/span_fns.h"
 
 #define SPAN_FN(n)                                                                                 \
     static void span_fn_##n(span_line *c, int32_t xcut)                                            \
@@ -36,7 +36,7 @@ SPAN_FN8(0x1)
 SPAN_FN8B(0x0)
 SPAN_FN8B(0x1)
 
-static const raster_span_fn span_fns[SPAN_VARIANTS] = {
+const raster_span_fn raster_spf_gen[SPAN_VARIANTS] = {
     span_fn_0x00, span_fn_0x01, span_fn_0x02, span_fn_0x03, span_fn_0x04, span_fn_0x05,
     span_fn_0x06, span_fn_0x07, span_fn_0x08, span_fn_0x09, span_fn_0x0A, span_fn_0x0B,
     span_fn_0x0C, span_fn_0x0D, span_fn_0x0E, span_fn_0x0F, span_fn_0x10, span_fn_0x11,
@@ -45,194 +45,6 @@ static const raster_span_fn span_fns[SPAN_VARIANTS] = {
     span_fn_0x1E, span_fn_0x1F,
 };
 
-/* Fused-shading variants for polygons without shadow: anti-aliasing (16), W-buffer (4) and the
- * depth test (0-3) stay flags; index = depth | W-buffer | AA >> 1 (0-15). */
-#define SPAN_FN_FUSED(i, n)                                                                        \
-    static void span_fn_vtx_##i(span_line *c, int32_t xcut)                                        \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_SHADE_VERTEX);                                               \
-    }                                                                                              \
-    static void span_fn_mod_##i(span_line *c, int32_t xcut)                                        \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_SHADE_MODDEC);                                               \
-    }
-/* Linear Z-buffered spans: index = depth | AA >> 2 (0-7). */
-#define SPAN_FN_DDA(i, n)                                                                          \
-    static void span_fn_dvtx_##i(span_line *c, int32_t xcut)                                       \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_SHADE_VERTEX | SPAN_DDA);                                    \
-    }                                                                                              \
-    static void span_fn_dmod_##i(span_line *c, int32_t xcut)                                       \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_SHADE_MODDEC | SPAN_DDA);                                    \
-    }                                                                                              \
-    static void span_fn_dgen_##i(span_line *c, int32_t xcut)                                       \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_DDA);                                                        \
-    }                                                                                              \
-    static void span_fn_dflat_##i(span_line *c, int32_t xcut)                                      \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                        \
-    }                                                                                              \
-    static void span_fn_dfmod_##i(span_line *c, int32_t xcut)                                      \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                        \
-    }
-SPAN_FN_FUSED(0, 0)
-SPAN_FN_FUSED(1, 1)
-SPAN_FN_FUSED(2, 2)
-SPAN_FN_FUSED(3, 3)
-SPAN_FN_FUSED(4, 4)
-SPAN_FN_FUSED(5, 5)
-SPAN_FN_FUSED(6, 6)
-SPAN_FN_FUSED(7, 7)
-SPAN_FN_FUSED(8, SPAN_AA | 0)
-SPAN_FN_FUSED(9, SPAN_AA | 1)
-SPAN_FN_FUSED(10, SPAN_AA | 2)
-SPAN_FN_FUSED(11, SPAN_AA | 3)
-SPAN_FN_FUSED(12, SPAN_AA | 4)
-SPAN_FN_FUSED(13, SPAN_AA | 5)
-SPAN_FN_FUSED(14, SPAN_AA | 6)
-SPAN_FN_FUSED(15, SPAN_AA | 7)
-SPAN_FN_DDA(0, 0)
-SPAN_FN_DDA(1, 1)
-SPAN_FN_DDA(2, 2)
-SPAN_FN_DDA(3, 3)
-SPAN_FN_DDA(4, SPAN_AA | 0)
-SPAN_FN_DDA(5, SPAN_AA | 1)
-SPAN_FN_DDA(6, SPAN_AA | 2)
-SPAN_FN_DDA(7, SPAN_AA | 3)
-
-#if SPAN_VEC
-/* Linear Z-buffered spans four pixels at a time (span_vec.h), without anti-aliasing, for
- * polygons that are not wireframe: index = depth (0-3). */
-#define SPAN_FN_VEC(i)                                                                             \
-    static void span_fn_vvtx_##i(span_line *c, int32_t xcut)                                       \
-    {                                                                                              \
-        draw_vec_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA);                                \
-    }                                                                                              \
-    static void span_fn_vmod_##i(span_line *c, int32_t xcut)                                       \
-    {                                                                                              \
-        draw_vec_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA);                                \
-    }                                                                                              \
-    static void span_fn_vflat_##i(span_line *c, int32_t xcut)                                      \
-    {                                                                                              \
-        draw_vec_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                    \
-    }                                                                                              \
-    static void span_fn_vfmod_##i(span_line *c, int32_t xcut)                                      \
-    {                                                                                              \
-        draw_vec_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                    \
-    }
-/* Perspective or W-buffered spans four pixels at a time (same conditions): index = depth |
- * W-buffer (0-7). */
-#define SPAN_FN_PVEC(i)                                                                            \
-    static void span_fn_pvtx_##i(span_line *c, int32_t xcut)                                       \
-    {                                                                                              \
-        draw_persp_line(c, xcut, (i) | SPAN_SHADE_VERTEX);                                         \
-    }                                                                                              \
-    static void span_fn_pmod_##i(span_line *c, int32_t xcut)                                       \
-    {                                                                                              \
-        draw_persp_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                         \
-    }                                                                                              \
-    static void span_fn_pflat_##i(span_line *c, int32_t xcut)                                      \
-    {                                                                                              \
-        draw_persp_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT);                             \
-    }                                                                                              \
-    static void span_fn_pfmod_##i(span_line *c, int32_t xcut)                                      \
-    {                                                                                              \
-        draw_persp_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT);                             \
-    }
-SPAN_FN_PVEC(0)
-SPAN_FN_PVEC(1)
-SPAN_FN_PVEC(2)
-SPAN_FN_PVEC(3)
-SPAN_FN_PVEC(4)
-SPAN_FN_PVEC(5)
-SPAN_FN_PVEC(6)
-SPAN_FN_PVEC(7)
-SPAN_FN_VEC(0)
-SPAN_FN_VEC(1)
-SPAN_FN_VEC(2)
-SPAN_FN_VEC(3)
-#define TABLE4(p)                                                                                  \
-    {                                                                                              \
-        p##0, p##1, p##2, p##3                                                                     \
-    }
-static const raster_span_fn span_fns_pvtx[8] = {span_fn_pvtx_0, span_fn_pvtx_1, span_fn_pvtx_2,
-                                                span_fn_pvtx_3, span_fn_pvtx_4, span_fn_pvtx_5,
-                                                span_fn_pvtx_6, span_fn_pvtx_7};
-static const raster_span_fn span_fns_pmod[8] = {span_fn_pmod_0, span_fn_pmod_1, span_fn_pmod_2,
-                                                span_fn_pmod_3, span_fn_pmod_4, span_fn_pmod_5,
-                                                span_fn_pmod_6, span_fn_pmod_7};
-static const raster_span_fn span_fns_pflat[8] = {span_fn_pflat_0, span_fn_pflat_1, span_fn_pflat_2,
-                                                 span_fn_pflat_3, span_fn_pflat_4, span_fn_pflat_5,
-                                                 span_fn_pflat_6, span_fn_pflat_7};
-static const raster_span_fn span_fns_pfmod[8] = {span_fn_pfmod_0, span_fn_pfmod_1, span_fn_pfmod_2,
-                                                 span_fn_pfmod_3, span_fn_pfmod_4, span_fn_pfmod_5,
-                                                 span_fn_pfmod_6, span_fn_pfmod_7};
-static const raster_span_fn span_fns_vvtx[4] = TABLE4(span_fn_vvtx_);
-static const raster_span_fn span_fns_vmod[4] = TABLE4(span_fn_vmod_);
-static const raster_span_fn span_fns_vflat[4] = TABLE4(span_fn_vflat_);
-static const raster_span_fn span_fns_vfmod[4] = TABLE4(span_fn_vfmod_);
-#endif
-
-#if SPAN_VEC8
-/* The same linear Z-buffered spans eight pixels at a time (span_vec8.h, AVX2: compiled for it
- * function by function, called only on engines with raster_engine.span_isa AVX2). */
-#define SPAN_FN_VEC8(i)                                                                            \
-    static __attribute__((target("avx2"))) void span_fn_wvtx_##i(span_line *c, int32_t xcut)       \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA);                               \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_wmod_##i(span_line *c, int32_t xcut)       \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA);                               \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_wflat_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                   \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_wfmod_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                   \
-    }
-SPAN_FN_VEC8(0)
-SPAN_FN_VEC8(1)
-SPAN_FN_VEC8(2)
-SPAN_FN_VEC8(3)
-static const raster_span_fn span_fns_wvtx[4] = TABLE4(span_fn_wvtx_);
-static const raster_span_fn span_fns_wmod[4] = TABLE4(span_fn_wmod_);
-static const raster_span_fn span_fns_wflat[4] = TABLE4(span_fn_wflat_);
-static const raster_span_fn span_fns_wfmod[4] = TABLE4(span_fn_wfmod_);
-/* Perspective Z-buffered spans eight pixels at a time (span_vec8.h draw_persp8_line; the
- * W-buffered ones keep the four-lane step): index = depth (0-3). */
-#define SPAN_FN_PVEC8(i)                                                                           \
-    static __attribute__((target("avx2"))) void span_fn_qvtx_##i(span_line *c, int32_t xcut)       \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX);                                        \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_qmod_##i(span_line *c, int32_t xcut)       \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                        \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_qflat_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT);                            \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_qfmod_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT);                            \
-    }
-SPAN_FN_PVEC8(0)
-SPAN_FN_PVEC8(1)
-SPAN_FN_PVEC8(2)
-SPAN_FN_PVEC8(3)
-static const raster_span_fn span_fns_qvtx[4] = TABLE4(span_fn_qvtx_);
-static const raster_span_fn span_fns_qmod[4] = TABLE4(span_fn_qmod_);
-static const raster_span_fn span_fns_qflat[4] = TABLE4(span_fn_qflat_);
-static const raster_span_fn span_fns_qfmod[4] = TABLE4(span_fn_qfmod_);
-#endif
-
 uint8_t raster_span_isa_best(void)
 {
 #if SPAN_VEC8
@@ -240,23 +52,6 @@ uint8_t raster_span_isa_best(void)
 #endif
     return SPAN_VEC ? RASTER_SPAN_ISA_SSE2 : RASTER_SPAN_ISA_SCALAR;
 }
-
-#define TABLE8(p)                                                                                  \
-    {                                                                                              \
-        p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7                                             \
-    }
-#define TABLE16(p)                                                                                 \
-    {                                                                                              \
-        p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8, p##9, p##10, p##11, p##12, p##13,    \
-            p##14, p##15                                                                           \
-    }
-static const raster_span_fn span_fns_dvtx[8] = TABLE8(span_fn_dvtx_);
-static const raster_span_fn span_fns_dmod[8] = TABLE8(span_fn_dmod_);
-static const raster_span_fn span_fns_dflat[8] = TABLE8(span_fn_dflat_);
-static const raster_span_fn span_fns_dfmod[8] = TABLE8(span_fn_dfmod_);
-static const raster_span_fn span_fns_dgen[8] = TABLE8(span_fn_dgen_);
-static const raster_span_fn span_fns_vtx[16] = TABLE16(span_fn_vtx_);
-static const raster_span_fn span_fns_mod[16] = TABLE16(span_fn_mod_);
 
 /* The pixel loop's constants of a polygon (raster_span_k). */
 static void setup_k(const raster_engine *r, raster_poly *rp)
@@ -307,20 +102,20 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
     rp->span_lin = rp->span_flat = NULL;
     if (raster_curse_select_poly(r, rp)) return; /* the overlapping-edge rule (curse.c) */
     if ((flags & SPAN_SHADOW) || r->span_reference) {
-        rp->span_gen = span_fns[flags];
+        rp->span_gen = raster_spf_gen[flags];
         return;
     }
     unsigned aa = (flags & SPAN_AA) ? 1u : 0u;
     if (!(flags & SPAN_WBUFFER)) {
         unsigned i = (flags & 3u) | aa << 2;
         if (rp->shader.kind == RASTER_SHADE_VERTEX) {
-            rp->span_lin = span_fns_dvtx[i];
-            rp->span_flat = span_fns_dflat[i];
+            rp->span_lin = raster_spf_dvtx[i];
+            rp->span_flat = raster_spf_dflat[i];
         } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
-            rp->span_lin = span_fns_dmod[i];
-            rp->span_flat = span_fns_dfmod[i]; /* one vertex colour: span_moddec */
+            rp->span_lin = raster_spf_dmod[i];
+            rp->span_flat = raster_spf_dfmod[i]; /* one vertex colour: span_moddec */
         } else {
-            rp->span_lin = span_fns_dgen[i];
+            rp->span_lin = raster_spf_dgen[i];
         }
     }
 #if SPAN_VEC
@@ -333,16 +128,16 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
         unsigned d = flags & 3u;
         const bool w = SPAN_VEC8 && r->span_isa >= RASTER_SPAN_ISA_AVX2;
         if (rp->shader.kind == RASTER_SHADE_VERTEX) {
-            rp->span_lin = span_fns_vvtx[d];
-            rp->span_flat = span_fns_vflat[d];
+            rp->span_lin = raster_spf_vvtx[d];
+            rp->span_flat = raster_spf_vflat[d];
 #if SPAN_VEC8
-            if (w) rp->span_lin = span_fns_wvtx[d], rp->span_flat = span_fns_wflat[d];
+            if (w) rp->span_lin = raster_spf_wvtx[d], rp->span_flat = raster_spf_wflat[d];
 #endif
         } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
-            rp->span_lin = span_fns_vmod[d];
-            rp->span_flat = span_fns_vfmod[d];
+            rp->span_lin = raster_spf_vmod[d];
+            rp->span_flat = raster_spf_vfmod[d];
 #if SPAN_VEC8
-            if (w) rp->span_lin = span_fns_wmod[d], rp->span_flat = span_fns_wfmod[d];
+            if (w) rp->span_lin = raster_spf_wmod[d], rp->span_flat = raster_spf_wfmod[d];
 #endif
         }
         (void)w;
@@ -350,30 +145,30 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
 #endif
     unsigned i = (flags & 7u) | aa << 3;
     if (rp->shader.kind == RASTER_SHADE_VERTEX)
-        rp->span_gen = span_fns_vtx[i];
+        rp->span_gen = raster_spf_vtx[i];
     else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded)
-        rp->span_gen = span_fns_mod[i];
+        rp->span_gen = raster_spf_mod[i];
     else
-        rp->span_gen = span_fns[flags];
+        rp->span_gen = raster_spf_gen[flags];
 #if SPAN_VEC
     if (vec) {
         if (rp->shader.kind == RASTER_SHADE_VERTEX) {
-            rp->span_gen = span_fns_pvtx[flags & 7u];
-            rp->spk.pflat = span_fns_pflat[flags & 7u];
+            rp->span_gen = raster_spf_pvtx[flags & 7u];
+            rp->spk.pflat = raster_spf_pflat[flags & 7u];
         } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
-            rp->span_gen = span_fns_pmod[flags & 7u];
-            rp->spk.pflat = span_fns_pfmod[flags & 7u];
+            rp->span_gen = raster_spf_pmod[flags & 7u];
+            rp->spk.pflat = raster_spf_pfmod[flags & 7u];
         }
 #if SPAN_VEC8
         /* (Z-buffered: eight pixels at a time by AVX2) */
         if (r->span_isa >= RASTER_SPAN_ISA_AVX2 && !(flags & SPAN_WBUFFER)) {
             unsigned d = flags & 3u;
             if (rp->shader.kind == RASTER_SHADE_VERTEX) {
-                rp->span_gen = span_fns_qvtx[d];
-                rp->spk.pflat = span_fns_qflat[d];
+                rp->span_gen = raster_spf_qvtx[d];
+                rp->spk.pflat = raster_spf_qflat[d];
             } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
-                rp->span_gen = span_fns_qmod[d];
-                rp->spk.pflat = span_fns_qfmod[d];
+                rp->span_gen = raster_spf_qmod[d];
+                rp->spk.pflat = raster_spf_qfmod[d];
             }
         }
 #endif

@@ -1,0 +1,65 @@
+/*
+ * span_fns_vec8.c - the span functions eight pixels at a time (span_vec8.h, AVX2, compiled for it
+ * function by function): linear (span_fn_w*) and perspective (span_fn_q*) Z-buffered spans;
+ * chosen by span_fns.c.
+ * (span_fns.h: one translation unit a family, so that a parallel build compiles them side by
+ * side.)
+ */
+#include "raster/span_fns.h"
+
+#if SPAN_VEC8
+/* The same linear Z-buffered spans eight pixels at a time (span_vec8.h, AVX2: compiled for it
+ * function by function, called only on engines with raster_engine.span_isa AVX2). */
+#define SPAN_FN_VEC8(i)                                                                            \
+    static __attribute__((target("avx2"))) void span_fn_wvtx_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA);                               \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_wmod_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA);                               \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_wflat_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                   \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_wfmod_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                   \
+    }
+SPAN_FN_VEC8(0)
+SPAN_FN_VEC8(1)
+SPAN_FN_VEC8(2)
+SPAN_FN_VEC8(3)
+const raster_span_fn raster_spf_wvtx[4] = TABLE4(span_fn_wvtx_);
+const raster_span_fn raster_spf_wmod[4] = TABLE4(span_fn_wmod_);
+const raster_span_fn raster_spf_wflat[4] = TABLE4(span_fn_wflat_);
+const raster_span_fn raster_spf_wfmod[4] = TABLE4(span_fn_wfmod_);
+/* Perspective Z-buffered spans eight pixels at a time (span_vec8.h draw_persp8_line; the
+ * W-buffered ones keep the four-lane step): index = depth (0-3). */
+#define SPAN_FN_PVEC8(i)                                                                           \
+    static __attribute__((target("avx2"))) void span_fn_qvtx_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX);                                        \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_qmod_##i(span_line *c, int32_t xcut)       \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                        \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_qflat_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT);                            \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) void span_fn_qfmod_##i(span_line *c, int32_t xcut)      \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT);                            \
+    }
+SPAN_FN_PVEC8(0)
+SPAN_FN_PVEC8(1)
+SPAN_FN_PVEC8(2)
+SPAN_FN_PVEC8(3)
+const raster_span_fn raster_spf_qvtx[4] = TABLE4(span_fn_qvtx_);
+const raster_span_fn raster_spf_qmod[4] = TABLE4(span_fn_qmod_);
+const raster_span_fn raster_spf_qflat[4] = TABLE4(span_fn_qflat_);
+const raster_span_fn raster_spf_qfmod[4] = TABLE4(span_fn_qfmod_);
+#endif
