@@ -50,7 +50,6 @@
 int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                            int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y)
 {
-    s->x0 = x0;
     s->side = (uint8_t)side;
     s->attr_lin_fast = false; /* until raster_slope_attrs */
     s->zacc_on = false;       /* until raster_slope_depth */
@@ -69,6 +68,8 @@ int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, 
         s->xmax = x0;
         s->negative = false;
     }
+    s->xsign = s->negative ? -1 : 0;
+    s->xbase = x0 ^ s->xsign;
     s->xlen = s->xmax + 1 - s->xmin;
     s->ylen = y1 - y0;
 
@@ -126,7 +127,8 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
 
 int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
 {
-    s->x0 = x0;
+    s->xbase = x0;
+    s->xsign = 0;
     s->xmin = x0;
     s->xmax = x0;
     s->xlen = 1;

@@ -49,9 +49,12 @@ enum {
  * their per-line state has to stay in the L1 cache for the loop to stay fast. */
 typedef struct raster_slope {
     /* ---- per line ---- */
-    int32_t dx;         /**< accumulator, 18 fraction bits, relative to x0 */
-    int32_t inc;        /**< |slope|, 18 fraction bits */
-    int32_t x0;         /**< X of the edge's upper vertex */
+    int32_t dx;  /**< accumulator, 18 fraction bits, relative to x0 */
+    int32_t inc; /**< |slope|, 18 fraction bits */
+    /** X of the edge's upper vertex, x0, as x0 ^ xsign, xsign = negative ? -1 : 0: the span
+     *  X is then ((xbase + offset) ^ xsign), x0 - offset for a negative edge (~(~x0 + off)),
+     *  without a branch on the direction (raster_slope_x) */
+    int32_t xbase, xsign;
     int32_t xmin, xmax; /**< the span position is clamped to this range */
     int32_t far_mask;   /**< 0x1FF: hardware far end (gap rule) for a far-end edge, else 0 */
     int32_t near_keep;  /**< ~0x1FF: hardware run length of a near-end edge, else ~0 */
@@ -262,8 +265,12 @@ static inline int32_t raster_slope_x(const raster_slope *s)
     uint32_t d = (uint32_t)s->dx;
     d -= (d - (uint32_t)s->inc) & (uint32_t)s->far_mask;
     int32_t off = dsgx_asr32((int32_t)d, 18);
-    int32_t x = s->negative ? s->x0 - off : s->x0 + off;
-    return x < s->xmin ? s->xmin : (x > s->xmax ? s->xmax : x);
+    /* x0 + off, or x0 - off for a negative edge: ~(~x0 + off) (xbase); two selects for the
+     * clamp (xmin <= xmax always), no branch (left edges go either way from polygon to
+     * polygon: a branch on the direction mispredicted) */
+    int32_t x = (int32_t)(((uint32_t)s->xbase + (uint32_t)off) ^ (uint32_t)s->xsign);
+    x = x < s->xmin ? s->xmin : x;
+    return x > s->xmax ? s->xmax : x;
 }
 
 /** Advance to the next scanline. @return the new span X. */
