@@ -84,9 +84,11 @@ typedef struct raster_slope {
      *  with its per-line fields (interp.h) */
     raster_interp interp;
     /* ---- per edge ---- */
-    int32_t z1;         /**< depth at the lower vertex */
-    int32_t x1;         /**< X of the edge's lower vertex (read on a polygon's last line) */
-    int32_t xlen, ylen; /**< edge extent in pixels */
+    int32_t z1; /**< depth at the lower vertex */
+    /** X of the edge's lower vertex (read on a polygon's last line). (The edge's extent in
+     *  pixels is not stored: X xmax + 1 - xmin, Y interp.xdiff = y1 - y0; only the
+     *  anti-aliasing coverage reads it, edge.c) */
+    int32_t x1;
     /** W, r, g, b, s, t along the edge, prepared once per edge (raster_slope_attrs): with
      *  attr_base, the raster_attr_prep of each attribute (the absolute difference, and which
      *  end is the smaller: 0 the upper vertex, 1 the lower), one array per field so that the

@@ -37,8 +37,6 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
     s->xmin = xmin;
     s->xmax = xmin + xlen - 1;
     s->negative = negative;
-    s->xlen = xlen;
-    s->ylen = ylen;
 
     /* reciprocal first, then the product (raster_slope_setup); ylen == xlen implies ylen != 0
      * (xlen >= 1), so the 45-degree test may come first */
