@@ -50,7 +50,6 @@
 int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, int32_t x1,
                            int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y)
 {
-    s->x0 = x0;
     s->side = (uint8_t)side;
     s->attr_lin_fast = false; /* until raster_slope_attrs */
     s->zacc_on = false;       /* until raster_slope_depth */
@@ -69,16 +68,17 @@ int32_t raster_slope_setup(raster_slope *s, int side, bool hw_gaps, int32_t x0, 
         s->xmax = x0;
         s->negative = false;
     }
-    s->xlen = s->xmax + 1 - s->xmin;
-    s->ylen = y1 - y0;
+    s->xsign = s->negative ? -1 : 0;
+    s->xbase = x0 ^ s->xsign;
+    const int32_t xlen = s->xmax + 1 - s->xmin, ylen = y1 - y0;
 
     /* Reciprocal first, then the product (melonDS Slope::Setup; nds-interp README). */
-    if (s->ylen == 0) {
+    if (ylen == 0) {
         s->inc = 0;
-    } else if (s->ylen == s->xlen && s->xlen != 1) {
+    } else if (ylen == xlen && xlen != 1) {
         s->inc = RASTER_SLOPE_ONE;
     } else {
-        int32_t yrecip = (1 << 18) / s->ylen;
+        int32_t yrecip = (1 << 18) / ylen;
         int32_t inc = (x1 - x0) * yrecip;
         s->inc = inc < 0 ? -inc : inc;
     }
@@ -126,11 +126,10 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
 
 int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
 {
-    s->x0 = x0;
+    s->xbase = x0;
+    s->xsign = 0;
     s->xmin = x0;
     s->xmax = x0;
-    s->xlen = 1;
-    s->ylen = 0;
     s->dx = 0;
     s->inc = 0;
     s->far_mask = 0;
@@ -365,13 +364,15 @@ static void edge_params_xmajor(const raster_slope *s, bool swapped, int32_t *len
     }
 
     /* Coverage of the run's first pixel and the increment for the next ones. */
+    /* the edge's extent in pixels (not stored: raster_slope) */
+    const int32_t xlen = s->xmax + 1 - s->xmin, ylen = s->interp.xdiff;
     int32_t startx = dsgx_asr32((int32_t)dxf, 18);
-    if (s->negative) startx = s->xlen - startx;
+    if (s->negative) startx = xlen - startx;
     if (s->side == RASTER_SIDE_RIGHT) startx = startx - len + 1;
-    int32_t startcov = (int32_t)((dsgx_mul64(dsgx_shl32(startx, 10) + 0x1FF, s->ylen)) / s->xlen);
+    int32_t startcov = (int32_t)((dsgx_mul64(dsgx_shl32(startx, 10) + 0x1FF, ylen)) / xlen);
     /* the increment (melonDS Slope::Setup computes it with the slope; here, in the only
      * place that reads it, so that edges set up without anti-aliasing skip the division) */
-    int32_t incr = dsgx_shl32(s->ylen, 10) / s->xlen;
+    int32_t incr = dsgx_shl32(ylen, 10) / xlen;
     *coverage = (int32_t)(RASTER_COV_XMAJOR | (((uint32_t)startcov & 0x3FFu) << 12) |
                           ((uint32_t)incr & 0x3FFu));
     *length = swapped ? 1 : len;

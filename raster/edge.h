@@ -49,9 +49,12 @@ enum {
  * their per-line state has to stay in the L1 cache for the loop to stay fast. */
 typedef struct raster_slope {
     /* ---- per line ---- */
-    int32_t dx;         /**< accumulator, 18 fraction bits, relative to x0 */
-    int32_t inc;        /**< |slope|, 18 fraction bits */
-    int32_t x0;         /**< X of the edge's upper vertex */
+    int32_t dx;  /**< accumulator, 18 fraction bits, relative to x0 */
+    int32_t inc; /**< |slope|, 18 fraction bits */
+    /** X of the edge's upper vertex, x0, as x0 ^ xsign, xsign = negative ? -1 : 0: the span
+     *  X is then ((xbase + offset) ^ xsign), x0 - offset for a negative edge (~(~x0 + off)),
+     *  without a branch on the direction (raster_slope_x) */
+    int32_t xbase, xsign;
     int32_t xmin, xmax; /**< the span position is clamped to this range */
     int32_t far_mask;   /**< 0x1FF: hardware far end (gap rule) for a far-end edge, else 0 */
     int32_t near_keep;  /**< ~0x1FF: hardware run length of a near-end edge, else ~0 */
@@ -81,9 +84,11 @@ typedef struct raster_slope {
      *  with its per-line fields (interp.h) */
     raster_interp interp;
     /* ---- per edge ---- */
-    int32_t z1;         /**< depth at the lower vertex */
-    int32_t x1;         /**< X of the edge's lower vertex (read on a polygon's last line) */
-    int32_t xlen, ylen; /**< edge extent in pixels */
+    int32_t z1; /**< depth at the lower vertex */
+    /** X of the edge's lower vertex (read on a polygon's last line). (The edge's extent in
+     *  pixels is not stored: X xmax + 1 - xmin, Y interp.xdiff = y1 - y0; only the
+     *  anti-aliasing coverage reads it, edge.c) */
+    int32_t x1;
     /** W, r, g, b, s, t along the edge, prepared once per edge (raster_slope_attrs): with
      *  attr_base, the raster_attr_prep of each attribute (the absolute difference, and which
      *  end is the smaller: 0 the upper vertex, 1 the lower), one array per field so that the
@@ -262,8 +267,13 @@ static inline int32_t raster_slope_x(const raster_slope *s)
     uint32_t d = (uint32_t)s->dx;
     d -= (d - (uint32_t)s->inc) & (uint32_t)s->far_mask;
     int32_t off = dsgx_asr32((int32_t)d, 18);
-    int32_t x = s->negative ? s->x0 - off : s->x0 + off;
-    return x < s->xmin ? s->xmin : (x > s->xmax ? s->xmax : x);
+    /* x0 + off, or x0 - off for a negative edge: ~(~x0 + off) (xbase); two selects for the
+     * clamp (xmin <= xmax always), no branch (left edges go either way from polygon to
+     * polygon, so a branch on the direction is hard to predict; g_heavy_1 -7 instructions a
+     * polygon line) */
+    int32_t x = (int32_t)(((uint32_t)s->xbase + (uint32_t)off) ^ (uint32_t)s->xsign);
+    x = x < s->xmin ? s->xmin : x;
+    return x > s->xmax ? s->xmax : x;
 }
 
 /** Advance to the next scanline. @return the new span X. */

@@ -26,7 +26,8 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
     int32_t xlen = negative ? -ddx : (ddx == 0 ? 1 : ddx);
     int32_t xmin = negative ? x1 : x0;
     int32_t ylen = y1 - y0;
-    s->x0 = x0;
+    s->xsign = negative ? -1 : 0;
+    s->xbase = x0 ^ s->xsign;
     s->side = (uint8_t)side;
     if (!then_all) {              /* (@p then_all: the attributes and the depth are set up next) */
         s->attr_lin_fast = false; /* until raster_slope_attrs */
@@ -36,8 +37,6 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
     s->xmin = xmin;
     s->xmax = xmin + xlen - 1;
     s->negative = negative;
-    s->xlen = xlen;
-    s->ylen = ylen;
 
     /* reciprocal first, then the product (raster_slope_setup); ylen == xlen implies ylen != 0
      * (xlen >= 1), so the 45-degree test may come first */
