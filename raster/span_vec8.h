@@ -359,6 +359,34 @@ SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
         draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, false);
 }
 
+/* span_pixel.h persp_ok for draw_persp8_line (no W-buffer), its two ends' terms as two lanes
+ * of doubles: xr * w0n * 256 and xr * den_step + den_base (int32 factors) with 0 <= xr <=
+ * 2^13 are below 2^53 in magnitude, and so is 257 * den, so every product, sum and comparison
+ * is exact and decides as persp_ok's 64-bit integers do; an xr outside [0, 2^13] only sends
+ * the line to draw_line (the same pixels). */
+SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+{
+    if (flags & SPAN_WBUFFER) return persp_ok(c, xs, xe, flags); /* (not drawn here) */
+    const raster_interp *ix = &c->ix;
+    if (ix->linear || xs >= xe) return false;
+    uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
+    if ((r0 | r1) > 8192u) return false;
+    uint32_t dor = c->a_d[0] | c->a_d[1] | c->a_d[2];
+    if (!(flags & SPAN_SHADE_VERTEX)) dor |= c->a_d[3] | c->a_d[4];
+    if (dor > 65536u) return false; /* (as persp_ok) */
+    __m128d x = _mm_set_pd((double)r1, (double)r0);
+    __m128d num = _mm_mul_pd(x, _mm_set1_pd((double)ix->w0n * 256.0));
+    __m128d den = _mm_add_pd(_mm_mul_pd(x, _mm_set1_pd((double)c->den_step)),
+                             _mm_set1_pd((double)c->den_base));
+    /* num in [0, 2^32), den in [1, 2^31), num < 257 * den */
+    __m128d bad = _mm_or_pd(_mm_or_pd(_mm_cmplt_pd(num, _mm_setzero_pd()),
+                                      _mm_cmpgt_pd(num, _mm_set1_pd(4294967295.0))),
+                            _mm_or_pd(_mm_or_pd(_mm_cmple_pd(den, _mm_setzero_pd()),
+                                                _mm_cmpgt_pd(den, _mm_set1_pd(2147483647.0))),
+                                      _mm_cmpge_pd(num, _mm_mul_pd(den, _mm_set1_pd(257.0)))));
+    return _mm_movemask_pd(bad) == 0;
+}
+
 /* draw_persp_line (span_pixel.h) eight pixels at a time, for Z-buffered perspective lines
  * (not SPAN_WBUFFER): draw_vec8 when the span's factor and attributes stay in the ranges
  * where its arithmetic is exact (persp_ok), else draw_line, or @p fb if not NULL: a function
@@ -367,7 +395,7 @@ SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
 SPAN_AVX2_FN void draw_persp8_line_fb(span_line *c, int32_t xcut, int flags, raster_span_fn fb)
 {
     const span_runs u = span_line_runs(c, xcut);
-    if (u.xe - u.xs <= SPAN_VEC_MIN || !persp_ok(c, u.xs, u.xe, flags)) {
+    if (u.xe - u.xs <= SPAN_VEC_MIN || !persp8_ok(c, u.xs, u.xe, flags)) {
         if (fb)
             fb(c, xcut);
         else
