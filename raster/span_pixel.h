@@ -573,11 +573,7 @@ static inline bool persp_ok(const span_line *c, int32_t xs, int32_t xe, int flag
         ok = ok && num >= 0 && num <= (int64_t)UINT32_MAX && den > 0 && den <= INT32_MAX &&
              num < 257 * den;
     }
-    /* (every d <= their OR: a bound on the OR is enough, and one test; an OR above 2^16 with
-     * every d <= 2^16 only sends the line to draw_line, which draws the same pixels) */
-    uint32_t dor = c->a_d[0] | c->a_d[1] | c->a_d[2];
-    if (!(flags & SPAN_SHADE_VERTEX)) dor |= c->a_d[3] | c->a_d[4];
-    ok = ok && dor <= 65536u;
+    for (int a = 0; a < ((flags & SPAN_SHADE_VERTEX) ? 3 : 5); a++) ok = ok && c->a_d[a] <= 65536u;
     if (flags & SPAN_WBUFFER) ok = ok && c->zk >= 0 && c->zk <= (int64_t)UINT32_MAX;
     return ok;
 }
