@@ -140,15 +140,16 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     uint64_t xr = (uint32_t)(xs - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (xs - c->ix.x0));
     vec8_acc va[5], vz;
     __m256 vd[5];
-    __m256i vb[5];
-    bool vsel[5];
+    __m256i vb[5], vp[5];
     __m256d xd0 = _mm256_setzero_pd(), xd1 = _mm256_setzero_pd(), wn = _mm256_setzero_pd(),
             dstep = _mm256_setzero_pd(), dbase = _mm256_setzero_pd();
     if (persp) {
+        /* base + ((pd + ps * f0) >> 8), span_pixel.h span_attr_persp: ps = -d or d (|d| <=
+         * 2^16, persp_ok), so ps * f0 (f0 <= 256) is exact in float; no second factor */
         for (int a = a0; a < a1; a++) {
-            vd[a] = _mm256_set1_ps((float)c->a_d[a]);
+            vd[a] = _mm256_set1_ps((float)(int32_t)c->a_ps[a]);
             vb[a] = vec8_set1((int32_t)c->a_base[a]);
-            vsel[a] = c->a_sel[a] != 0;
+            vp[a] = vec8_set1((int32_t)c->a_pd[a]);
         }
     } else {
         for (int a = a0; a < a1; a++) {
@@ -255,13 +256,13 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 _mm256_mul_pd(xd0, wn), _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase)));
             __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(
                 _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
-            __m256i f0 = _mm256_set_m128i(q1, q0);
-            __m256 ff0 = _mm256_cvtepi32_ps(f0);
-            __m256 ff1 = _mm256_cvtepi32_ps(_mm256_sub_epi32(vec8_set1(256), f0));
+            __m256 ff0 = _mm256_cvtepi32_ps(_mm256_set_m128i(q1, q0));
             for (int a = a0; a < a1; a++)
                 av[a] = _mm256_add_epi32(
-                    vb[a], _mm256_srli_epi32(
-                               _mm256_cvttps_epi32(_mm256_mul_ps(vd[a], vsel[a] ? ff1 : ff0)), 8));
+                    vb[a],
+                    _mm256_srli_epi32(
+                        _mm256_add_epi32(vp[a], _mm256_cvttps_epi32(_mm256_mul_ps(vd[a], ff0))),
+                        8));
         } else {
             for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
         }
@@ -358,14 +359,47 @@ SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
         draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, false);
 }
 
+/* span_pixel.h persp_ok for draw_persp8_line (no W-buffer), its two ends' terms as two lanes
+ * of doubles: xr * w0n * 256 and xr * den_step + den_base (int32 factors) with 0 <= xr <=
+ * 2^13 are below 2^53 in magnitude, and so is 257 * den, so every product, sum and comparison
+ * is exact and decides as persp_ok's 64-bit integers do; an xr outside [0, 2^13] only sends
+ * the line to draw_line (the same pixels). */
+SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+{
+    if (flags & SPAN_WBUFFER) return persp_ok(c, xs, xe, flags); /* (not drawn here) */
+    const raster_interp *ix = &c->ix;
+    if (ix->linear || xs >= xe) return false;
+    uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
+    if ((r0 | r1) > 8192u) return false;
+    uint32_t dor = c->a_d[0] | c->a_d[1] | c->a_d[2];
+    if (!(flags & SPAN_SHADE_VERTEX)) dor |= c->a_d[3] | c->a_d[4];
+    if (dor > 65536u) return false; /* (as persp_ok) */
+    __m128d x = _mm_set_pd((double)r1, (double)r0);
+    __m128d num = _mm_mul_pd(x, _mm_set1_pd((double)ix->w0n * 256.0));
+    __m128d den = _mm_add_pd(_mm_mul_pd(x, _mm_set1_pd((double)c->den_step)),
+                             _mm_set1_pd((double)c->den_base));
+    /* num in [0, 2^32), den in [1, 2^31), num < 257 * den */
+    __m128d bad = _mm_or_pd(_mm_or_pd(_mm_cmplt_pd(num, _mm_setzero_pd()),
+                                      _mm_cmpgt_pd(num, _mm_set1_pd(4294967295.0))),
+                            _mm_or_pd(_mm_or_pd(_mm_cmple_pd(den, _mm_setzero_pd()),
+                                                _mm_cmpgt_pd(den, _mm_set1_pd(2147483647.0))),
+                                      _mm_cmpge_pd(num, _mm_mul_pd(den, _mm_set1_pd(257.0)))));
+    return _mm_movemask_pd(bad) == 0;
+}
+
 /* draw_persp_line (span_pixel.h) eight pixels at a time, for Z-buffered perspective lines
  * (not SPAN_WBUFFER): draw_vec8 when the span's factor and attributes stay in the ranges
- * where its arithmetic is exact (persp_ok), else draw_line. */
-SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)
+ * where its arithmetic is exact (persp_ok), else draw_line, or @p fb if not NULL: a function
+ * that draws the line as draw_line with these flags, out of line (curse.c: the scalar line
+ * inline took more than half of the function's ~23 KB; most lines never run it). */
+SPAN_AVX2_FN void draw_persp8_line_fb(span_line *c, int32_t xcut, int flags, raster_span_fn fb)
 {
     const span_runs u = span_line_runs(c, xcut);
-    if (u.xe - u.xs <= SPAN_VEC_MIN || !persp_ok(c, u.xs, u.xe, flags)) {
-        draw_line(c, xcut, flags);
+    if (u.xe - u.xs <= SPAN_VEC_MIN || !persp8_ok(c, u.xs, u.xe, flags)) {
+        if (fb)
+            fb(c, xcut);
+        else
+            draw_line(c, xcut, flags);
         return;
     }
     span_k k;
@@ -374,6 +408,11 @@ SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)
         draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
     else
         draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, false);
+}
+
+SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)
+{
+    draw_persp8_line_fb(c, xcut, flags, NULL);
 }
 #else
 #define SPAN_VEC8 0
