@@ -364,14 +364,19 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         int slow = _mm256_movemask_ps(
             _mm256_castsi256_ps(_mm256_andnot_si256(opaque, _mm256_or_si256(retry, shown))));
 
+        /* (the lower layer read before the layer-0 stores: its words are 4 KiB-aliased with
+         * theirs, RASTER_BUF_SIZE * 4 bytes apart) */
+        __m256i draw1 = _mm256_setzero_si256();
+        const uint32_t addr1 = addr + RASTER_BUF_SIZE;
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(under))) {
+            __m256i dstz1 = _mm256_maskload_epi32((const int *)&r->depth[addr1], under);
+            __m256i dsta1 = _mm256_maskload_epi32((const int *)&r->attr[addr1], under);
+            draw1 = _mm256_and_si256(under, vec8_depth_pass(dt, dstz1, z, dsta1));
+        }
         _mm256_maskstore_epi32((int *)&r->depth[addr], draw, z);
         _mm256_maskstore_epi32((int *)&r->color[addr], draw, color);
         _mm256_maskstore_epi32((int *)&r->attr[addr], draw, attr);
-        if (_mm256_movemask_ps(_mm256_castsi256_ps(under))) {
-            const uint32_t addr1 = addr + RASTER_BUF_SIZE;
-            __m256i dstz1 = _mm256_maskload_epi32((const int *)&r->depth[addr1], under);
-            __m256i dsta1 = _mm256_maskload_epi32((const int *)&r->attr[addr1], under);
-            __m256i draw1 = _mm256_and_si256(under, vec8_depth_pass(dt, dstz1, z, dsta1));
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(draw1))) {
             _mm256_maskstore_epi32((int *)&r->depth[addr1], draw1, z);
             _mm256_maskstore_epi32((int *)&r->color[addr1], draw1, color);
             _mm256_maskstore_epi32((int *)&r->attr[addr1], draw1, attr);
