@@ -32,7 +32,10 @@
  *    word past the span's end (xe <= 256: never another line's, which another thread may be
  *    drawing) is touched, and no lane-by-lane path is needed at the line's end;
  *  - the modulate's 16-bit products are formed per 128-bit half (unpack and pack in-lane are
- *    each other's inverse: the pixels stay in order).
+ *    each other's inverse: the pixels stay in order);
+ *  - the opaque lanes that failed the depth test against an edge pixel are retried underneath
+ *    eight at a time (draw_vec takes them lane by lane): only translucent lanes go to the
+ *    scalar pixel (vec8_slow).
  */
 #ifndef DSGX_RASTER_SPAN_VEC8_H
 #define DSGX_RASTER_SPAN_VEC8_H
@@ -119,10 +122,9 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
 }
 
 /* The lanes of one draw_vec8 step that it leaves to the scalar pixel (span_vec.h
- * vec_slow_lanes: translucent, or a failed test against an edge pixel), out of line: inline,
- * their three 32-byte lane buffers and the registers live across the scalar pixels made every
- * span function reserve a 32-byte aligned frame (prologue and epilogue at every call), for
- * lanes that g_heavy_1's opaque spans almost never have. What they read of the span's flags is
+ * vec_slow_lanes: translucent ones; draw_vec8 retries the opaque ones under edge pixels
+ * itself), out of line: g_heavy_1's opaque spans never have them, and inline they took three
+ * lane buffers in every span function's frame. What they read of the span's flags is
  * the depth test and the overlapping-edge rule (draw_vec8's spans never have SPAN_AA or
  * SPAN_SHADOW, the only other flags plot_write reads): one copy per combination, so the pixel
  * still branches on no polygon constant. */
@@ -356,10 +358,10 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         /* the retry underneath of the lanes that would be written opaque (plot_depth: the
          * pixel under an edge pixel, at addr + RASTER_BUF_SIZE: this line's layer-0 addresses
          * are below it; then plot_write's opaque write there, without anti-aliasing), eight at
-         * a time: on g_heavy_1 about one step in eight has such lanes (small polygons: edge
-         * pixels everywhere), which the scalar pixel took one by one. A lane that is not
-         * opaque goes to the scalar pixel whole (depth test and retry again); one that is
-         * opaque but fails the alpha test writes nothing in either layer. */
+         * a time: common on g_heavy_1 (small polygons: edge pixels everywhere), where the
+         * scalar pixel took them one by one. A lane that is not opaque goes to the scalar
+         * pixel whole (depth test and retry again); one that is opaque but fails the alpha
+         * test writes nothing in either layer. */
         __m256i under = _mm256_and_si256(retry, _mm256_and_si256(opaque, vis));
         int slow = _mm256_movemask_ps(
             _mm256_castsi256_ps(_mm256_andnot_si256(opaque, _mm256_or_si256(retry, shown))));
