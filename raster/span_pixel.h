@@ -74,6 +74,9 @@ typedef struct span_line {
     /** SPAN_CURSE: the RASTER_ATTR_ROLE_* of the line's runs by their edge flags (& 3): [0]
      *  inside, [1] left run, [2] right run (curse.c) */
     uint32_t roles[4];
+    /** scratch of span_vec8.h vec8_slow: the depth, colour and attribute word of a step's eight
+     *  lanes (here, not in the span function's frame: see there) */
+    uint32_t lanes[3][8];
 } span_line;
 
 /*

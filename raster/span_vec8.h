@@ -32,7 +32,10 @@
  *    word past the span's end (xe <= 256: never another line's, which another thread may be
  *    drawing) is touched, and no lane-by-lane path is needed at the line's end;
  *  - the modulate's 16-bit products are formed per 128-bit half (unpack and pack in-lane are
- *    each other's inverse: the pixels stay in order).
+ *    each other's inverse: the pixels stay in order);
+ *  - the opaque lanes that failed the depth test against an edge pixel are retried underneath
+ *    eight at a time (draw_vec takes them lane by lane): only translucent lanes go to the
+ *    scalar pixel (vec8_slow).
  */
 #ifndef DSGX_RASTER_SPAN_VEC8_H
 #define DSGX_RASTER_SPAN_VEC8_H
@@ -115,6 +118,50 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
                                _mm256_and_si256(le, _mm256_cmpeq_epi32(dstz, z)));
     }
     default: return _mm256_cmpgt_epi32(dstz, z);
+    }
+}
+
+/* The lanes of one draw_vec8 step that it leaves to the scalar pixel (span_vec.h
+ * vec_slow_lanes: translucent ones; draw_vec8 retries the opaque ones under edge pixels
+ * itself), out of line: g_heavy_1's opaque spans never have them, and inline they took three
+ * lane buffers in every span function's frame. What they read of the span's flags is
+ * the depth test and the overlapping-edge rule (draw_vec8's spans never have SPAN_AA or
+ * SPAN_SHADOW, the only other flags plot_write reads): one copy per combination, so the pixel
+ * still branches on no polygon constant. */
+#define VEC8_SLOW_FN(n)                                                                            \
+    static __attribute__((noinline, unused, target("avx2"))) void vec8_slow_##n(                   \
+        span_line *c, uint32_t addr, int slow, int forced, const span_k *k)                        \
+    {                                                                                              \
+        vec_slow_lanes(c, addr, slow, forced, c->lanes[0], c->lanes[1], c->lanes[2], 8, (n), k);   \
+    }
+VEC8_SLOW_FN(0)
+VEC8_SLOW_FN(1)
+VEC8_SLOW_FN(2)
+VEC8_SLOW_FN(3)
+VEC8_SLOW_FN(512) /* SPAN_CURSE | depth */
+VEC8_SLOW_FN(513)
+VEC8_SLOW_FN(514)
+VEC8_SLOW_FN(515)
+_Static_assert(SPAN_CURSE == 512, "vec8_slow_* are named by their flags");
+
+/* vec8_slow_* of the span's depth test and rule (@p flags: constant in each span function),
+ * the lanes' depth, colour and attribute word passed in span_line.lanes (not in the caller's
+ * frame, nor as 32-byte arguments: either made gcc align the caller's frame to 32 bytes). */
+SPAN_AVX2_FN void vec8_slow(span_line *c, uint32_t addr, int slow, int forced, __m256i z,
+                            __m256i color, __m256i attr, int flags, const span_k *k)
+{
+    _mm256_storeu_si256((__m256i *)c->lanes[0], z);
+    _mm256_storeu_si256((__m256i *)c->lanes[1], color);
+    _mm256_storeu_si256((__m256i *)c->lanes[2], attr);
+    switch (flags & (SPAN_DEPTH_MASK | SPAN_CURSE)) {
+    case 0: vec8_slow_0(c, addr, slow, forced, k); break;
+    case 1: vec8_slow_1(c, addr, slow, forced, k); break;
+    case 2: vec8_slow_2(c, addr, slow, forced, k); break;
+    case 3: vec8_slow_3(c, addr, slow, forced, k); break;
+    case 512: vec8_slow_512(c, addr, slow, forced, k); break;
+    case 513: vec8_slow_513(c, addr, slow, forced, k); break;
+    case 514: vec8_slow_514(c, addr, slow, forced, k); break;
+    default: vec8_slow_515(c, addr, slow, forced, k); break;
     }
 }
 
@@ -305,25 +352,41 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                                                 vec8_set1((int32_t)p->valpha)));
         }
         __m256i alpha = _mm256_srli_epi32(color, 24);
-        __m256i shown = _mm256_and_si256(_mm256_and_si256(pass, valid),
-                                         _mm256_cmpgt_epi32(alpha, VEC8_K(p->v_aref)));
+        __m256i vis = _mm256_cmpgt_epi32(alpha, VEC8_K(p->v_aref));
+        __m256i shown = _mm256_and_si256(_mm256_and_si256(pass, valid), vis);
         __m256i opaque = _mm256_cmpeq_epi32(alpha, vec8_set1(31));
         __m256i draw = _mm256_and_si256(shown, opaque);
+        /* the retry underneath of the lanes that would be written opaque (plot_depth: the
+         * pixel under an edge pixel, at addr + RASTER_BUF_SIZE: this line's layer-0 addresses
+         * are below it; then plot_write's opaque write there, without anti-aliasing), eight at
+         * a time: common on g_heavy_1 (small polygons: edge pixels everywhere), where the
+         * scalar pixel took them one by one. A lane that is not opaque goes to the scalar
+         * pixel whole (depth test and retry again); one that is opaque but fails the alpha
+         * test writes nothing in either layer. */
+        __m256i under = _mm256_and_si256(retry, _mm256_and_si256(opaque, vis));
         int slow = _mm256_movemask_ps(
-            _mm256_castsi256_ps(_mm256_or_si256(retry, _mm256_andnot_si256(opaque, shown))));
+            _mm256_castsi256_ps(_mm256_andnot_si256(opaque, _mm256_or_si256(retry, shown))));
 
+        /* (the lower layer read before the layer-0 stores: its words are 4 KiB-aliased with
+         * theirs, RASTER_BUF_SIZE * 4 bytes apart) */
+        __m256i draw1 = _mm256_setzero_si256();
+        const uint32_t addr1 = addr + RASTER_BUF_SIZE;
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(under))) {
+            __m256i dstz1 = _mm256_maskload_epi32((const int *)&r->depth[addr1], under);
+            __m256i dsta1 = _mm256_maskload_epi32((const int *)&r->attr[addr1], under);
+            draw1 = _mm256_and_si256(under, vec8_depth_pass(dt, dstz1, z, dsta1));
+        }
         _mm256_maskstore_epi32((int *)&r->depth[addr], draw, z);
         _mm256_maskstore_epi32((int *)&r->color[addr], draw, color);
         _mm256_maskstore_epi32((int *)&r->attr[addr], draw, attr);
-        if (slow) {
-            uint32_t zl[8], cl[8], al[8];
-            _mm256_storeu_si256((__m256i *)zl, z);
-            _mm256_storeu_si256((__m256i *)cl, color);
-            _mm256_storeu_si256((__m256i *)al, attr);
-            vec_slow_lanes(c, addr, slow,
-                           curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0, zl, cl, al,
-                           8, flags, k);
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(draw1))) {
+            _mm256_maskstore_epi32((int *)&r->depth[addr1], draw1, z);
+            _mm256_maskstore_epi32((int *)&r->color[addr1], draw1, color);
+            _mm256_maskstore_epi32((int *)&r->attr[addr1], draw1, attr);
         }
+        if (slow)
+            vec8_slow(c, addr, slow, curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0, z,
+                      color, attr, flags, k);
 
         if (one) break;
         xv = _mm256_add_epi32(xv, vec8_set1(8));
