@@ -25,7 +25,10 @@
  * blend lane-wise, exact as argued there), with AVX2 eight (fog_pass_avx2, on engines whose
  * span_isa is AVX2: chosen at run time, the default build stays portable x86-64);
  * raster_fog_pass_ref, one pixel at a time through raster_fog_density / raster_fog_blend, is
- * the reference (unit.test_raster_postpass, every form).
+ * the reference (unit.test_raster_postpass, every form). The lower layer is fogged only with
+ * anti-aliasing on (raster_fog.lower): its colour is read by nothing else after this pass, so
+ * without anti-aliasing that fog changes no output pixel (on scene_terrain, fog and edge marking
+ * without anti-aliasing, it was about half of the pass's instructions).
  */
 #include "gx/regs.h"
 #include "raster/postpass_internal.h"
@@ -40,6 +43,7 @@ void raster_fog_setup(raster_fog *f, const gx_render_regs *regs)
     f->color6 = raster_color6_from_rgb15(fogcolor_rgb(regs->fog_color));
     f->alpha = fogcolor_alpha(regs->fog_color);
     f->alpha_only = disp3dcnt_fog_alpha_only(regs->disp3dcnt) != 0;
+    f->lower = disp3dcnt_antialias(regs->disp3dcnt) != 0;
     f->fog_rb = (f->color6 & 0x003F003Fu);
     f->fog_ga = ((f->color6 >> 8) & 0x3Fu) | (f->alpha << 16);
     for (int i = 0; i < 33; i++) f->pair[i] = f->table[i] | (uint32_t)f->table[i + 1] << 16;
@@ -115,7 +119,8 @@ void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1)
             uint32_t attr = r->attr[i];
             if (attr & RASTER_ATTR_FOG) fog_pixel(r, f, i, &m);
             /* the pixel behind an edge pixel is fogged too, for anti-aliasing */
-            if ((attr & RASTER_ATTR_EDGE_MASK) && (r->attr[i + RASTER_BUF_SIZE] & RASTER_ATTR_FOG))
+            if (f->lower && (attr & RASTER_ATTR_EDGE_MASK) &&
+                (r->attr[i + RASTER_BUF_SIZE] & RASTER_ATTR_FOG))
                 fog_pixel(r, f, i + RASTER_BUF_SIZE, &m);
         }
     }
@@ -239,8 +244,8 @@ FOG_AVX2_FN __m256i fog_blend8(const raster_fog *f, __m256i c, __m256i d)
  * same reuse of the last group's results; the lower layer's pixels under edge pixels eight at
  * a time too (those with the fog bit written, the others stored back unchanged: the group's
  * words are this line's). */
-static __attribute__((target("avx2"))) void fog_pass_avx2(raster_engine *r, const raster_fog *f,
-                                                          int y0, int y1)
+FOG_AVX2_FN void fog_rows_avx2(raster_engine *r, const raster_fog *f, int y0, int y1,
+                               const bool lower)
 {
     const __m256i fogbit = _mm256_set1_epi32((int32_t)RASTER_ATTR_FOG);
     const __m256i edgebits = _mm256_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
@@ -266,7 +271,7 @@ static __attribute__((target("avx2"))) void fog_pass_avx2(raster_engine *r, cons
                 _mm256_storeu_si256((__m256i *)&r->color[i], _mm256_blendv_epi8(c, olast, fog));
             }
             /* the pixel behind an edge pixel is fogged too, for anti-aliasing */
-            if (_mm256_testz_si256(a, edgebits)) continue;
+            if (!lower || _mm256_testz_si256(a, edgebits)) continue;
             uint32_t lo = i + RASTER_BUF_SIZE;
             __m256i la = _mm256_loadu_si256((const __m256i *)&r->attr[lo]);
             __m256i lfog =
@@ -279,6 +284,17 @@ static __attribute__((target("avx2"))) void fog_pass_avx2(raster_engine *r, cons
             _mm256_storeu_si256((__m256i *)&r->color[lo], _mm256_blendv_epi8(c, out, lfog));
         }
     }
+}
+
+/* fog_rows_avx2 with the lower layer (anti-aliasing on) or without: two copies, so the loop
+ * does not test the frame's flag per group */
+static __attribute__((target("avx2"))) void fog_pass_avx2(raster_engine *r, const raster_fog *f,
+                                                          int y0, int y1)
+{
+    if (f->lower)
+        fog_rows_avx2(r, f, y0, y1, true);
+    else
+        fog_rows_avx2(r, f, y0, y1, false);
 }
 #endif
 
@@ -319,6 +335,7 @@ void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1)
                 _mm_storeu_si128((__m128i *)&r->color[i], c);
             }
             /* the pixel behind an edge pixel is fogged too, for anti-aliasing */
+            if (!f->lower) continue;
             int edge = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(a, edgebits), zero));
             if (edge == 0xFFFF) continue;
             for (unsigned k = 0; k < 4; k++) {

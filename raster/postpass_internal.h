@@ -61,6 +61,11 @@ typedef struct raster_fog {
     uint32_t color6;   /**< FOG_COLOR rgb as r6 | g6 << 8 | b6 << 16 */
     uint32_t alpha;    /**< FOG_COLOR alpha, 5 bits */
     bool alpha_only;   /**< DISP3DCNT bit 6: fog only the alpha */
+    /** DISP3DCNT bit 4 (anti-aliasing): fog the lower layer under edge pixels too. Only the
+     *  anti-aliasing pass reads the lower layer's colour after the final pass's fog, so without
+     *  it that work changes no output pixel (render.c's file comment: the lower layer never
+     *  flows into the top one or the output without anti-aliasing). */
+    bool lower;
     /** the fog colour's red | blue << 16 and green | alpha << 16 (raster_fog_blend) */
     uint32_t fog_rb, fog_ga;
     /** table[i] | table[i + 1] << 16: the two entries a density interpolates between (the
@@ -73,8 +78,8 @@ void raster_fog_setup(raster_fog *f, const gx_render_regs *regs);
 uint32_t raster_fog_density(const raster_fog *f, uint32_t z);
 /** Blend colour-buffer pixel @p color towards the fog colour by @p density (0..128). */
 uint32_t raster_fog_blend(const raster_fog *f, uint32_t color, uint32_t density);
-/** Fog every pixel of lines [y0, y1) with the fog bit (and the lower layer under edge
- *  pixels). Four pixels at a time with SSE2, else raster_fog_pass_ref. */
+/** Fog every pixel of lines [y0, y1) with the fog bit (and, when @p f->lower, the lower layer
+ *  under edge pixels). Four pixels at a time with SSE2, else raster_fog_pass_ref. */
 void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1);
 /** raster_fog_pass one pixel at a time through raster_fog_density / raster_fog_blend: the
  *  reference the four-pixel pass is checked against (unit.test_raster_postpass). */

@@ -361,9 +361,11 @@ static void test_fog_pass_bits(void **state)
     for (int i = 0; i < 32; i++) g->fog_table[i] = 127; /* full fog everywhere */
 
     uint32_t a = raster_addr(5, 5), b = raster_addr(6, 5), c = raster_addr(7, 5);
-    f->r->attr[a] |= RASTER_ATTR_FOG;                   /* fogged */
-    f->r->attr[c] |= RASTER_ATTR_EDGE_LEFT;             /* edge pixel without fog ... */
+    f->r->attr[a] |= RASTER_ATTR_FOG; /* fogged */
+    /* an edge pixel without fog (coverage 31: anti-aliasing keeps it) ... */
+    f->r->attr[c] |= RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_COV_MASK;
     f->r->attr[c + RASTER_BUF_SIZE] |= RASTER_ATTR_FOG; /* ... over a fogged pixel */
+    g->disp3dcnt |= 1u << 4; /* (anti-aliasing: the only reader of the lower layer's fog) */
     raster_postpass_finish(f->r, f->in, &f->out);
     assert_int_equal(f->r->color[a], PX(63, 0, 0, 31));
     assert_int_equal(f->r->color[b], PX(0, 0, 0, 31));
@@ -377,7 +379,8 @@ static void test_fog_pass_bits(void **state)
  * time through raster_fog_density / raster_fog_blend): random buffers of both layers (depths
  * spread over the whole range, clustered near the offset and equal in runs; colours with
  * random high bits, also in runs; fog and edge bits in every combination) and random fog registers
- * (table, offset, every shift, colour, alpha-only), both layers' colours compared word for word. */
+ * (table, offset, every shift, colour, alpha-only, anti-aliasing on and off), both layers'
+ * colours compared word for word. */
 static void test_fog_pass_matches_ref(void **state)
 {
     fixture *f = *state;
@@ -394,7 +397,9 @@ static void test_fog_pass_matches_ref(void **state)
             for (int i = 0; i < 32; i++) g->fog_table[i] = (uint8_t)(i * 4 + (xs32(&st) & 3u));
         g->fog_offset = (uint16_t)(xs32(&st) & 0x7FFFu);
         g->fog_color = xs32(&st) & 0x1F7FFFu;
-        g->disp3dcnt = (uint16_t)((1u << 7) | ((xs32(&st) & 15u) << 8) | (xs32(&st) & (1u << 6)));
+        /* (anti-aliasing on or off: the lower layer fogged or left) */
+        g->disp3dcnt = (uint16_t)((1u << 7) | ((xs32(&st) & 15u) << 8) | (xs32(&st) & (1u << 6)) |
+                                  (xs32(&st) & (1u << 4)));
         raster_fog fog;
         raster_fog_setup(&fog, g);
         uint32_t z = 0;
