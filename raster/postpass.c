@@ -49,6 +49,7 @@ void raster_edge_mark_pass_ref(raster_engine *r, const gx_render_regs *regs, int
 {
     uint32_t edge6[8];
     for (int i = 0; i < 8; i++) edge6[i] = raster_color6_from_rgb15(regs->edge_color[i]);
+    const bool aa = disp3dcnt_antialias(regs->disp3dcnt) != 0;
 
     for (int y = y0; y < y1; y++) {
         for (int x = 0; x < DSGX_FRAME_W; x++) {
@@ -62,8 +63,9 @@ void raster_edge_mark_pass_ref(raster_engine *r, const gx_render_regs *regs, int
                         edge_against(r, i + RASTER_SCANLINE_W, id, z);
             if (mark) r->color[i] = edge6[(id >> 3) & 7u] | (r->color[i] & 0xFF000000u);
             /* (the broken coverage goes to edge_marked, not to the attribute word, which
-             * other lines' marking reads: lines may be marked at once, threads.c) */
-            r->edge_marked[i] = mark;
+             * other lines' marking reads: lines may be marked at once, threads.c; only
+             * anti-aliasing reads it) */
+            if (aa) r->edge_marked[i] = mark;
         }
     }
 }
@@ -100,9 +102,9 @@ edge_against8(const raster_engine *r, uint32_t n, __m256i id, __m256i zb)
 
 /* raster_edge_mark_pass eight pixels at a time (engines with span_isa AVX2): the same steps;
  * the edge colours of the eight IDs by one permute of the eight-entry table, edge_marked as a
- * masked 8-byte update. */
-static __attribute__((target("avx2"))) void
-edge_mark_pass_avx2(raster_engine *r, const uint32_t edge6[8], int y0, int y1)
+ * masked 8-byte update (with anti-aliasing, @p aa, its only reader). */
+static inline __attribute__((always_inline, target("avx2"))) void
+edge_mark_rows_avx2(raster_engine *r, const uint32_t edge6[8], int y0, int y1, const bool aa)
 {
     const __m256i table = _mm256_loadu_si256((const __m256i *)edge6);
     const __m256i edgebits = _mm256_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
@@ -130,6 +132,7 @@ edge_mark_pass_avx2(raster_engine *r, const uint32_t edge6[8], int y0, int y1)
                 __m256i mc = _mm256_or_si256(ec, _mm256_and_si256(c, idmask));
                 _mm256_storeu_si256((__m256i *)&r->color[i], _mm256_blendv_epi8(c, mc, mark));
             }
+            if (!aa) continue;
             /* edge_marked of the edge pixels: 1 where marked, 0 elsewhere; the other bytes
              * keep their values (each 128-bit half packs its four lanes into its low word) */
             __m256i mb = _mm256_packs_epi16(_mm256_packs_epi32(mark, mark), zero);
@@ -147,6 +150,17 @@ edge_mark_pass_avx2(raster_engine *r, const uint32_t edge6[8], int y0, int y1)
             memcpy(&r->edge_marked[i], &old, sizeof old);
         }
     }
+}
+
+/* edge_mark_rows_avx2 with edge_marked (anti-aliasing on) or without: two copies, so the loop
+ * does not test the frame's flag per group */
+static __attribute__((target("avx2"))) void
+edge_mark_pass_avx2(raster_engine *r, const uint32_t edge6[8], int y0, int y1, bool aa)
+{
+    if (aa)
+        edge_mark_rows_avx2(r, edge6, y0, y1, true);
+    else
+        edge_mark_rows_avx2(r, edge6, y0, y1, false);
 }
 
 /* raster_postpass_rows' conversion into the output frame, eight pixels at a time */
@@ -173,9 +187,10 @@ void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0,
 {
     uint32_t edge6[8];
     for (int i = 0; i < 8; i++) edge6[i] = raster_color6_from_rgb15(regs->edge_color[i]);
+    const bool aa = disp3dcnt_antialias(regs->disp3dcnt) != 0;
 #ifdef EDGE_AVX2
     if (r->span_isa >= RASTER_SPAN_ISA_AVX2) {
-        edge_mark_pass_avx2(r, edge6, y0, y1);
+        edge_mark_pass_avx2(r, edge6, y0, y1, aa);
         return;
     }
 #endif
@@ -209,6 +224,7 @@ void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0,
                 c = _mm_or_si128(_mm_and_si128(mark, mc), _mm_andnot_si128(mark, c));
                 _mm_storeu_si128((__m128i *)&r->color[i], c);
             }
+            if (!aa) continue;
             /* edge_marked of the edge pixels: 1 where marked, 0 elsewhere; the other bytes
              * keep their values */
             __m128i mb = _mm_packs_epi16(_mm_packs_epi32(mark, mark), zero);

@@ -86,8 +86,9 @@ void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1);
 void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1);
 
 /* ---- edge marking and anti-aliasing (postpass.c) ---- */
-/** Edge marking of lines [y0, y1) (DISP3DCNT bit 5): marked pixels take the edge colour and
- *  raster_engine.edge_marked[] = 1 (every other edge pixel of the lines: 0). */
+/** Edge marking of lines [y0, y1) (DISP3DCNT bit 5): marked pixels take the edge colour and,
+ *  with anti-aliasing on (DISP3DCNT bit 4: the only reader), raster_engine.edge_marked[] = 1
+ *  (every other edge pixel of the lines: 0; without anti-aliasing it is left as it is). */
 void raster_edge_mark_pass(raster_engine *r, const gx_render_regs *regs, int y0, int y1);
 /** raster_edge_mark_pass one pixel at a time: the reference the four-pixel form (SSE2) is
  *  checked against (unit.test_raster_postpass). */

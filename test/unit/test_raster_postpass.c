@@ -490,7 +490,8 @@ static void test_aa_pass_matches_ref(void **state)
  * machine have) against raster_edge_mark_pass_ref: random buffers (few polygon IDs and depths from
  * a small set, so that equal IDs and equal depths next to each other are common; depths also with
  * the top bit set, for the unsigned compare; random edge flags and high attribute bits), random
- * edge colours; the colours and edge_marked[] of the whole buffer compared. */
+ * edge colours, anti-aliasing on and off; the colours and edge_marked[] of the whole buffer
+ * compared. */
 static void test_edge_mark_pass_matches_ref(void **state)
 {
     fixture *f = *state;
@@ -505,6 +506,8 @@ static void test_edge_mark_pass_matches_ref(void **state)
     assert_non_null(marked);
     for (int round = 0; round < 60; round++) {
         for (int i = 0; i < 8; i++) g->edge_color[i] = (uint16_t)xs32(&st);
+        /* (anti-aliasing on or off: edge_marked written or left) */
+        g->disp3dcnt = (uint16_t)((1u << 5) | (round & 1 ? 1u << 4 : 0u));
         uint32_t zs[4] = {xs32(&st), xs32(&st) & 0xFFFFFFu, xs32(&st) & 0xFFFFFFu, 0x7FFFFFFFu};
         for (uint32_t i = 0; i < RASTER_BUF_SIZE; i++) {
             uint32_t k = xs32(&st);
@@ -583,11 +586,18 @@ static void test_edge_marking_against_clear_plane(void **state)
     /* left edge pixel next to the (farther, other-ID) clear plane: marked, alpha kept,
      * coverage broken to 0x10 */
     assert_int_equal(f->r->color[raster_addr(20, 25)], edge1 | (17u << 24));
-    assert_int_equal(f->r->edge_marked[raster_addr(20, 25)], 1); /* (coverage 0x10) */
     assert_int_equal(f->r->color[raster_addr(29, 20)], edge1 | (31u << 24));
     /* inside pixel (no edge flag): untouched */
     assert_int_equal(f->r->color[raster_addr(25, 25)], PX(10, 10, 10, 31));
     assert_int_equal(f->out.px[25 * 256 + 20], edge1 | (17u << 24));
+    /* with anti-aliasing (edge_marked's only reader) the marked pixels' coverage is broken
+     * to 0x10 */
+    f->r->edge_marked[raster_addr(20, 25)] = 0;
+    f->r->edge_marked[raster_addr(29, 20)] = 0;
+    f->in->regs.disp3dcnt |= 1u << 4;
+    raster_edge_mark_pass(f->r, &f->in->regs, 20, 26);
+    assert_int_equal(f->r->edge_marked[raster_addr(20, 25)], 1);
+    assert_int_equal(f->r->edge_marked[raster_addr(29, 20)], 1);
 }
 
 static void test_edge_marking_neighbour_rules(void **state)
