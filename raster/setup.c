@@ -471,8 +471,8 @@ static void sort_entries(uint32_t *v, uint32_t *tmp, uint32_t n)
 void raster_setup_frame(raster_engine *r, const gx_frame *in)
 {
     uint32_t order[GX_MAX_POLYGONS], tmp[GX_MAX_POLYGONS];
-    uint16_t ram[GX_MAX_POLYGONS];        /* polygon-RAM index of the m-th drawn polygon */
-    raster_list_box box[GX_MAX_POLYGONS]; /* its extent */
+    raster_list_box ubox[GX_MAX_POLYGONS]; /* (the unsorted frame's extents and list) */
+    const gx_polygon *ulist[GX_MAX_POLYGONS];
     uint32_t n = in->npolys > GX_MAX_POLYGONS ? GX_MAX_POLYGONS : in->npolys;
     bool manual = swap_manual_sort(in->regs.swap_param) != 0;
     bool shadows = false, ytop_ok = true, sorted = true;
@@ -480,8 +480,13 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     /* Opaque group first, then translucent (bit 27 of the entry); manual sort drops the Y key
      * of translucent polygons so their submission order stays. Polygons that are not drawn are
      * left out before sorting (a stable sort of the rest gives the order they have in the
-     * sorted whole). */
-    uint32_t m = 0;
+     * sorted whole). The drawn polygons and their extents are written to the list in
+     * polygon-RAM order, which is the list while the entries ascend (a scene drawn top to
+     * bottom: no copy); from the first entry out of order on, to ubox / ulist, sorted into the
+     * list below. */
+    raster_list_box *box = r->box;
+    const gx_polygon **list = r->list;
+    uint32_t m = 0, above = 0;
     for (uint32_t i = 0; i < n; i++) {
         const gx_polygon *p = &in->polys[i];
         if (!poly_drawable(in, p, &box[m])) continue;
@@ -490,24 +495,34 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         if (p->translucent && manual) key = 0;
         shadows |= polyattr_mode(p->attr) == POLYMODE_SHADOW;
         ytop_ok &= p->ytop >= 0 && p->ytop <= p->ybottom;
-        ram[m] = (uint16_t)i;
-        order[m] = (p->translucent ? 1u << 27 : 0u) | (key << 11) | m;
-        sorted &= m == 0 || order[m] > order[m - 1];
+        list[m] = p;
+        uint32_t e = (p->translucent ? 1u << 27 : 0u) | (key << 11) | m;
+        order[m] = e;
+        if (sorted & (e < above)) { /* (the first entry out of order: once a frame at most) */
+            sorted = false;
+            for (uint32_t k = 0; k <= m; k++) {
+                ubox[k] = box[k];
+                ulist[k] = list[k];
+            }
+            box = ubox;
+            list = ulist;
+        }
+        above = e + 1u;
         m++;
     }
-    /* (submitted in drawing order already, as a scene drawn top to bottom often is: the
-     * entries ascend, which is the sort's result) */
-    if (!sorted) sort_entries(order, tmp, m);
+    if (!sorted) {
+        sort_entries(order, tmp, m);
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t j = order[k] & 0x7FFu;
+            r->list[k] = ulist[j];
+            r->box[k] = ubox[j];
+        }
+    }
 
     /* (the rest of the set-up waits for the polygon's top line: raster_poly_activate) */
     r->npolys = m;
     r->has_shadows = shadows;
     r->list_ytop_ok = ytop_ok;
-    for (uint32_t k = 0; k < m; k++) {
-        uint32_t j = order[k] & 0x7FFu;
-        r->list[k] = &in->polys[ram[j]];
-        r->box[k] = box[j];
-    }
     r->frame = in;
     r->frame_serial++; /* (a slot's material state from an earlier frame is not reused) */
 

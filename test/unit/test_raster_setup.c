@@ -157,9 +157,9 @@ static uint32_t ref_key(const gx_polygon *p, bool manual)
 }
 
 /* Random frames, some submitted in drawing order already (the set-up then skips its sort),
- * some not, some with polygons that are not drawn: the list (insertion sort, stable, of the
- * drawn polygons), each polygon's extent (min/max vertex X, top and bottom line), the shadow
- * flag and the top-line check equal the reference's. */
+ * some not, some in order up to a point, some with polygons that are not drawn: the list (insertion
+ * sort, stable, of the drawn polygons), each polygon's extent (min/max vertex X, top and bottom
+ * line), the shadow flag and the top-line check equal the reference's. */
 static void test_render_list_matches_ref(void **state)
 {
     (void)state;
@@ -173,6 +173,9 @@ static void test_render_list_matches_ref(void **state)
     for (int frame = 0; frame < 300; frame++) {
         uint32_t n = frame % 7 == 0 ? rnd(&st) % 4 : 1 + rnd(&st) % GX_MAX_POLYGONS;
         bool manual = rnd(&st) & 1, in_order = frame % 3 == 0, some_undrawn = frame % 4 == 1;
+        /* (a prefix in drawing order, then not: the set-up writes the list in place until its
+         * first entry out of order, then moves it aside and sorts) */
+        uint32_t ordered = in_order ? n : frame % 5 == 2 ? (uint32_t)(rnd(&st) % (n + 1u)) : 0u;
         f->regs.swap_param = manual ? 1u : 0u;
         f->npolys = n;
         f->nverts = GX_MAX_VERTICES;
@@ -202,8 +205,8 @@ static void test_render_list_matches_ref(void **state)
             p->attr = rnd(&st) % 16 == 0 ? 3u << 4 : 0u; /* (mode 3: shadow) */
             p->ytop = top;
             p->ybottom = bottom;
-            if (in_order) { /* keys ascending: bottom Y never decreasing, top 2 above it;
-                             * the translucent ones last */
+            if (i < ordered) { /* keys ascending: bottom Y never decreasing, top 2 above it;
+                                * the translucent ones last */
                 y += rnd(&st) % 3 == 0;
                 p->ybottom = (int32_t)(y > 192 ? 192 : y);
                 p->ytop = p->ybottom < 2 ? 0 : p->ybottom - 2;
