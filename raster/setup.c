@@ -391,16 +391,21 @@ static inline __attribute__((always_inline)) bool activate_walk(raster_engine *r
 }
 
 #if RASTER_EDGE_AVX2
-/* raster_poly_activate of an engine with span_isa AVX2: both edges' attributes by the AVX2
- * pass, inline with the rest of the activation (edge_setup.h raster_slope_pair_avx2). */
+/* raster_poly_activate of an engine with span_isa AVX2 and its reciprocal table (render.c
+ * allocates it; an engine without one takes activate_plain, which divides): both edges'
+ * attributes by the AVX2 pass, inline with the rest of the activation (edge_setup.h
+ * raster_slope_pair_avx2). */
 static __attribute__((noinline, target("avx2"))) void activate_avx2(raster_engine *r,
                                                                     raster_poly *rp, int32_t y)
 {
     raster_edge_ends el, er;
     int32_t x[2];
+    /* (the table is there: the set-ups inlined below need not test for it, four tests) */
+    const raster_recip *tab = r->recip;
+    if (!tab) __builtin_unreachable();
     if (!activate_walk(r, rp, &y, &el, &er)) return;
-    raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y,
-                           r->recip, x);
+    raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y, tab,
+                           x);
     rp->xl = x[0];
     rp->xr = x[1];
 }
@@ -421,7 +426,7 @@ static __attribute__((noinline)) void activate_plain(raster_engine *r, raster_po
 void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y)
 {
 #if RASTER_EDGE_AVX2
-    if (r->span_isa == RASTER_SPAN_ISA_AVX2) {
+    if (r->span_isa == RASTER_SPAN_ISA_AVX2 && r->recip) {
         activate_avx2(r, rp, y);
         return;
     }
