@@ -12,6 +12,41 @@
 #include "gx/gx_frame.h"
 #include "raster/edge.h"
 
+/* raster_interp_setup_tab along Y and raster_interp_set_pos to line @p y: the interpolator of
+ * an edge from line @p y0 to @p y1. With the table and a length up to RASTER_RECIP_MAX (every
+ * edge of a frame) without a branch: its reciprocals at 0 are 0, the values
+ * raster_interp_setup_tab gives a zero length, and lin_recip is lin[0] off the linear case. */
+RASTER_HOT void raster_slope_interp(raster_interp *ip, int32_t y0, int32_t y1, int32_t w0,
+                                    int32_t w1, int32_t y, const raster_recip *tab)
+{
+    const int32_t xdiff = y1 - y0;
+    if (!tab || (uint32_t)xdiff > RASTER_RECIP_MAX) {
+        raster_interp_setup_tab(ip, RASTER_INTERP_Y, y0, y1, w0, w1, tab);
+        raster_interp_set_pos(ip, y);
+        return;
+    }
+    const bool linear = w0 == w1 && !(w0 & 0x7E);
+    ip->x0 = y0;
+    ip->xdiff = xdiff;
+    ip->x = y - y0;
+    ip->factor = 0;
+    ip->dir = RASTER_INTERP_Y;
+    ip->xrecip_z = tab->z[xdiff];
+    ip->linear = linear;
+    ip->lin_recip = tab->lin[linear ? xdiff : 0];
+    /* (raster_interp_setup_tab's W along Y) */
+    if ((w0 & 1) && !(w1 & 1)) {
+        ip->w0n = w0 - 1;
+        ip->w0d = w0 + 1;
+        ip->w1d = w1;
+    } else {
+        ip->w0n = w0 & 0xFFFE;
+        ip->w0d = w0 & 0xFFFE;
+        ip->w1d = w1 & 0xFFFE;
+    }
+    ip->shift = 9;
+}
+
 /* The set-up the engine uses (raster_slope_setup_tab, raster_slope_setup_pair): the same
  * fields as raster_slope_setup, with the slope's cases folded into a few selects (the extent
  * from |x1 - x0|; the initial accumulator as (far end ? inc - 0.5 : 0.5) + (negative ? 1.0 :
@@ -41,7 +76,13 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
     /* reciprocal first, then the product (raster_slope_setup); ylen == xlen implies ylen != 0
      * (xlen >= 1), so the 45-degree test may come first */
     int32_t inc;
-    if (ylen == xlen && xlen != 1) {
+    if (tab && (uint32_t)ylen <= RASTER_RECIP_MAX) {
+        /* (every edge of a frame: ylen < 256) the product without a branch: y18[0] is 0, so a
+         * horizontal edge's is 0 as below; the 45-degree case as a select */
+        int32_t prod = ddx * tab->y18[ylen];
+        inc = prod < 0 ? -prod : prod;
+        inc = ylen == xlen && xlen != 1 ? one : inc;
+    } else if (ylen == xlen && xlen != 1) {
         inc = one;
     } else if (ylen == 0) {
         inc = 0;
@@ -69,10 +110,9 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
 
     /* far-end edges with slope >= 1 interpolate one line earlier (melonDS "interpoffset") */
     int32_t ioff = (inc >= one && far_end) ? 1 : 0;
-    raster_interp_setup_tab(&s->interp, RASTER_INTERP_Y, y0 - ioff, y1 - ioff, w0, w1, tab);
+    raster_slope_interp(&s->interp, y0 - ioff, y1 - ioff, w0, w1, y, tab);
     /* (at the interpolator's start, the usual case, the factor is 0, as set up: its numerator
      * x * w0n is 0; no division) */
-    raster_interp_set_pos(&s->interp, y);
     if (s->interp.x != 0) raster_interp_update_factor(&s->interp);
     return raster_slope_x(s);
 }
