@@ -12,6 +12,16 @@
 #include "gx/gx_frame.h"
 #include "raster/edge.h"
 
+/* Branch hints of the activation's rare cases (gcc lays the likely side out straight, and its
+ * register allocation follows: setup.c walk_edges) */
+#if defined(__GNUC__)
+#define RASTER_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define RASTER_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define RASTER_LIKELY(x)   (x)
+#define RASTER_UNLIKELY(x) (x)
+#endif
+
 /* raster_interp_setup_tab along Y and raster_interp_set_pos to line @p y: the interpolator of
  * an edge from line @p y0 to @p y1. With the table and a length up to RASTER_RECIP_MAX (every
  * edge of a frame) without a branch: its reciprocals at 0 are 0, the values
@@ -20,7 +30,7 @@ RASTER_HOT void raster_slope_interp(raster_interp *ip, int32_t y0, int32_t y1, i
                                     int32_t w1, int32_t y, const raster_recip *tab)
 {
     const int32_t xdiff = y1 - y0;
-    if (!tab || (uint32_t)xdiff > RASTER_RECIP_MAX) {
+    if (RASTER_UNLIKELY(!tab || (uint32_t)xdiff > RASTER_RECIP_MAX)) {
         raster_interp_setup_tab(ip, RASTER_INTERP_Y, y0, y1, w0, w1, tab);
         raster_interp_set_pos(ip, y);
         return;
@@ -76,7 +86,7 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
     /* reciprocal first, then the product (raster_slope_setup); ylen == xlen implies ylen != 0
      * (xlen >= 1), so the 45-degree test may come first */
     int32_t inc;
-    if (tab && (uint32_t)ylen <= RASTER_RECIP_MAX) {
+    if (RASTER_LIKELY(tab && (uint32_t)ylen <= RASTER_RECIP_MAX)) {
         /* (every edge of a frame: ylen < 256) the product without a branch: y18[0] is 0, so a
          * horizontal edge's is 0 as below; the 45-degree case as a select */
         int32_t prod = ddx * tab->y18[ylen];

@@ -27,12 +27,6 @@
 #include "raster/edge_setup.h"
 #include "raster/raster_internal.h"
 
-#if defined(__GNUC__)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define UNLIKELY(x) (x)
-#endif
-
 static const gx_vertex *poly_vtx(const raster_poly *rp, unsigned i)
 {
     return &rp->verts[rp->poly->vtx[i]];
@@ -146,12 +140,12 @@ RASTER_HOT int32_t walk_edges(raster_poly *rp, int32_t y, raster_edge_ends *el,
     /* (a step is rarer than none: only past a horizontal top edge at the polygon's top line; as
      * unlikely, the loops leave the straight path, whose registers then hold the rest of the
      * activation's values, g_heavy_1 -15 instructions a polygon) */
-    while (UNLIKELY(y >= verts[vtx[nl]].sy && cl != vbottom)) {
+    while (RASTER_UNLIKELY(y >= verts[vtx[nl]].sy && cl != vbottom)) {
         cl = nl;
         nl = cl + stl;
         nl -= nl >= n ? n : 0u;
     }
-    while (UNLIKELY(y >= verts[vtx[nr]].sy && cr != vbottom)) {
+    while (RASTER_UNLIKELY(y >= verts[vtx[nr]].sy && cr != vbottom)) {
         cr = nr;
         nr = cr + str;
         nr -= nr >= n ? n : 0u;
