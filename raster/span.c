@@ -969,10 +969,11 @@ SPAN_INLINE void pmajor_span_touch(raster_engine *r, int32_t y, const span_line 
 }
 
 /* pmajor_poly's lines [y, ydraw) of a polygon that is not lin_line: by line_setup_persp when
- * line_persp_ok, else line_setup. (Out of line: with these loops inline beside
- * line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to +0.17 M instructions.) */
-SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
-                                       raster_timing_line *rec, bool touch)
+ * line_persp_ok, else line_setup. (Out of line, pmajor_lines_avx2 / pmajor_lines_plain: with
+ * these loops inline beside line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to
+ * +0.17 M instructions.) */
+SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
+                              raster_timing_line *rec, bool touch)
 {
     span_line c;
     if (line_persp_ok(r, rp)) {
@@ -1004,6 +1005,30 @@ SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_
         raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
         step_edges(rp);
     }
+}
+
+#if SPAN_VEC && (defined(__x86_64__) || defined(__i386__)) &&                                      \
+    (defined(__GNUC__) || defined(__clang__)) && !defined(DSGX_NO_AVX2)
+/* The polygon-major loop of an engine with span_isa AVX2 (its span functions are AVX2's too)
+ * compiled for AVX2 (pmajor_poly_avx2, pmajor_lines_avx2): the line set-up's vectors in the
+ * three-operand VEX forms, which need no register copies and take their memory operands
+ * unaligned. The same source and arithmetic as the other engines' copies (_plain). */
+#define PMAJOR_AVX2 1
+static __attribute__((noinline, target("avx2"))) void
+pmajor_lines_avx2(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
+                  raster_timing_line *rec, bool touch)
+{
+    pmajor_lines(r, rp, y, ydraw, rec, touch);
+}
+#else
+#define PMAJOR_AVX2 0
+#endif
+
+/* pmajor_lines of other engines. */
+SPAN_NOINLINE static void pmajor_lines_plain(raster_engine *r, raster_poly *rp, int32_t y,
+                                             int32_t ydraw, raster_timing_line *rec, bool touch)
+{
+    pmajor_lines(r, rp, y, ydraw, rec, touch);
 }
 
 /* pmajor_poly's lines [y, yseg) of a lin_line polygon whose edges line_setup_lin does not
@@ -1072,12 +1097,14 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
  * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. @p box: its
  * extent (raster_engine.box); @p touch: some line of [y, yend) may need its pixels made valid
- * for the lazy clear (pmajor_touch). (Out of line: inlined into the band's loop, g_heavy_1 ran
- * 78 K more instructions.) */
-SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
-                                      raster_timing_line *rec, const raster_list_box *box,
-                                      bool touch)
+ * for the lazy clear (pmajor_touch). (Inline in its two copies, pmajor_poly_avx2 and
+ * pmajor_poly_plain, each out of line: inlined into the band's loop, g_heavy_1 ran 78 K more
+ * instructions.) */
+SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
+                             raster_timing_line *rec, const raster_list_box *box, bool touch,
+                             bool avx2)
 {
+    (void)avx2;
     raster_engine *r = b->r;
     int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
     if (y < ydraw) b->drew = true;
@@ -1110,9 +1137,32 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
             y = yseg;
         }
     } else {
-        pmajor_lines(r, rp, y, ydraw, rec, touch);
+#if PMAJOR_AVX2
+        if (avx2)
+            pmajor_lines_avx2(r, rp, y, ydraw, rec, touch);
+        else
+#endif
+            pmajor_lines_plain(r, rp, y, ydraw, rec, touch);
     }
     if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
+}
+
+#if PMAJOR_AVX2
+/* pmajor_poly of an engine with span_isa AVX2 (PMAJOR_AVX2). */
+static __attribute__((noinline, target("avx2"))) void
+pmajor_poly_avx2(raster_band *b, raster_poly *rp, int32_t y, int32_t yend, raster_timing_line *rec,
+                 const raster_list_box *box, bool touch)
+{
+    pmajor_poly(b, rp, y, yend, rec, box, touch, true);
+}
+#endif
+
+/* pmajor_poly of other engines. */
+SPAN_NOINLINE static void pmajor_poly_plain(raster_band *b, raster_poly *rp, int32_t y,
+                                            int32_t yend, raster_timing_line *rec,
+                                            const raster_list_box *box, bool touch)
+{
+    pmajor_poly(b, rp, y, yend, rec, box, touch, false);
 }
 
 /* The lazy clear's checks of a band's polygon lines (span_touch, render.c raster_span_begin)
@@ -1167,6 +1217,9 @@ SPAN_INLINE void band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     uint32_t in_at = b->carry_at, nin = carry_on && b->carry_ok ? b->ncarry : 0, taken = 0;
     uint32_t out_at = in_at == 1 ? 1 + PMAJOR_CARRY_MAX : 1, nout = 0;
     bool out_ok = true;
+#if PMAJOR_AVX2
+    const bool avx2 = r->span_isa == RASTER_SPAN_ISA_AVX2;
+#endif
     /* one state slot for every other polygon: the last polygon's material state is reused when
      * the next has the same material (setup.c material_reusable) */
     for (uint32_t j = 0; j < npolys; j++) {
@@ -1185,7 +1238,13 @@ SPAN_INLINE void band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
             raster_poly_activate(r, rp, y);
         }
         const int32_t yend = ybottom < y1 ? ybottom + 1 : y1;
-        pmajor_poly(b, rp, y, yend, rec, &r->box[i], pmajor_touch(partial, y0, y, yend));
+        const bool touch = pmajor_touch(partial, y0, y, yend);
+#if PMAJOR_AVX2
+        if (avx2)
+            pmajor_poly_avx2(b, rp, y, yend, rec, &r->box[i], touch);
+        else
+#endif
+            pmajor_poly_plain(b, rp, y, yend, rec, &r->box[i], touch);
         if (ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
             if (nout < PMAJOR_CARRY_MAX)
                 b->polys[out_at + nout++] = *rp;
