@@ -132,12 +132,36 @@ static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
 }
 #endif
 
+/* The polygon-major loop has a copy compiled for AVX2 (pmajor_poly_avx2) where the compiler
+ * can make one; its helpers take a flag @p wide, true only there: 32-byte vectors in the
+ * compiler's generic form (the other copies lower them to two 16-byte halves, less well than
+ * their own SSE2 form, so they keep it). */
+#if SPAN_VEC && (defined(__x86_64__) || defined(__i386__)) &&                                      \
+    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)) && !defined(DSGX_NO_AVX2)
+#define PMAJOR_AVX2 1
+typedef uint64_t pmajor_u64x4 __attribute__((vector_size(32), aligned(8), may_alias));
+typedef uint32_t pmajor_u32x8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef uint32_t pmajor_u32x4 __attribute__((vector_size(16), aligned(4), may_alias));
+#else
+#define PMAJOR_AVX2 0
+#endif
+
 #if SPAN_VEC
 /* An edge's r, g, b, s (lanes 0-3) from its accumulators, and its t in @p t: lanes 0-3 of
  * raster_slope_acc_vec's v[0] and lane 3 of its v[1] (the edge's values of a linear span,
- * line_lin_span). */
-static inline __m128i slope_acc4(const raster_slope *s, uint32_t *t)
+ * line_lin_span). @p wide: pmajor_poly_avx2's (the four accumulators as one vector). */
+SPAN_INLINE __m128i slope_acc4(const raster_slope *s, uint32_t *t, bool wide)
 {
+#if PMAJOR_AVX2
+    if (wide) {
+        *t = s->attr_base[RASTER_EA_T] + (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35);
+        const pmajor_u32x8 w = (pmajor_u32x8)(*(const pmajor_u64x4 *)s->attr_acc >> 35);
+        return (__m128i)(__builtin_shufflevector(w, w, 0, 2, 4, 6) +
+                         *(const pmajor_u32x4 *)(s->attr_base + RASTER_EA_R));
+    }
+#else
+    (void)wide;
+#endif
     const __m128i *acc = (const __m128i *)s->attr_acc;
     __m128 lo = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc), 35));
     __m128 hi = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc + 1), 35));
@@ -533,11 +557,11 @@ static inline bool line_lin_edge_ok(const raster_slope *s, int32_t n)
 /*
  * line_setup_lin's line once its edges are set up and known to take it (line_lin_edge_ok for
  * the line, @p xstart <= @p xend, the span's ends with line_seg_xend's push); @p g: the edges'
- * part, line_seg_init.
+ * part, line_seg_init; @p wide: pmajor_poly_avx2's (slope_acc4).
  */
 SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
                                          bool narrow, bool zconst, int32_t xstart, int32_t xend,
-                                         const line_seg *g)
+                                         const line_seg *g, bool wide)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
@@ -545,9 +569,10 @@ SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int3
      * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
      * time under perf); r, g, b, s in one vector, t apart */
     uint32_t lt, rt;
-    const __m128i lv = slope_acc4(L, &lt), rv = slope_acc4(R, &rt);
+    const __m128i lv = slope_acc4(L, &lt, wide), rv = slope_acc4(R, &rt, wide);
 #else
     /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
+    (void)wide;
     span_vals lv, rv;
     for (int k = 0; k < 5; k++) {
         lv[k] = (int32_t)(L->attr_base[k + 1] + (uint32_t)(L->attr_acc[k] >> 35));
@@ -599,7 +624,7 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    (void)line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g);
+    (void)line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g, false);
 }
 
 /* Whether the polygon's lines take line_setup_persp: every polygon that is not a shadow or a
@@ -1007,21 +1032,18 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
     }
 }
 
-#if SPAN_VEC && (defined(__x86_64__) || defined(__i386__)) &&                                      \
-    (defined(__GNUC__) || defined(__clang__)) && !defined(DSGX_NO_AVX2)
+#if PMAJOR_AVX2
 /* The polygon-major loop of an engine with span_isa AVX2 (its span functions are AVX2's too)
  * compiled for AVX2 (pmajor_poly_avx2, pmajor_lines_avx2): the line set-up's vectors in the
  * three-operand VEX forms, which need no register copies and take their memory operands
- * unaligned. The same source and arithmetic as the other engines' copies (_plain). */
-#define PMAJOR_AVX2 1
+ * unaligned, an edge's four 64-bit accumulators in one vector (seg_step, slope_acc4). The same
+ * source and arithmetic as the other engines' copies (_plain). */
 static __attribute__((noinline, target("avx2"))) void
 pmajor_lines_avx2(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
                   raster_timing_line *rec, bool touch)
 {
     pmajor_lines(r, rp, y, ydraw, rec, touch);
 }
-#else
-#define PMAJOR_AVX2 0
 #endif
 
 /* pmajor_lines of other engines. */
@@ -1050,10 +1072,20 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
 
 /* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
  * 0) when !@p zstep. */
-static inline int32_t seg_step(raster_slope *s, bool zstep)
+SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->interp.x++;
+#if PMAJOR_AVX2
+    if (wide) {
+        *(pmajor_u64x4 *)s->attr_acc += *(const pmajor_u64x4 *)s->attr_step;
+        s->attr_acc[4] += s->attr_step[4];
+        if (zstep) s->zacc += s->zstep;
+        return raster_slope_x(s);
+    }
+#else
+    (void)wide;
+#endif
 #if SPAN_VEC
     /* (as two four-lane halves and a scalar, the loads raster_slope_acc_vec / slope_acc4
      * make: gcc's own vector form of the loop here ran 4 instructions more a line) */
@@ -1074,14 +1106,14 @@ static inline int32_t seg_step(raster_slope *s, bool zstep)
  * each.) */
 SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
                                   span_line *c, raster_timing_line *rec, bool touch, bool narrow,
-                                  const line_seg *g, bool zconst)
+                                  const line_seg *g, bool zconst, bool wide)
 {
     raster_slope *L = &rp->left, *R = &rp->right;
     for (; y < yseg; y++) {
         int32_t xstart = rp->xl, xend = line_seg_xend(g, rp->xl, rp->xr);
         raster_span_fn fn;
         if (xstart <= xend) {
-            fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g);
+            fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide);
         } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
             fn = raster_span_choose(rp, c);
@@ -1089,8 +1121,8 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         raster_timing_rec_span(&rec[y], c->xstart, c->xend);
         pmajor_span_touch(r, y, c, touch);
         fn(c, RASTER_TIMING_NO_LIMIT);
-        rp->xl = seg_step(L, !zconst);
-        rp->xr = seg_step(R, !zconst);
+        rp->xl = seg_step(L, !zconst, wide);
+        rp->xr = seg_step(R, !zconst, wide);
     }
 }
 
@@ -1104,7 +1136,6 @@ SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t
                              raster_timing_line *rec, const raster_list_box *box, bool touch,
                              bool avx2)
 {
-    (void)avx2;
     raster_engine *r = b->r;
     int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
     if (y < ydraw) b->drew = true;
@@ -1130,9 +1161,9 @@ SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t
             const bool zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
             if (zconst) {
                 span_z_const(&c, L->z0);
-                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true);
+                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true, avx2);
             } else {
-                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, false);
+                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, false, avx2);
             }
             y = yseg;
         }
