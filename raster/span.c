@@ -473,14 +473,21 @@ static bool line_lin_narrow(const raster_list_box *box)
 /* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, w, w, tab) of a
  * linear span's interpolator (xstart <= xend) after line_lin_begin: its position and
  * reciprocals, and the factor denominator's base (as span_prepare sets it; unused by linear
- * spans). */
+ * spans) unless @p narrow. @p narrow: @p tab is not NULL and the span at most 512 pixels long
+ * (line_lin_narrow), so its reciprocals are in the table. */
 static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
-                                   const raster_recip *tab)
+                                   const raster_recip *tab, bool narrow)
 {
     raster_interp *ix = &c->ix;
     int32_t xdiff = xend + 1 - xstart; /* (>= 1) */
     ix->x0 = xstart;
     ix->xdiff = xdiff;
+    if (narrow) {
+        /* (no factor denominator: only perspective spans read it, span_factor) */
+        ix->xrecip_z = tab->z[xdiff];
+        ix->lin_recip = tab->lin[xdiff];
+        return;
+    }
     if (tab && xdiff <= RASTER_RECIP_MAX) {
         ix->xrecip_z = tab->z[xdiff];
         ix->lin_recip = tab->lin[xdiff];
@@ -589,7 +596,7 @@ SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int3
     c->r_len = raster_slope_edge_length(R, false);
     line_seg_fill(g, bottom, xstart, xend, c);
     line_span_ends(rp, y, bottom, xstart, xend, c);
-    line_lin_interp(c, xstart, xend, r->recip);
+    line_lin_interp(c, xstart, xend, r->recip, narrow);
 #if SPAN_VEC
     return span_prepare_lin4(rp, c, narrow, zconst, lv, rv, lt, rt);
 #else
@@ -606,7 +613,8 @@ SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int3
  * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
  * that are the same on every line of the polygon are set once by line_lin_begin. A line it
  * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
- * line_lin_narrow's result for the polygon (false: not known).
+ * line_lin_narrow's result for the polygon, and the engine has its reciprocal table (false:
+ * not known).
  * unit.test_raster_lines_fast compares the two on random frames. (The polygon-major loop,
  * pmajor_poly, takes line_lin_span straight, with the edges' tests once per edge pair.)
  */
@@ -1114,11 +1122,15 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         raster_span_fn fn;
         if (xstart <= xend) {
             fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide);
+            if (xstart >= 0)
+                raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+            else
+                raster_timing_rec_span(&rec[y], xstart, xend);
         } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
             fn = raster_span_choose(rp, c);
+            raster_timing_rec_span(&rec[y], c->xstart, c->xend);
         }
-        raster_timing_rec_span(&rec[y], c->xstart, c->xend);
         pmajor_span_touch(r, y, c, touch);
         fn(c, RASTER_TIMING_NO_LIMIT);
         rp->xl = seg_step(L, !zconst, wide);
@@ -1142,7 +1154,8 @@ SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t
     if (rp->lin_line) {
         span_line c;
         line_lin_begin(r, rp, &c);
-        const bool narrow = line_lin_narrow(box);
+        /* (narrow: line_lin_interp also takes it for the reciprocal table there) */
+        const bool narrow = line_lin_narrow(box) && r->recip;
         raster_slope *L = &rp->left, *R = &rp->right;
         while (y < ydraw) {
             /* the lines up to the next edge set-up: the edges' tests of line_setup_lin once
