@@ -45,6 +45,9 @@
  * depends only on the two edges is decided once per segment, line_seg); the scanline loop
  * stays for the rest and is the reference (test_raster_pmajor).
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "raster/span_pixel.h"
 
 /* ---- shadow masks (melonDS RenderShadowMaskScanline) ---- */
@@ -132,12 +135,36 @@ static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
 }
 #endif
 
+/* The polygon-major loop has a copy compiled for AVX2 (pmajor_poly_avx2) where the compiler
+ * can make one; its helpers take a flag @p wide, true only there: 32-byte vectors in the
+ * compiler's generic form (the other copies lower them to two 16-byte halves, less well than
+ * their own SSE2 form, so they keep it). */
+#if SPAN_VEC && (defined(__x86_64__) || defined(__i386__)) &&                                      \
+    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)) && !defined(DSGX_NO_AVX2)
+#define PMAJOR_AVX2 1
+typedef uint64_t pmajor_u64x4 __attribute__((vector_size(32), aligned(8), may_alias));
+typedef uint32_t pmajor_u32x8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef uint32_t pmajor_u32x4 __attribute__((vector_size(16), aligned(4), may_alias));
+#else
+#define PMAJOR_AVX2 0
+#endif
+
 #if SPAN_VEC
 /* An edge's r, g, b, s (lanes 0-3) from its accumulators, and its t in @p t: lanes 0-3 of
  * raster_slope_acc_vec's v[0] and lane 3 of its v[1] (the edge's values of a linear span,
- * line_lin_span). */
-static inline __m128i slope_acc4(const raster_slope *s, uint32_t *t)
+ * line_lin_span). @p wide: pmajor_poly_avx2's (the four accumulators as one vector). */
+SPAN_INLINE __m128i slope_acc4(const raster_slope *s, uint32_t *t, bool wide)
 {
+#if PMAJOR_AVX2
+    if (wide) {
+        *t = s->attr_base[RASTER_EA_T] + (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35);
+        const pmajor_u32x8 w = (pmajor_u32x8)(*(const pmajor_u64x4 *)s->attr_acc >> 35);
+        return (__m128i)(__builtin_shufflevector(w, w, 0, 2, 4, 6) +
+                         *(const pmajor_u32x4 *)(s->attr_base + RASTER_EA_R));
+    }
+#else
+    (void)wide;
+#endif
     const __m128i *acc = (const __m128i *)s->attr_acc;
     __m128 lo = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc), 35));
     __m128 hi = _mm_castsi128_ps(_mm_srli_epi64(_mm_loadu_si128(acc + 1), 35));
@@ -449,14 +476,21 @@ static bool line_lin_narrow(const raster_list_box *box)
 /* raster_interp_setup_tab(&c->ix, RASTER_INTERP_X, xstart, xend + 1, w, w, tab) of a
  * linear span's interpolator (xstart <= xend) after line_lin_begin: its position and
  * reciprocals, and the factor denominator's base (as span_prepare sets it; unused by linear
- * spans). */
+ * spans) unless @p narrow. @p narrow: @p tab is not NULL and the span at most 512 pixels long
+ * (line_lin_narrow), so its reciprocals are in the table. */
 static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
-                                   const raster_recip *tab)
+                                   const raster_recip *tab, bool narrow)
 {
     raster_interp *ix = &c->ix;
     int32_t xdiff = xend + 1 - xstart; /* (>= 1) */
     ix->x0 = xstart;
     ix->xdiff = xdiff;
+    if (narrow) {
+        /* (no factor denominator: only perspective spans read it, span_factor) */
+        ix->xrecip_z = tab->z[xdiff];
+        ix->lin_recip = tab->lin[xdiff];
+        return;
+    }
     if (tab && xdiff <= RASTER_RECIP_MAX) {
         ix->xrecip_z = tab->z[xdiff];
         ix->lin_recip = tab->lin[xdiff];
@@ -507,6 +541,29 @@ static inline void line_seg_fill(const line_seg *g, bool bottom, int32_t xstart,
     c->r_fill = bottom ? g->r_bot : g->r_mid;
 }
 
+/* span_line's l_len, r_len, l_fill, r_fill and yedge, which lie in this order in 16 bytes:
+ * line_lin_span's values of them for a line of a segment whose two edges are Y-major (runs of
+ * 1 pixel) and that no line polygon rule applies to (line_seg.rule false), where they depend
+ * only on whether the line is the polygon's top or bottom line (line_span_ends,
+ * line_seg_fill); stored at once (line_runs_put). */
+typedef struct line_runs {
+    int32_t l_len, r_len;
+    bool l_fill, r_fill;
+    uint32_t yedge;
+} line_runs;
+_Static_assert(
+    sizeof(line_runs) == 16 &&
+        offsetof(span_line, r_len) - offsetof(span_line, l_len) == offsetof(line_runs, r_len) &&
+        offsetof(span_line, l_fill) - offsetof(span_line, l_len) == offsetof(line_runs, l_fill) &&
+        offsetof(span_line, r_fill) - offsetof(span_line, l_len) == offsetof(line_runs, r_fill) &&
+        offsetof(span_line, yedge) - offsetof(span_line, l_len) == offsetof(line_runs, yedge),
+    "line_runs mirrors span_line's l_len .. yedge");
+
+static inline void line_runs_put(span_line *c, const line_runs *v)
+{
+    memcpy((char *)c + offsetof(span_line, l_len), v, sizeof *v);
+}
+
 /* The edges set up for line y (line_setup's edge set-up, when an edge's lower vertex is
  * reached), and @return the first line at or after y, below @p ydraw, where one is set up
  * again: the lines [y, return) have the same two edges (an edge that is set up again later
@@ -533,11 +590,12 @@ static inline bool line_lin_edge_ok(const raster_slope *s, int32_t n)
 /*
  * line_setup_lin's line once its edges are set up and known to take it (line_lin_edge_ok for
  * the line, @p xstart <= @p xend, the span's ends with line_seg_xend's push); @p g: the edges'
- * part, line_seg_init.
+ * part, line_seg_init; @p wide: pmajor_poly_avx2's (slope_acc4); @p runs_set: c's run
+ * lengths, fill rules and edge flag hold the line's already (pmajor_lin_lines: line_runs).
  */
 SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
                                          bool narrow, bool zconst, int32_t xstart, int32_t xend,
-                                         const line_seg *g)
+                                         const line_seg *g, bool wide, bool runs_set)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
@@ -545,9 +603,10 @@ SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int3
      * 1-4 each waited for two stores: store-forwarding stalls, a quarter of this function's
      * time under perf); r, g, b, s in one vector, t apart */
     uint32_t lt, rt;
-    const __m128i lv = slope_acc4(L, &lt), rv = slope_acc4(R, &rt);
+    const __m128i lv = slope_acc4(L, &lt, wide), rv = slope_acc4(R, &rt, wide);
 #else
     /* the edges' values (raster_slope_attr_values' accumulator case; W is rp->lin_w) */
+    (void)wide;
     span_vals lv, rv;
     for (int k = 0; k < 5; k++) {
         lv[k] = (int32_t)(L->attr_base[k + 1] + (uint32_t)(L->attr_acc[k] >> 35));
@@ -559,12 +618,18 @@ SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int3
         c->zr = raster_slope_zdepth(R);
     }
 
-    bool bottom = y == rp->ybottom - 1;
-    c->l_len = raster_slope_edge_length(L, false);
-    c->r_len = raster_slope_edge_length(R, false);
-    line_seg_fill(g, bottom, xstart, xend, c);
-    line_span_ends(rp, y, bottom, xstart, xend, c);
-    line_lin_interp(c, xstart, xend, r->recip);
+    if (runs_set) {
+        c->xstart = xstart;
+        c->xend = xend;
+        c->line = raster_addr(0, y);
+    } else {
+        bool bottom = y == rp->ybottom - 1;
+        c->l_len = raster_slope_edge_length(L, false);
+        c->r_len = raster_slope_edge_length(R, false);
+        line_seg_fill(g, bottom, xstart, xend, c);
+        line_span_ends(rp, y, bottom, xstart, xend, c);
+    }
+    line_lin_interp(c, xstart, xend, r->recip, narrow);
 #if SPAN_VEC
     return span_prepare_lin4(rp, c, narrow, zconst, lv, rv, lt, rt);
 #else
@@ -581,7 +646,8 @@ SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int3
  * accumulators, no W-buffer depth, run lengths without coverage, no stencil row; the fields
  * that are the same on every line of the polygon are set once by line_lin_begin. A line it
  * does not cover (crossed edges, an edge without its accumulators) takes line_setup. @p narrow:
- * line_lin_narrow's result for the polygon (false: not known).
+ * line_lin_narrow's result for the polygon, and the engine has its reciprocal table (false:
+ * not known).
  * unit.test_raster_lines_fast compares the two on random frames. (The polygon-major loop,
  * pmajor_poly, takes line_lin_span straight, with the edges' tests once per edge pair.)
  */
@@ -599,7 +665,7 @@ SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, sp
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    (void)line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g);
+    (void)line_lin_span(r, rp, y, c, narrow, false, xstart, xend, &g, false, false);
 }
 
 /* Whether the polygon's lines take line_setup_persp: every polygon that is not a shadow or a
@@ -969,10 +1035,11 @@ SPAN_INLINE void pmajor_span_touch(raster_engine *r, int32_t y, const span_line 
 }
 
 /* pmajor_poly's lines [y, ydraw) of a polygon that is not lin_line: by line_setup_persp when
- * line_persp_ok, else line_setup. (Out of line: with these loops inline beside
- * line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to +0.17 M instructions.) */
-SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
-                                       raster_timing_line *rec, bool touch)
+ * line_persp_ok, else line_setup. (Out of line, pmajor_lines_avx2 / pmajor_lines_plain: with
+ * these loops inline beside line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to
+ * +0.17 M instructions.) */
+SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
+                              raster_timing_line *rec, bool touch)
 {
     span_line c;
     if (line_persp_ok(r, rp)) {
@@ -1006,6 +1073,27 @@ SPAN_NOINLINE static void pmajor_lines(raster_engine *r, raster_poly *rp, int32_
     }
 }
 
+#if PMAJOR_AVX2
+/* The polygon-major loop of an engine with span_isa AVX2 (its span functions are AVX2's too)
+ * compiled for AVX2 (pmajor_poly_avx2, pmajor_lines_avx2): the line set-up's vectors in the
+ * three-operand VEX forms, which need no register copies and take their memory operands
+ * unaligned, an edge's four 64-bit accumulators in one vector (seg_step, slope_acc4). The same
+ * source and arithmetic as the other engines' copies (_plain). */
+static __attribute__((noinline, target("avx2"))) void
+pmajor_lines_avx2(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
+                  raster_timing_line *rec, bool touch)
+{
+    pmajor_lines(r, rp, y, ydraw, rec, touch);
+}
+#endif
+
+/* pmajor_lines of other engines. */
+SPAN_NOINLINE static void pmajor_lines_plain(raster_engine *r, raster_poly *rp, int32_t y,
+                                             int32_t ydraw, raster_timing_line *rec, bool touch)
+{
+    pmajor_lines(r, rp, y, ydraw, rec, touch);
+}
+
 /* pmajor_poly's lines [y, yseg) of a lin_line polygon whose edges line_setup_lin does not
  * take (line_lin_edge_ok): line_setup, as line_setup_lin falls back to. (Out of line: rare.) */
 SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, int32_t y,
@@ -1025,10 +1113,20 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
 
 /* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
  * 0) when !@p zstep. */
-static inline int32_t seg_step(raster_slope *s, bool zstep)
+SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->interp.x++;
+#if PMAJOR_AVX2
+    if (wide) {
+        *(pmajor_u64x4 *)s->attr_acc += *(const pmajor_u64x4 *)s->attr_step;
+        s->attr_acc[4] += s->attr_step[4];
+        if (zstep) s->zacc += s->zstep;
+        return raster_slope_x(s);
+    }
+#else
+    (void)wide;
+#endif
 #if SPAN_VEC
     /* (as two four-lane halves and a scalar, the loads raster_slope_acc_vec / slope_acc4
      * make: gcc's own vector form of the loop here ran 4 instructions more a line) */
@@ -1045,38 +1143,58 @@ static inline int32_t seg_step(raster_slope *s, bool zstep)
 }
 
 /* pmajor_poly's lines [y, yseg) of a segment of a lin_line polygon whose edges line_lin_span
- * takes; @p zconst: span_z_const holds for them. (Inline with a constant flag: one loop for
- * each.) */
+ * takes; @p zconst: span_z_const holds for them; @p quick: their runs, fill rules and edge
+ * flags are line_runs' (both edges Y-major, no line polygon rule). (Inline with constant
+ * flags: one loop for each; a constant quick took g_heavy_1 from 9.26 M to 9.10 M
+ * instructions against a flag tested per line.) */
 SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
                                   span_line *c, raster_timing_line *rec, bool touch, bool narrow,
-                                  const line_seg *g, bool zconst)
+                                  const line_seg *g, bool zconst, bool wide, bool quick)
 {
     raster_slope *L = &rp->left, *R = &rp->right;
+    /* the lines' runs, fill rules and edge flag when line_runs has them: a line's stored
+     * before it (for the first line here, for the others after the line above, which a
+     * crossed line's line_setup may have overwritten) */
+    const int32_t ybot = rp->ybottom - 1;
+    line_runs runs[2]; /* [1]: the polygon's bottom line */
+    if (quick) {
+        runs[0] = (line_runs){1, 1, g->l_mid, g->r_mid, 0u};
+        runs[1] = (line_runs){1, 1, g->l_bot, g->r_bot, RASTER_ATTR_EDGE_BOTTOM};
+        line_runs first = runs[y == ybot];
+        if (y == rp->ytop) first.yedge = RASTER_ATTR_EDGE_TOP;
+        line_runs_put(c, &first);
+    }
     for (; y < yseg; y++) {
         int32_t xstart = rp->xl, xend = line_seg_xend(g, rp->xl, rp->xr);
         raster_span_fn fn;
         if (xstart <= xend) {
-            fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g);
+            fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide, quick);
+            if (xstart >= 0)
+                raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+            else
+                raster_timing_rec_span(&rec[y], xstart, xend);
         } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
             fn = raster_span_choose(rp, c);
+            raster_timing_rec_span(&rec[y], c->xstart, c->xend);
         }
-        raster_timing_rec_span(&rec[y], c->xstart, c->xend);
         pmajor_span_touch(r, y, c, touch);
         fn(c, RASTER_TIMING_NO_LIMIT);
-        rp->xl = seg_step(L, !zconst);
-        rp->xr = seg_step(R, !zconst);
+        rp->xl = seg_step(L, !zconst, wide);
+        rp->xr = seg_step(R, !zconst, wide);
+        if (quick) line_runs_put(c, &runs[y + 1 == ybot]); /* (the next line's: not the top) */
     }
 }
 
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
  * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. @p box: its
  * extent (raster_engine.box); @p touch: some line of [y, yend) may need its pixels made valid
- * for the lazy clear (pmajor_touch). (Out of line: inlined into the band's loop, g_heavy_1 ran
- * 78 K more instructions.) */
-SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
-                                      raster_timing_line *rec, const raster_list_box *box,
-                                      bool touch)
+ * for the lazy clear (pmajor_touch). (Inline in its two copies, pmajor_poly_avx2 and
+ * pmajor_poly_plain, each out of line: inlined into the band's loop, g_heavy_1 ran 78 K more
+ * instructions.) */
+SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
+                             raster_timing_line *rec, const raster_list_box *box, bool touch,
+                             bool avx2)
 {
     raster_engine *r = b->r;
     int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
@@ -1084,7 +1202,8 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
     if (rp->lin_line) {
         span_line c;
         line_lin_begin(r, rp, &c);
-        const bool narrow = line_lin_narrow(box);
+        /* (narrow: line_lin_interp also takes it for the reciprocal table there) */
+        const bool narrow = line_lin_narrow(box) && r->recip;
         raster_slope *L = &rp->left, *R = &rp->right;
         while (y < ydraw) {
             /* the lines up to the next edge set-up: the edges' tests of line_setup_lin once
@@ -1101,18 +1220,46 @@ SPAN_NOINLINE static void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y
              * polygons, e.g. 2D sprites and UI): every span's depth fields are the same, set
              * here once (a crossed line's line_setup sets the same values) */
             const bool zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
+            /* both edges Y-major and no line polygon rule: the lines' runs from line_runs */
+            const bool quick = !L->xmajor && !R->xmajor && !g.rule;
             if (zconst) {
                 span_z_const(&c, L->z0);
-                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true);
+                if (quick)
+                    pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true, avx2, true);
+                else
+                    pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true, avx2, false);
             } else {
-                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, false);
+                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, false, avx2, quick);
             }
             y = yseg;
         }
     } else {
-        pmajor_lines(r, rp, y, ydraw, rec, touch);
+#if PMAJOR_AVX2
+        if (avx2)
+            pmajor_lines_avx2(r, rp, y, ydraw, rec, touch);
+        else
+#endif
+            pmajor_lines_plain(r, rp, y, ydraw, rec, touch);
     }
     if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
+}
+
+#if PMAJOR_AVX2
+/* pmajor_poly of an engine with span_isa AVX2 (PMAJOR_AVX2). */
+static __attribute__((noinline, target("avx2"))) void
+pmajor_poly_avx2(raster_band *b, raster_poly *rp, int32_t y, int32_t yend, raster_timing_line *rec,
+                 const raster_list_box *box, bool touch)
+{
+    pmajor_poly(b, rp, y, yend, rec, box, touch, true);
+}
+#endif
+
+/* pmajor_poly of other engines. */
+SPAN_NOINLINE static void pmajor_poly_plain(raster_band *b, raster_poly *rp, int32_t y,
+                                            int32_t yend, raster_timing_line *rec,
+                                            const raster_list_box *box, bool touch)
+{
+    pmajor_poly(b, rp, y, yend, rec, box, touch, false);
 }
 
 /* The lazy clear's checks of a band's polygon lines (span_touch, render.c raster_span_begin)
@@ -1167,6 +1314,9 @@ SPAN_INLINE void band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
     uint32_t in_at = b->carry_at, nin = carry_on && b->carry_ok ? b->ncarry : 0, taken = 0;
     uint32_t out_at = in_at == 1 ? 1 + PMAJOR_CARRY_MAX : 1, nout = 0;
     bool out_ok = true;
+#if PMAJOR_AVX2
+    const bool avx2 = r->span_isa == RASTER_SPAN_ISA_AVX2;
+#endif
     /* one state slot for every other polygon: the last polygon's material state is reused when
      * the next has the same material (setup.c material_reusable) */
     for (uint32_t j = 0; j < npolys; j++) {
@@ -1185,7 +1335,13 @@ SPAN_INLINE void band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
             raster_poly_activate(r, rp, y);
         }
         const int32_t yend = ybottom < y1 ? ybottom + 1 : y1;
-        pmajor_poly(b, rp, y, yend, rec, &r->box[i], pmajor_touch(partial, y0, y, yend));
+        const bool touch = pmajor_touch(partial, y0, y, yend);
+#if PMAJOR_AVX2
+        if (avx2)
+            pmajor_poly_avx2(b, rp, y, yend, rec, &r->box[i], touch);
+        else
+#endif
+            pmajor_poly_plain(b, rp, y, yend, rec, &r->box[i], touch);
         if (ybottom >= y1 && y1 < RASTER_TIMING_LINES) { /* (its state is line y1's) */
             if (nout < PMAJOR_CARRY_MAX)
                 b->polys[out_at + nout++] = *rp;

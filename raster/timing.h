@@ -192,11 +192,22 @@ static inline void raster_timing_rec_span(raster_timing_line *rec, int32_t xl, i
 {
     int32_t first = xl < 0 ? 0 : xl;
     int64_t over = (int64_t)xr + 1 - first - RASTER_TIMING_FREE_PIXELS; /* cost when > 0 */
-    int64_t before = rec->time;
-    rec->time = before + RASTER_TIMING_PER_POLY + (over > 0 ? over : 0);
-    /* time + (cost < 2 ? 2 - cost : 0) = before + 12 + max(cost, 2), cost = max(over, 0) */
-    rec->need = before + RASTER_TIMING_PER_POLY +
-                (over > RASTER_TIMING_MIN_TO_START ? over : RASTER_TIMING_MIN_TO_START);
+    int64_t start = rec->time + RASTER_TIMING_PER_POLY, time = start + (over > 0 ? over : 0);
+    rec->time = time;
+    /* time + (cost < 2 ? 2 - cost : 0) = start + max(cost, 2) = max(time, start + 2) */
+    rec->need =
+        time > start + RASTER_TIMING_MIN_TO_START ? time : start + RASTER_TIMING_MIN_TO_START;
+}
+
+/** raster_timing_rec_span(rec, xl, xl + @p w - 1) of a span that starts on screen (xl >= 0),
+ *  @p w pixels long (in 32 bits: the polygon-major loop's spans, span.c, which has @p w). */
+static inline void raster_timing_rec_width(raster_timing_line *rec, int32_t w)
+{
+    const int32_t cost = w > RASTER_TIMING_FREE_PIXELS ? w - RASTER_TIMING_FREE_PIXELS : 0;
+    const int64_t start = rec->time + RASTER_TIMING_PER_POLY, time = start + cost;
+    rec->time = time;
+    rec->need =
+        time > start + RASTER_TIMING_MIN_TO_START ? time : start + RASTER_TIMING_MIN_TO_START;
 }
 
 /**

@@ -136,6 +136,7 @@ static void test_fast_lines_match_general(void **state)
     f->tex_vram = tex;
     f->pal_vram = pal;
     ref->ref_lines = true;
+    const uint8_t isa_best = fast->span_isa; /* (raster_span_isa_best) */
     uint32_t seed = 0xC0FFEEu;
     unsigned fast_polys = 0, persp = 0;
     /* DISP3DCNT: plain, alpha test, blending, edge marking, fog, anti-aliasing (which turns
@@ -149,6 +150,11 @@ static void test_fast_lines_match_general(void **state)
         /* every other frame polygon by polygon (span.c raster_draw_band_pmajor), the others
          * scanline by scanline: both orders draw through the two line set-ups */
         fast->scanline_order = ref->scanline_order = frame % 2 == 0;
+        /* every other polygon-major frame with the engine's narrower forms: the polygon-major
+         * loop's copy for other engines (span.c pmajor_poly_plain; the widest form takes
+         * pmajor_poly_avx2 where the build and processor have AVX2) */
+        fast->span_isa =
+            frame % 4 == 3 && isa_best > 0 ? (uint8_t)(frame / 4 % isa_best) : isa_best;
         raster_result rf, rr;
         render(fast, f, out_fast, &rf);
         render(ref, f, out_ref, &rr);

@@ -289,6 +289,32 @@ static void test_failed_start_still_costs_12(void **state)
 /* The inline fast path (raster_timing_poly_span_px) gives the same limits and leaves the
  * same model state as raster_timing_poly_span on random frames of random spans, loads heavy
  * enough to cut, skip and abort lines. */
+/* The polygon-major loop's records (timing.h raster_timing_rec_span, and
+ * raster_timing_rec_width for spans starting on screen) against the model's charge written
+ * out (raster_timing_poly_span's recording: the 12 and the pixel cost, with the start test's 2
+ * or the pixel cost, whichever is more, still needed after the 12): widths 1..600 at several
+ * starts and line times. */
+static void test_rec_width_matches_span(void **state)
+{
+    (void)state;
+    const int64_t befores[] = {0, 1, 37, 499, (int64_t)1 << 40};
+    const int32_t starts[] = {0, 1, 100, 255, 300};
+    for (size_t i = 0; i < sizeof befores / sizeof befores[0]; i++) {
+        for (size_t j = 0; j < sizeof starts / sizeof starts[0]; j++) {
+            for (int32_t w = 1; w <= 600; w++) {
+                const int64_t cost = w > 4 ? w - 4 : 0;
+                const raster_timing_line want = {befores[i] + 12 + cost,
+                                                 befores[i] + 12 + (cost > 2 ? cost : 2)};
+                raster_timing_line a = {befores[i], 0}, b = a;
+                raster_timing_rec_width(&a, w);
+                raster_timing_rec_span(&b, starts[j], starts[j] + w - 1);
+                assert_true(a.time == want.time && a.need == want.need);
+                assert_true(b.time == want.time && b.need == want.need);
+            }
+        }
+    }
+}
+
 static void test_inline_span_matches(void **state)
 {
     fixture *f = *state;
@@ -343,6 +369,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_power_on_frame_untimed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline_span_matches, setup, teardown),
+        cmocka_unit_test(test_rec_width_matches_span),
         cmocka_unit_test_setup_teardown(test_light_pair_costs_512, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadlines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_light_frame_rdlines_46, setup, teardown),
