@@ -44,17 +44,7 @@ RASTER_HOT void raster_slope_interp(raster_interp *ip, int32_t y0, int32_t y1, i
     ip->xrecip_z = tab->z[xdiff];
     ip->linear = linear;
     ip->lin_recip = tab->lin[linear ? xdiff : 0];
-    /* (raster_interp_setup_tab's W along Y) */
-    if ((w0 & 1) && !(w1 & 1)) {
-        ip->w0n = w0 - 1;
-        ip->w0d = w0 + 1;
-        ip->w1d = w1;
-    } else {
-        ip->w0n = w0 & 0xFFFE;
-        ip->w0d = w0 & 0xFFFE;
-        ip->w1d = w1 & 0xFFFE;
-    }
-    ip->shift = 9;
+    raster_interp_w_y(ip, w0, w1); /* (raster_interp_setup_tab's W along Y) */
 }
 
 /* The set-up the engine uses (raster_slope_setup_tab, raster_slope_setup_pair): the same

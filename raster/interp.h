@@ -64,6 +64,22 @@ typedef struct raster_recip {
 
 void raster_recip_init(raster_recip *t);
 
+/* An interpolator's W along Y: an odd W0 with an even W1 is corrected by one each way;
+ * otherwise bit 0 of both W is dropped (melonDS Interpolator::Setup, dir = 1). */
+RASTER_HOT void raster_interp_w_y(raster_interp *ip, int32_t w0, int32_t w1)
+{
+    if ((w0 & 1) && !(w1 & 1)) {
+        ip->w0n = w0 - 1;
+        ip->w0d = w0 + 1;
+        ip->w1d = w1;
+    } else {
+        ip->w0n = w0 & 0xFFFE;
+        ip->w0d = w0 & 0xFFFE;
+        ip->w1d = w1 & 0xFFFE;
+    }
+    ip->shift = 9;
+}
+
 /** raster_interp_setup with the reciprocals from @p tab (NULL: divide). Same result. Inline:
  *  the span loop sets one up per polygon line, with dir constant. */
 RASTER_HOT void raster_interp_setup_tab(raster_interp *ip, int dir, int32_t x0, int32_t x1,
@@ -94,18 +110,7 @@ RASTER_HOT void raster_interp_setup_tab(raster_interp *ip, int dir, int32_t x0, 
         ip->lin_recip = (((uint64_t)1 << 35) / (uint64_t)ip->xdiff) + 1u;
 
     if (dir == RASTER_INTERP_Y) {
-        /* Along Y: an odd W0 with an even W1 is corrected by one each way; otherwise bit 0 of
-         * both W is dropped (melonDS Interpolator::Setup, dir = 1). */
-        if ((w0 & 1) && !(w1 & 1)) {
-            ip->w0n = w0 - 1;
-            ip->w0d = w0 + 1;
-            ip->w1d = w1;
-        } else {
-            ip->w0n = w0 & 0xFFFE;
-            ip->w0d = w0 & 0xFFFE;
-            ip->w1d = w1 & 0xFFFE;
-        }
-        ip->shift = 9;
+        raster_interp_w_y(ip, w0, w1);
     } else {
         ip->w0n = w0;
         ip->w0d = w0;
