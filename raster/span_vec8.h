@@ -18,7 +18,7 @@
  * four; and perspective Z-buffered spans of the same polygons
  * (draw_persp8_line: span_fns.c span_fn_q*, and curse.c's textured ones with the
  * overlapping-edge rule, curse_fn_q*), with draw_vec's perspective arithmetic (the factor by
- * double divisions, pixels 0-3 and 4-7, the attributes by float products) and its rule lanes
+ * double divisions, pixels 0-3 and 4-7, the attributes by vpmulld) and its rule lanes
  * (SPAN_CURSE). W-buffered spans keep the four-lane step.
  * A span of 2-8 pixels (most of g_heavy_1's) is one step
  * whatever its length: no branch on the length among them, no loop; longer spans loop by
@@ -205,15 +205,16 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     /* the attributes at the step's pixels; @p one: linear ones formed here, at the set-up, so
      * that only their eight 32-bit lanes stay live into the step, not two 64-bit vectors */
     __m256i av[5];
-    __m256 vd[5];
-    __m256i vb[5], vp[5];
+    __m256i vd[5], vb[5], vp[5];
     __m256d xd0 = _mm256_setzero_pd(), xd1 = _mm256_setzero_pd(), wn = _mm256_setzero_pd(),
             dstep = _mm256_setzero_pd(), dbase = _mm256_setzero_pd();
     if (persp) {
         /* base + ((pd + ps * f0) >> 8), span_pixel.h span_attr_persp: ps = -d or d (|d| <=
-         * 2^16, persp_ok), so ps * f0 (f0 <= 256) is exact in float; no second factor */
+         * 2^16, persp_ok), so ps * f0 (0 <= f0 <= 256) fits in 25 bits: its 32-bit product
+         * (vpmulld) is exact, as the float product it replaces was (without the two
+         * conversions an attribute a step, nor the one of ps a call); no second factor */
         for (int a = a0; a < a1; a++) {
-            vd[a] = _mm256_set1_ps((float)(int32_t)c->a_ps[a]);
+            vd[a] = vec8_set1((int32_t)c->a_ps[a]);
             vb[a] = vec8_set1((int32_t)c->a_base[a]);
             vp[a] = vec8_set1((int32_t)c->a_pd[a]);
         }
@@ -323,13 +324,11 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 _mm256_mul_pd(xd0, wn), _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase)));
             __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(
                 _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
-            __m256 ff0 = _mm256_cvtepi32_ps(_mm256_set_m128i(q1, q0));
+            const __m256i f0 = _mm256_set_m128i(q1, q0);
             for (int a = a0; a < a1; a++)
                 av[a] = _mm256_add_epi32(
                     vb[a],
-                    _mm256_srli_epi32(
-                        _mm256_add_epi32(vp[a], _mm256_cvttps_epi32(_mm256_mul_ps(vd[a], ff0))),
-                        8));
+                    _mm256_srli_epi32(_mm256_add_epi32(vp[a], _mm256_mullo_epi32(vd[a], f0)), 8));
         } else if (!one) {
             for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
         }
