@@ -9,24 +9,24 @@
 
 #if SPAN_VEC8
 /* The same linear Z-buffered spans eight pixels at a time (span_vec8.h, AVX2: compiled for it
- * function by function, called only on engines with raster_engine.span_isa AVX2). */
-#define SPAN_FN_VEC8(i)                                                                            \
-    static __attribute__((target("avx2"))) void span_fn_wvtx_##i(span_line *c, int32_t xcut)       \
+ * function by function, called only on engines with raster_engine.span_isa AVX2). The spans of
+ * more than eight pixels are drawn out of line (span_long_*, draw_vec8_line's @p lf), so that
+ * the span function holds only the one-step copy of draw_vec8 and the one-pixel path. */
+#define SPAN_FN_W(name, fl)                                                                        \
+    static __attribute__((noinline, target("avx2"))) void span_long_##name(                        \
+        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2)                          \
     {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA);                               \
+        draw_vec8_long(c, xs, xe, lim1, lim2, (fl));                                               \
     }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_wmod_##i(span_line *c, int32_t xcut)       \
+    static __attribute__((target("avx2"))) void span_fn_##name(span_line *c, int32_t xcut)         \
     {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA);                               \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_wflat_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT);                   \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_wfmod_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT);                   \
+        draw_vec8_line(c, xcut, (fl), span_long_##name);                                           \
     }
+#define SPAN_FN_VEC8(i)                                                                            \
+    SPAN_FN_W(wvtx_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA)                                        \
+    SPAN_FN_W(wmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA)                                        \
+    SPAN_FN_W(wflat_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT)                           \
+    SPAN_FN_W(wfmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT)
 SPAN_FN_VEC8(0)
 SPAN_FN_VEC8(1)
 SPAN_FN_VEC8(2)

@@ -18,7 +18,7 @@
  * four; and perspective Z-buffered spans of the same polygons
  * (draw_persp8_line: span_fns.c span_fn_q*, and curse.c's textured ones with the
  * overlapping-edge rule, curse_fn_q*), with draw_vec's perspective arithmetic (the factor by
- * double divisions, pixels 0-3 and 4-7, the attributes by float products) and its rule lanes
+ * double divisions, pixels 0-3 and 4-7, the attributes by vpmulld) and its rule lanes
  * (SPAN_CURSE). W-buffered spans keep the four-lane step.
  * A span of 2-8 pixels (most of g_heavy_1's) is one step
  * whatever its length: no branch on the length among them, no loop; longer spans loop by
@@ -81,9 +81,16 @@ SPAN_AVX2_FN void vec8_acc_step(vec8_acc *v)
     v->b = _mm256_add_epi64(v->b, v->step8);
 }
 
-/* The low 32 bits of each lane >> sh, as eight 32-bit lanes in pixel order. */
+/* The low 32 bits of each lane >> sh, as eight 32-bit lanes in pixel order. (sh >= 32: the
+ * high halves picked by the shuffle, then one 32-bit shift; the same bits, one shift fewer,
+ * for each of up to five attributes a call) */
 SPAN_AVX2_FN __m256i vec8_acc_bits(const vec8_acc *v, int sh)
 {
+    if (sh >= 32)
+        return _mm256_srli_epi32(_mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(v->a),
+                                                                       _mm256_castsi256_ps(v->b),
+                                                                       _MM_SHUFFLE(3, 1, 3, 1))),
+                                 sh - 32);
     return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(v->a, sh)),
                                                  _mm256_castsi256_ps(_mm256_srli_epi64(v->b, sh)),
                                                  _MM_SHUFFLE(2, 0, 2, 0)));
@@ -137,9 +144,11 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
  * still branches on no polygon constant. */
 #define VEC8_SLOW_FN(n)                                                                            \
     static __attribute__((noinline, unused, target("avx2"))) void vec8_slow_##n(                   \
-        span_line *c, uint32_t addr, int slow, int forced, const span_k *k)                        \
+        span_line *c, uint32_t addr, int slow, int forced)                                         \
     {                                                                                              \
-        vec_slow_lanes(c, addr, slow, forced, c->lanes[0], c->lanes[1], c->lanes[2], 8, (n), k);   \
+        span_k k;                                                                                  \
+        span_k_init(c, &k, (n));                                                                   \
+        vec_slow_lanes(c, addr, slow, forced, c->lanes[0], c->lanes[1], c->lanes[2], 8, (n), &k);  \
     }
 VEC8_SLOW_FN(0)
 VEC8_SLOW_FN(1)
@@ -155,20 +164,20 @@ _Static_assert(SPAN_CURSE == 512, "vec8_slow_* are named by their flags");
  * the lanes' depth, colour and attribute word passed in span_line.lanes (not in the caller's
  * frame, nor as 32-byte arguments: either made gcc align the caller's frame to 32 bytes). */
 SPAN_AVX2_FN void vec8_slow(span_line *c, uint32_t addr, int slow, int forced, __m256i z,
-                            __m256i color, __m256i attr, int flags, const span_k *k)
+                            __m256i color, __m256i attr, int flags)
 {
     _mm256_storeu_si256((__m256i *)c->lanes[0], z);
     _mm256_storeu_si256((__m256i *)c->lanes[1], color);
     _mm256_storeu_si256((__m256i *)c->lanes[2], attr);
     switch (flags & (SPAN_DEPTH_MASK | SPAN_CURSE)) {
-    case 0: vec8_slow_0(c, addr, slow, forced, k); break;
-    case 1: vec8_slow_1(c, addr, slow, forced, k); break;
-    case 2: vec8_slow_2(c, addr, slow, forced, k); break;
-    case 3: vec8_slow_3(c, addr, slow, forced, k); break;
-    case 512: vec8_slow_512(c, addr, slow, forced, k); break;
-    case 513: vec8_slow_513(c, addr, slow, forced, k); break;
-    case 514: vec8_slow_514(c, addr, slow, forced, k); break;
-    default: vec8_slow_515(c, addr, slow, forced, k); break;
+    case 0: vec8_slow_0(c, addr, slow, forced); break;
+    case 1: vec8_slow_1(c, addr, slow, forced); break;
+    case 2: vec8_slow_2(c, addr, slow, forced); break;
+    case 3: vec8_slow_3(c, addr, slow, forced); break;
+    case 512: vec8_slow_512(c, addr, slow, forced); break;
+    case 513: vec8_slow_513(c, addr, slow, forced); break;
+    case 514: vec8_slow_514(c, addr, slow, forced); break;
+    default: vec8_slow_515(c, addr, slow, forced); break;
     }
 }
 
@@ -193,15 +202,19 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     const bool persp = !(flags & SPAN_DDA);
     uint64_t xr = (uint32_t)(xs - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (xs - c->ix.x0));
     vec8_acc va[5], vz;
-    __m256 vd[5];
-    __m256i vb[5], vp[5];
+    /* the attributes at the step's pixels; @p one: linear ones formed here, at the set-up, so
+     * that only their eight 32-bit lanes stay live into the step, not two 64-bit vectors */
+    __m256i av[5];
+    __m256i vd[5], vb[5], vp[5];
     __m256d xd0 = _mm256_setzero_pd(), xd1 = _mm256_setzero_pd(), wn = _mm256_setzero_pd(),
             dstep = _mm256_setzero_pd(), dbase = _mm256_setzero_pd();
     if (persp) {
         /* base + ((pd + ps * f0) >> 8), span_pixel.h span_attr_persp: ps = -d or d (|d| <=
-         * 2^16, persp_ok), so ps * f0 (f0 <= 256) is exact in float; no second factor */
+         * 2^16, persp_ok), so ps * f0 (0 <= f0 <= 256) fits in 25 bits: its 32-bit product
+         * (vpmulld) is exact, as the float product it replaces was (without the two
+         * conversions an attribute a step, nor the one of ps a call); no second factor */
         for (int a = a0; a < a1; a++) {
-            vd[a] = _mm256_set1_ps((float)(int32_t)c->a_ps[a]);
+            vd[a] = vec8_set1((int32_t)c->a_ps[a]);
             vb[a] = vec8_set1((int32_t)c->a_base[a]);
             vp[a] = vec8_set1((int32_t)c->a_pd[a]);
         }
@@ -210,6 +223,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
             vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
                           c->a_sel[a] ? 0u - dr : dr);
+            if (one) av[a] = vec8_acc_bits(&va[a], 35);
         }
     }
     if (persp) {
@@ -221,6 +235,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     }
     vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
     const __m256i zbase = vec8_set1((int32_t)(uint32_t)(uint64_t)c->zbase);
+    const __m256i z0 = one ? _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase) : zbase;
 
     /* colour constants, as draw_vec */
     const uint32_t am = 2 * p->pa1 - 1; /* m - 1 of the alpha channel */
@@ -252,7 +267,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     for (int32_t x = xs; x < xe; x += 8) {
         uint32_t addr = (uint32_t)(line + x);
         __m256i valid = _mm256_cmpgt_epi32(vxe, xv);
-        __m256i z = _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase);
+        __m256i z = one ? z0 : _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase);
         __m256i dstz = _mm256_maskload_epi32((const int *)&r->depth[addr], valid);
         __m256i dsta = _mm256_maskload_epi32((const int *)&r->attr[addr], valid);
         /* edge flags: left run before lim1, right run from lim2 */
@@ -302,7 +317,6 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         __m256i retry = _mm256_andnot_si256(noretry, valid);
 
         __m256i color;
-        __m256i av[5];
         if (persp) {
             /* f0 = floor(num / den) per lane, f1 = 256 - f0, each attribute base + ((d * f)
              * >> 8): draw_vec's arithmetic (exact: see draw_persp_line), eight lanes */
@@ -310,14 +324,12 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 _mm256_mul_pd(xd0, wn), _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase)));
             __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(
                 _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
-            __m256 ff0 = _mm256_cvtepi32_ps(_mm256_set_m128i(q1, q0));
+            const __m256i f0 = _mm256_set_m128i(q1, q0);
             for (int a = a0; a < a1; a++)
                 av[a] = _mm256_add_epi32(
                     vb[a],
-                    _mm256_srli_epi32(
-                        _mm256_add_epi32(vp[a], _mm256_cvttps_epi32(_mm256_mul_ps(vd[a], ff0))),
-                        8));
-        } else {
+                    _mm256_srli_epi32(_mm256_add_epi32(vp[a], _mm256_mullo_epi32(vd[a], f0)), 8));
+        } else if (!one) {
             for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
         }
         if (tex) {
@@ -393,7 +405,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         }
         if (slow)
             vec8_slow(c, addr, slow, curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0, z,
-                      color, attr, flags, k);
+                      color, attr, flags);
 
         if (one) break;
         xv = _mm256_add_epi32(xv, vec8_set1(8));
@@ -407,9 +419,25 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     }
 }
 
+/* A span of more than eight pixels of draw_vec8_line, drawn out of line (@p lf). */
+typedef void (*vec8_long_fn)(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2);
+
+/* The body of such a function, with the span's flags (span_fns_vec8.c span_long_*, curse.c
+ * curse_long_*). */
+SPAN_AVX2_FN void draw_vec8_long(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                                 int flags)
+{
+    span_k k;
+    span_k_init(c, &k, flags);
+    draw_vec8(c, xs, xe, lim1, lim2, flags, &k, false);
+}
+
 /* draw_vec_line (span_pixel.h) eight pixels at a time: the runs of draw_line's short loop,
- * then one pixel by plot_lin1, or draw_vec8 on [xs, xe) (one step up to eight pixels). */
-SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
+ * then one pixel by plot_lin1, or draw_vec8 on [xs, xe) (one step up to eight pixels), a span
+ * of more than eight pixels by @p lf if not NULL. (The loop's copy of draw_vec8 inline made the
+ * span function's frame and registers those of the loop on every call: with it out of line,
+ * g_heavy_1 -0.8% instructions, none of its linear spans longer than eight pixels.) */
+SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags, vec8_long_fn lf)
 {
     const span_runs u = span_line_runs(c, xcut);
     if (u.xe - u.xs == 1) {
@@ -421,6 +449,10 @@ SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags)
         return;
     }
     if (u.xs >= u.xe) return;
+    if (lf && u.xe - u.xs > 8) {
+        lf(c, u.xs, u.xe, u.lim1, u.lim2);
+        return;
+    }
     span_k k;
     span_k_init(c, &k, flags);
     if (u.xe - u.xs <= 8)
