@@ -275,6 +275,18 @@ SPAN_INLINE void span_prepare(span_line *c, bool wbuffer, bool lin, bool small, 
 }
 
 #if SPAN_VEC
+/* raster_span_choose's flat colour but the alpha, (a_base[0] >> 3) | ((a_base[1] >> 3) << 8) |
+ * ((a_base[2] >> 3) << 16), from r, g, b in lanes 0-2 of @p base: the 64-bit shift moves lane 1
+ * into lane 0 << 8 and lane 0 >> 24, which is 0 (the values lie between 16-bit vertex
+ * attributes: line_lin_narrow). */
+static inline uint32_t span_flat_rgb(__m128i base)
+{
+    const __m128i v = _mm_srli_epi32(base, 3);
+    __m128i x = _mm_or_si128(v, _mm_srli_epi64(v, 24));
+    x = _mm_or_si128(x, _mm_slli_epi32(_mm_srli_si128(v, 8), 16));
+    return (uint32_t)_mm_cvtsi128_si32(x);
+}
+
 /* span_prepare(c, false, true, @p small, @p zset, ...) of a linear span (line_lin_span) from
  * the edges' values as slope_acc4 gives them: r, g, b, s of the span's start / end in @p a0 /
  * @p a1, t in @p t0 / @p t1. */
@@ -295,13 +307,7 @@ SPAN_INLINE raster_span_fn span_prepare_lin4(const raster_poly *rp, span_line *c
     if (!rp->span_flat ||
         (_mm_movemask_epi8(_mm_cmpeq_epi32(d, _mm_setzero_si128())) & 0xFFF) != 0xFFF)
         return rp->span_lin;
-    /* (a_base[0] >> 3) | ((a_base[1] >> 3) << 8) | ((a_base[2] >> 3) << 16) in lane 0: the
-     * 64-bit shift moves lane 1 into lane 0 << 8 and lane 0 >> 24, which is 0 (the values lie
-     * between 16-bit vertex attributes: line_lin_narrow) */
-    const __m128i v = _mm_srli_epi32(base, 3);
-    __m128i x = _mm_or_si128(v, _mm_srli_epi64(v, 24));
-    x = _mm_or_si128(x, _mm_slli_epi32(_mm_srli_si128(v, 8), 16));
-    c->flat_color = (uint32_t)_mm_cvtsi128_si32(x) | rp->spk.valpha;
+    c->flat_color = span_flat_rgb(base) | rp->spk.valpha;
     return rp->span_flat;
 }
 #endif
@@ -1186,6 +1192,171 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
     }
 }
 
+#if PMAJOR_AVX2
+typedef uint32_t pmajor_u32x4v __attribute__((vector_size(16)));
+typedef int32_t pmajor_i32x4v __attribute__((vector_size(16)));
+
+/* Both edges' raster_slope_x state for the lines of a segment, lane 0 the left edge, lane 1
+ * the right (lanes 2, 3 unused, 0): their accumulators dx, stepped here (seg_x_step), and the
+ * rest of their X fields, which are the segment's constants; the edges' own dx and interpolator
+ * positions are written back once, where the segment ends or a line reads them (seg_x_sync). One
+ * vector form for both edges, its operands read from here (the span call takes every vector
+ * register): the X of the two edges took ~44 instructions a line as scalars, stored, loaded and
+ * clamped one edge at a time. */
+typedef struct seg_x {
+    pmajor_u32x4v dx, inc, far_mask, xbase, xsign;
+    pmajor_i32x4v xmin, xmax;
+} seg_x;
+
+SPAN_INLINE void seg_x_init(seg_x *v, const raster_slope *L, const raster_slope *R)
+{
+    v->dx = (pmajor_u32x4v){(uint32_t)L->dx, (uint32_t)R->dx, 0, 0};
+    v->inc = (pmajor_u32x4v){(uint32_t)L->inc, (uint32_t)R->inc, 0, 0};
+    v->far_mask = (pmajor_u32x4v){(uint32_t)L->far_mask, (uint32_t)R->far_mask, 0, 0};
+    v->xbase = (pmajor_u32x4v){(uint32_t)L->xbase, (uint32_t)R->xbase, 0, 0};
+    v->xsign = (pmajor_u32x4v){(uint32_t)L->xsign, (uint32_t)R->xsign, 0, 0};
+    v->xmin = (pmajor_i32x4v){L->xmin, R->xmin, 0, 0};
+    v->xmax = (pmajor_i32x4v){L->xmax, R->xmax, 0, 0};
+}
+
+/* raster_slope_step_acc's dx step and raster_slope_x of both edges, lane by lane the same
+ * 32-bit arithmetic (wrapping adds, the arithmetic shift, the two clamps): the span X of the
+ * next line in lanes 0 (left) and 1 (right). */
+SPAN_INLINE pmajor_i32x4v seg_x_step(seg_x *v)
+{
+    const pmajor_u32x4v d = v->dx + v->inc;
+    v->dx = d;
+    const pmajor_i32x4v off = (pmajor_i32x4v)(d - ((d - v->inc) & v->far_mask)) >> 18;
+    pmajor_i32x4v x = (pmajor_i32x4v)((v->xbase + (pmajor_u32x4v)off) ^ v->xsign);
+    pmajor_i32x4v m = x < v->xmin;
+    x = (x & ~m) | (v->xmin & m);
+    m = x > v->xmax;
+    return (x & ~m) | (v->xmax & m);
+}
+
+/* The edges' dx from @p v, their interpolator positions @p n lines after @p ixl / @p ixr (one
+ * a line: raster_slope_step_acc), and the polygon's span X @p xl, @p xr. */
+SPAN_INLINE void seg_x_sync(const seg_x *v, raster_poly *rp, int32_t ixl, int32_t ixr, int32_t n,
+                            int32_t xl, int32_t xr)
+{
+    rp->left.dx = (int32_t)v->dx[0];
+    rp->right.dx = (int32_t)v->dx[1];
+    rp->left.interp.x = ixl + n;
+    rp->right.interp.x = ixr + n;
+    rp->xl = xl;
+    rp->xr = xr;
+}
+
+/* seg_step's accumulators (not X: seg_x_step) of an edge, pmajor_poly_avx2's form. */
+SPAN_INLINE void seg_acc_step(raster_slope *s, bool zstep)
+{
+    *(pmajor_u64x4 *)s->attr_acc += *(const pmajor_u64x4 *)s->attr_step;
+    s->attr_acc[4] += s->attr_step[4];
+    if (zstep) s->zacc += s->zstep;
+}
+
+/*
+ * pmajor_lin_lines(..., narrow true, wide true, quick true) of a polygon with a linear span
+ * function (rp->span_lin), each line's work that is the segment's constant done once for the
+ * segment: the span function when @p fixfn (no flat variant, or both edges' r, g, b do not
+ * step: the flat test and colour of the first line hold for every line), lin_fast (narrow:
+ * always), the runs block stored only where it changes (the top line, the bottom line, after a
+ * crossed line), the edges' X as one vector (seg_x), their interpolator positions, the span X
+ * and the reciprocal table in the polygon written back at the end. A crossed line takes
+ * line_setup as there, with the edges written back before it. The same values as
+ * pmajor_lin_lines; unit.test_raster_lines_fast compares the two with line_setup.
+ */
+SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
+                                 span_line *c, raster_timing_line *rec, bool touch,
+                                 const line_seg *g, bool zconst, bool fixfn)
+{
+    raster_slope *L = &rp->left, *R = &rp->right;
+    const raster_recip *tab = r->recip;
+    const int32_t ybot = rp->ybottom - 1, y0 = y, ixl = L->interp.x, ixr = R->interp.x;
+    const line_runs runs[2] = {/* [1]: the polygon's bottom line */
+                               {1, 1, g->l_mid, g->r_mid, 0u},
+                               {1, 1, g->l_bot, g->r_bot, RASTER_ATTR_EDGE_BOTTOM}};
+    line_runs first = runs[y == ybot];
+    int32_t yput = ybot; /* the next line whose block differs from the line's before it */
+    if (y == rp->ytop) {
+        first.yedge = RASTER_ATTR_EDGE_TOP;
+        yput = y + 1;
+    }
+    line_runs_put(c, &first);
+    c->lin_fast = true;
+    raster_span_fn fn = rp->span_lin;
+    uint32_t flat = 0;
+    if (fixfn && rp->span_flat) {
+        uint32_t lt, rt;
+        const __m128i lv = slope_acc4(L, &lt, true), rv = slope_acc4(R, &rt, true);
+        if ((_mm_movemask_epi8(_mm_cmpeq_epi32(lv, rv)) & 0xFFF) == 0xFFF) {
+            flat = span_flat_rgb(lv) | rp->spk.valpha;
+            c->flat_color = flat;
+            fn = rp->span_flat;
+        }
+    }
+    seg_x v;
+    seg_x_init(&v, L, R);
+    int32_t xl = rp->xl, xr = rp->xr;
+    for (; y < yseg; y++) {
+        const int32_t xend = line_seg_xend(g, xl, xr);
+        raster_span_fn f = fn;
+        if (__builtin_expect(xl <= xend, 1)) {
+            uint32_t lt, rt;
+            const __m128i lv = slope_acc4(L, &lt, true), rv = slope_acc4(R, &rt, true);
+            if (!zconst) {
+                c->zl = raster_slope_zdepth(L);
+                c->zr = raster_slope_zdepth(R);
+            }
+            c->xstart = xl;
+            c->xend = xend;
+            c->line = raster_addr(0, y);
+            /* line_lin_interp, narrow */
+            const int32_t xdiff = xend + 1 - xl;
+            c->ix.x0 = xl;
+            c->ix.xdiff = xdiff;
+            c->ix.xrecip_z = tab->z[xdiff];
+            c->ix.lin_recip = tab->lin[xdiff];
+            __m128i d, base;
+            uint32_t dt;
+            span_attrs_prepare_lin4(c, lv, rv, lt, rt, &d, &dt, &base);
+            if (!zconst) span_prepare_z(c, false);
+            if (!fixfn &&
+                (_mm_movemask_epi8(_mm_cmpeq_epi32(d, _mm_setzero_si128())) & 0xFFF) == 0xFFF) {
+                c->flat_color = span_flat_rgb(base) | rp->spk.valpha;
+                f = rp->span_flat;
+            }
+            if (xl >= 0)
+                raster_timing_rec_width(&rec[y], xdiff);
+            else
+                raster_timing_rec_span(&rec[y], xl, xend);
+        } else {
+            /* crossed edges: line_setup, from the edges as they are on this line */
+            seg_x_sync(&v, rp, ixl, ixr, y - y0, xl, xr);
+            line_setup(r, rp, y, c);
+            f = raster_span_choose(rp, c);
+            raster_timing_rec_span(&rec[y], c->xstart, c->xend);
+            yput = y + 1; /* (its runs, lin_fast and flat colour are line_setup's) */
+        }
+        pmajor_span_touch(r, y, c, touch);
+        f(c, RASTER_TIMING_NO_LIMIT);
+        seg_acc_step(L, !zconst);
+        seg_acc_step(R, !zconst);
+        const pmajor_i32x4v x = seg_x_step(&v);
+        xl = x[0];
+        xr = x[1];
+        rp->xl = xl; /* (read by the span functions of curse.c: curse_roles) */
+        if (__builtin_expect(y + 1 == yput, 0)) {
+            line_runs_put(c, &runs[y + 1 == ybot]); /* (the next line's: not the top) */
+            c->lin_fast = true;
+            if (fixfn) c->flat_color = flat;
+            yput = y + 1 < ybot ? ybot : INT32_MIN;
+        }
+    }
+    seg_x_sync(&v, rp, ixl, ixr, yseg - y0, xl, xr);
+}
+#endif
+
 /* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
  * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. @p box: its
  * extent (raster_engine.box); @p touch: some line of [y, yend) may need its pixels made valid
@@ -1222,6 +1393,28 @@ SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t
             const bool zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
             /* both edges Y-major and no line polygon rule: the lines' runs from line_runs */
             const bool quick = !L->xmajor && !R->xmajor && !g.rule;
+#if PMAJOR_AVX2
+            if (avx2 && quick && narrow && rp->span_lin) {
+                /* fixfn: the span function and flat colour are the segment's (no flat
+                 * variant, or r, g, b step on neither edge) */
+                const bool fixfn =
+                    !rp->span_flat || !(L->attr_step[0] | L->attr_step[1] | L->attr_step[2] |
+                                        R->attr_step[0] | R->attr_step[1] | R->attr_step[2]);
+                if (zconst) {
+                    span_z_const(&c, L->z0);
+                    if (fixfn)
+                        pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, true, true);
+                    else
+                        pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, true, false);
+                } else if (fixfn) {
+                    pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, false, true);
+                } else {
+                    pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, false, false);
+                }
+                y = yseg;
+                continue;
+            }
+#endif
             if (zconst) {
                 span_z_const(&c, L->z0);
                 if (quick)
