@@ -1247,6 +1247,40 @@ SPAN_INLINE void seg_x_sync(const seg_x *v, raster_poly *rp, int32_t ixl, int32_
     rp->xr = xr;
 }
 
+typedef int32_t pmajor_i32x8 __attribute__((vector_size(32), aligned(4), may_alias));
+
+/* slope_acc4's values with t in lane 4 (lanes 5-7: not values), from two 32-byte loads of the
+ * accumulators, plus attr_base[R..T] (and the three words after them, in the struct). */
+SPAN_INLINE void slope_acc8(const raster_slope *s, pmajor_u32x8 *v)
+{
+    /* acc[0..3] and acc[1..4], each >> 35: lane 0 of the first, the even words of the second */
+    const pmajor_u32x8 a = (pmajor_u32x8)(*(const pmajor_u64x4 *)s->attr_acc >> 35),
+                       b = (pmajor_u32x8)(*(const pmajor_u64x4 *)(s->attr_acc + 1) >> 35);
+    *v = __builtin_shufflevector(a, b, 0, 8, 10, 12, 14, 5, 6, 7) +
+         *(const pmajor_u32x8 *)(s->attr_base + RASTER_EA_R);
+}
+
+/* span_attrs_prepare_lin4 of the five attributes in lanes 0-4 of @p a0 / @p a1 at once (the
+ * same selects, signed compare, lane by lane): a_base and a_d stored as eight lanes, in this
+ * order (lanes 5-7 of each land on the first three of the next array, which the next store
+ * writes), a_sel as its five. @p base: a_base's r, g, b, s; @return a_d's. */
+SPAN_INLINE __m128i span_attrs_prepare_lin8(span_line *c, const pmajor_u32x8 *v0,
+                                            const pmajor_u32x8 *v1, __m128i *base)
+{
+    const pmajor_u32x8 a0 = *v0, a1 = *v1;
+    _Static_assert(offsetof(span_line, a_d) == offsetof(span_line, a_base) + 20 &&
+                       offsetof(span_line, a_sel) == offsetof(span_line, a_d) + 20,
+                   "a_base, a_d and a_sel follow each other");
+    const pmajor_u32x8 lt = (pmajor_u32x8)((pmajor_i32x8)a0 < (pmajor_i32x8)a1), diff = a0 - a1;
+    const pmajor_u32x8 d = (diff ^ lt) - lt, b = a0 - (diff & ~lt), sel = lt + 1;
+    *(pmajor_u32x8 *)c->a_base = b;
+    *(pmajor_u32x8 *)c->a_d = d;
+    *(pmajor_u32x4 *)c->a_sel = __builtin_shufflevector(sel, sel, 0, 1, 2, 3);
+    c->a_sel[4] = sel[4];
+    *base = (__m128i)__builtin_shufflevector(b, b, 0, 1, 2, 3);
+    return (__m128i)__builtin_shufflevector(d, d, 0, 1, 2, 3);
+}
+
 /* seg_step's accumulators (not X: seg_x_step) of an edge, pmajor_poly_avx2's form. */
 SPAN_INLINE void seg_acc_step(raster_slope *s, bool zstep)
 {
@@ -1302,8 +1336,9 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
         const int32_t xend = line_seg_xend(g, xl, xr);
         raster_span_fn f = fn;
         if (__builtin_expect(xl <= xend, 1)) {
-            uint32_t lt, rt;
-            const __m128i lv = slope_acc4(L, &lt, true), rv = slope_acc4(R, &rt, true);
+            pmajor_u32x8 lv, rv;
+            slope_acc8(L, &lv);
+            slope_acc8(R, &rv);
             if (!zconst) {
                 c->zl = raster_slope_zdepth(L);
                 c->zr = raster_slope_zdepth(R);
@@ -1317,9 +1352,8 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
             c->ix.xdiff = xdiff;
             c->ix.xrecip_z = tab->z[xdiff];
             c->ix.lin_recip = tab->lin[xdiff];
-            __m128i d, base;
-            uint32_t dt;
-            span_attrs_prepare_lin4(c, lv, rv, lt, rt, &d, &dt, &base);
+            __m128i base;
+            const __m128i d = span_attrs_prepare_lin8(c, &lv, &rv, &base);
             if (!zconst) span_prepare_z(c, false);
             if (!fixfn &&
                 (_mm_movemask_epi8(_mm_cmpeq_epi32(d, _mm_setzero_si128())) & 0xFFF) == 0xFFF) {
