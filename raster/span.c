@@ -716,17 +716,59 @@ static inline void line_persp_interp(span_line *c, int32_t xstart, int32_t xend,
     }
 }
 
+#if PMAJOR_AVX2
+/* raster_slope_attr_vec of a perspective edge (interp.linear false) on eight lanes: W, r, g,
+ * b, s, t in lanes 0-5 of @p v (6, 7: not values), each base + ((d * f[sel]) >> 9) mod 2^32,
+ * f = {factor, 512 - factor}, from 32-byte loads of attr_base, attr_d and attr_sel (with the
+ * two words after each, in the struct); one multiply (vpmulld) for the six. pmajor_lines_avx2
+ * only (@p wide of line_persp_span). */
+SPAN_INLINE void slope_persp8(const raster_slope *s, pmajor_u32x8 *v)
+{
+    const uint32_t f0 = s->interp.factor, fx = f0 ^ ((1u << 9) - f0);
+    const pmajor_u32x8 sel = *(const pmajor_u32x8 *)s->attr_sel;
+    const pmajor_u32x8 fs = f0 ^ (fx & (0u - sel));
+    *v = *(const pmajor_u32x8 *)s->attr_base + ((*(const pmajor_u32x8 *)s->attr_d * fs) >> 9);
+}
+
+/* raster_slope_attr_vec's @p v from slope_persp8's lanes @p w; @return W. */
+SPAN_INLINE int32_t slope_persp8_split(const pmajor_u32x8 *w, __m128i v[2])
+{
+    v[0] = (__m128i)__builtin_shufflevector(*w, *w, 1, 2, 3, 4);
+    v[1] = (__m128i)__builtin_shufflevector(*w, *w, 2, 3, 4, 5);
+    return (int32_t)(*w)[0];
+}
+#endif
+
+/* raster_slope_attr_vec (SPAN_VEC), with slope_persp8 for a perspective edge when @p wide. */
+#if SPAN_VEC
+SPAN_INLINE int32_t slope_attr_wide(const raster_slope *s, __m128i v[2], bool wide)
+{
+#if PMAJOR_AVX2
+    if (wide && !s->interp.linear) {
+        pmajor_u32x8 w;
+        slope_persp8(s, &w);
+        return slope_persp8_split(&w, v);
+    }
+#else
+    (void)wide;
+#endif
+    return raster_slope_attr_vec(s, v);
+}
+#endif
+
 /* line_setup_persp's line once the edges are set up and not crossed (@p xstart <= @p xend,
- * the span's ends with line_seg_xend's push); @p g: the edges' part, line_seg_init. */
+ * the span's ends with line_seg_xend's push); @p g: the edges' part, line_seg_init; @p wide:
+ * pmajor_lines_avx2's (slope_attr_wide). */
 SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
                                  bool wbuf, bool aa, int32_t xstart, int32_t xend,
-                                 const line_seg *g)
+                                 const line_seg *g, bool wide)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
     __m128i lv[2], rv[2];
-    int32_t wl = raster_slope_attr_vec(L, lv), wr = raster_slope_attr_vec(R, rv);
+    int32_t wl = slope_attr_wide(L, lv, wide), wr = slope_attr_wide(R, rv, wide);
 #else
+    (void)wide;
     int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
     raster_slope_attr_values(L, la);
     raster_slope_attr_values(R, ra);
@@ -779,7 +821,7 @@ SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, 
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g);
+    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g, false);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -1045,7 +1087,7 @@ SPAN_INLINE void pmajor_span_touch(raster_engine *r, int32_t y, const span_line 
  * these loops inline beside line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to
  * +0.17 M instructions.) */
 SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
-                              raster_timing_line *rec, bool touch)
+                              raster_timing_line *rec, bool touch, bool wide)
 {
     span_line c;
     if (line_persp_ok(r, rp)) {
@@ -1059,7 +1101,7 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             for (; y < yseg; y++) {
                 int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
                 if (xstart <= xend)
-                    line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g);
+                    line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
                 else
                     line_setup(r, rp, y, &c); /* (crossed edges) */
                 raster_timing_rec_span(&rec[y], c.xstart, c.xend);
@@ -1089,7 +1131,7 @@ static __attribute__((noinline, target("avx2"))) void
 pmajor_lines_avx2(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
                   raster_timing_line *rec, bool touch)
 {
-    pmajor_lines(r, rp, y, ydraw, rec, touch);
+    pmajor_lines(r, rp, y, ydraw, rec, touch, true);
 }
 #endif
 
@@ -1097,7 +1139,7 @@ pmajor_lines_avx2(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
 SPAN_NOINLINE static void pmajor_lines_plain(raster_engine *r, raster_poly *rp, int32_t y,
                                              int32_t ydraw, raster_timing_line *rec, bool touch)
 {
-    pmajor_lines(r, rp, y, ydraw, rec, touch);
+    pmajor_lines(r, rp, y, ydraw, rec, touch, false);
 }
 
 /* pmajor_poly's lines [y, yseg) of a lin_line polygon whose edges line_setup_lin does not
