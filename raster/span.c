@@ -145,6 +145,7 @@ static inline bool span_lin_fast_vec(const __m128i d[2], int32_t xdiff)
 typedef uint64_t pmajor_u64x4 __attribute__((vector_size(32), aligned(8), may_alias));
 typedef uint32_t pmajor_u32x8 __attribute__((vector_size(32), aligned(4), may_alias));
 typedef uint32_t pmajor_u32x4 __attribute__((vector_size(16), aligned(4), may_alias));
+typedef int32_t pmajor_i32x8 __attribute__((vector_size(32), aligned(4), may_alias));
 #else
 #define PMAJOR_AVX2 0
 #endif
@@ -737,6 +738,43 @@ SPAN_INLINE int32_t slope_persp8_split(const pmajor_u32x8 *w, __m128i v[2])
     v[1] = (__m128i)__builtin_shufflevector(*w, *w, 2, 3, 4, 5);
     return (int32_t)(*w)[0];
 }
+
+/* span_prepare(c, @p wbuffer, false, false, false, ...) of a perspective line's span from the
+ * edges' values as slope_persp8 gives them (@p v0 at the span's start, @p v1 at its end, W in
+ * lane 0): span_attrs_prepare_vec's fields on eight lanes (the same selects, lane by lane), each
+ * array stored as eight lanes in the order of span_line (lanes 5-7 land on the next array,
+ * which the next store writes), the last, a_ps, as its five; a_pd and a_ps also for a linear
+ * span (which reads neither). */
+SPAN_INLINE void span_prepare_persp8(span_line *c, bool wbuffer, const pmajor_u32x8 *v0,
+                                     const pmajor_u32x8 *v1)
+{
+    _Static_assert(offsetof(span_line, a_d) == offsetof(span_line, a_base) + 20 &&
+                       offsetof(span_line, a_sel) == offsetof(span_line, a_d) + 20 &&
+                       offsetof(span_line, a_pd) == offsetof(span_line, a_sel) + 20 &&
+                       offsetof(span_line, a_ps) == offsetof(span_line, a_pd) + 20,
+                   "a_base, a_d, a_sel, a_pd and a_ps follow each other");
+    const raster_interp *ix = &c->ix;
+    c->den_step = ix->w0d - ix->w1d;
+    c->den_base = dsgx_wrap32(dsgx_mul64(ix->xdiff, ix->w1d));
+    /* r, g, b, s, t in lanes 0-4 */
+    const pmajor_u32x8 a0 = __builtin_shufflevector(*v0, *v0, 1, 2, 3, 4, 5, 6, 7, 0),
+                       a1 = __builtin_shufflevector(*v1, *v1, 1, 2, 3, 4, 5, 6, 7, 0);
+    const pmajor_u32x8 lt = (pmajor_u32x8)((pmajor_i32x8)a0 < (pmajor_i32x8)a1), diff = a0 - a1;
+    const pmajor_u32x8 d = (diff ^ lt) - lt, ps = a1 - a0;
+    *(pmajor_u32x8 *)c->a_base = a0 - (diff & ~lt);
+    *(pmajor_u32x8 *)c->a_d = d;
+    *(pmajor_u32x8 *)c->a_sel = lt + 1;
+    *(pmajor_u32x8 *)c->a_pd = (diff << 8) & ~lt;
+    *(pmajor_u32x4 *)c->a_ps = __builtin_shufflevector(ps, ps, 0, 1, 2, 3);
+    c->a_ps[4] = ps[4];
+    span_prepare_z(c, wbuffer);
+    c->lin_fast = false;
+    if (ix->linear && ix->lin_recip != 0 && ix->xdiff <= 1024) {
+        const __m128i dd[2] = {(__m128i)__builtin_shufflevector(d, d, 0, 1, 2, 3),
+                               (__m128i)__builtin_shufflevector(d, d, 1, 2, 3, 4)};
+        c->lin_fast = span_lin_fast_vec(dd, ix->xdiff);
+    }
+}
 #endif
 
 /* raster_slope_attr_vec (SPAN_VEC), with slope_persp8 for a perspective edge when @p wide. */
@@ -766,7 +804,22 @@ SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, s
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
     __m128i lv[2], rv[2];
-    int32_t wl = slope_attr_wide(L, lv, wide), wr = slope_attr_wide(R, rv, wide);
+    int32_t wl, wr;
+#if PMAJOR_AVX2
+    /* both edges perspective: their values and the span's set-up on eight lanes */
+    const bool w8 = wide && !L->interp.linear && !R->interp.linear;
+    pmajor_u32x8 l8, r8;
+    if (w8) {
+        slope_persp8(L, &l8);
+        slope_persp8(R, &r8);
+        wl = (int32_t)l8[0];
+        wr = (int32_t)r8[0];
+    } else
+#endif
+    {
+        wl = slope_attr_wide(L, lv, wide);
+        wr = slope_attr_wide(R, rv, wide);
+    }
 #else
     (void)wide;
     int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
@@ -794,6 +847,12 @@ SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, s
     line_seg_fill(g, bottom, xstart, xend, c);
     line_span_ends(rp, y, bottom, xstart, xend, c);
     line_persp_interp(c, xstart, xend, wl, wr, r->recip);
+#if PMAJOR_AVX2
+    if (w8) {
+        span_prepare_persp8(c, wbuf, &l8, &r8);
+        return;
+    }
+#endif
     span_prepare(c, wbuf, false, false, false, lv, rv);
 }
 
@@ -1288,8 +1347,6 @@ SPAN_INLINE void seg_x_sync(const seg_x *v, raster_poly *rp, int32_t ixl, int32_
     rp->xl = xl;
     rp->xr = xr;
 }
-
-typedef int32_t pmajor_i32x8 __attribute__((vector_size(32), aligned(4), may_alias));
 
 /* slope_acc4's values with t in lane 4 (lanes 5-7: not values), from two 32-byte loads of the
  * accumulators, plus attr_base[R..T] (and the three words after them, in the struct). */
