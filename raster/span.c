@@ -1431,7 +1431,8 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
     seg_x v;
     seg_x_init(&v, L, R);
     int32_t xl = rp->xl, xr = rp->xr;
-    for (; y < yseg; y++) {
+    raster_timing_line *ry = &rec[y]; /* line y's */
+    for (; y < yseg; y++, ry++) {
         const int32_t xend = line_seg_xend(g, xl, xr);
         raster_span_fn f = fn;
         if (__builtin_expect(xl <= xend, 1)) {
@@ -1460,15 +1461,15 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
                 f = rp->span_flat;
             }
             if (xl >= 0)
-                raster_timing_rec_width(&rec[y], xdiff);
+                raster_timing_rec_width(ry, xdiff);
             else
-                raster_timing_rec_span(&rec[y], xl, xend);
+                raster_timing_rec_span(ry, xl, xend);
         } else {
             /* crossed edges: line_setup, from the edges as they are on this line */
             seg_x_sync(&v, rp, ixl, ixr, y - y0, xl, xr);
             line_setup(r, rp, y, c);
             f = raster_span_choose(rp, c);
-            raster_timing_rec_span(&rec[y], c->xstart, c->xend);
+            raster_timing_rec_span(ry, c->xstart, c->xend);
             yput = y + 1; /* (its runs, lin_fast and flat colour are line_setup's) */
         }
         pmajor_span_touch(r, y, c, touch);
