@@ -1348,15 +1348,18 @@ SPAN_INLINE void seg_x_sync(const seg_x *v, raster_poly *rp, int32_t ixl, int32_
     rp->xr = xr;
 }
 
-/* slope_acc4's values with t in lane 4 (lanes 5-7: not values), from two 32-byte loads of the
- * accumulators, plus attr_base[R..T] (and the three words after them, in the struct). */
+/* slope_acc4's values with t in lane 4 (lanes 5-7: 0). The accumulators acc[0..3] and acc[4],
+ * and attr_base's r, g, b, s and t, each read as one load within what one store wrote (the
+ * step stores acc[0..3] as one vector and acc[4] apart: a load across two stores, or across
+ * attr_base's end into acc[0], would wait for them, a store-forwarding stall every line). */
 SPAN_INLINE void slope_acc8(const raster_slope *s, pmajor_u32x8 *v)
 {
-    /* acc[0..3] and acc[1..4], each >> 35: lane 0 of the first, the even words of the second */
-    const pmajor_u32x8 a = (pmajor_u32x8)(*(const pmajor_u64x4 *)s->attr_acc >> 35),
-                       b = (pmajor_u32x8)(*(const pmajor_u64x4 *)(s->attr_acc + 1) >> 35);
-    *v = __builtin_shufflevector(a, b, 0, 8, 10, 12, 14, 5, 6, 7) +
-         *(const pmajor_u32x8 *)(s->attr_base + RASTER_EA_R);
+    const pmajor_u32x8 a = (pmajor_u32x8)(*(const pmajor_u64x4 *)s->attr_acc >> 35);
+    const pmajor_u32x4 lo = __builtin_shufflevector(a, a, 0, 2, 4, 6) +
+                            *(const pmajor_u32x4 *)(s->attr_base + RASTER_EA_R);
+    const pmajor_u32x4 t = {s->attr_base[RASTER_EA_T] +
+                            (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35)};
+    *v = __builtin_shufflevector(lo, t, 0, 1, 2, 3, 4, 5, 6, 7);
 }
 
 /* span_attrs_prepare_lin4 of the five attributes in lanes 0-4 of @p a0 / @p a1 at once (the
@@ -1409,13 +1412,19 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
     const line_runs runs[2] = {/* [1]: the polygon's bottom line */
                                {1, 1, g->l_mid, g->r_mid, 0u},
                                {1, 1, g->l_bot, g->r_bot, RASTER_ATTR_EDGE_BOTTOM}};
-    line_runs first = runs[y == ybot];
+    /* the first line's block field by field (copied from runs, just stored, its loads would
+     * wait for those stores: a store-forwarding stall, once a segment, ~6% of this loop's
+     * time under perf) */
+    const bool bot = y == ybot;
+    c->l_len = c->r_len = 1;
+    c->l_fill = bot ? g->l_bot : g->l_mid;
+    c->r_fill = bot ? g->r_bot : g->r_mid;
+    c->yedge = bot ? RASTER_ATTR_EDGE_BOTTOM : 0u;
     int32_t yput = ybot; /* the next line whose block differs from the line's before it */
     if (y == rp->ytop) {
-        first.yedge = RASTER_ATTR_EDGE_TOP;
+        c->yedge = RASTER_ATTR_EDGE_TOP;
         yput = y + 1;
     }
-    line_runs_put(c, &first);
     c->lin_fast = true;
     raster_span_fn fn = rp->span_lin;
     uint32_t flat = 0;
