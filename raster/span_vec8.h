@@ -149,6 +149,18 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
     ((int *)((pa) + offsetof(raster_engine, buf) +                                                 \
              (size_t)(layer)*RASTER_BUF_SIZE * sizeof(uint32_t)))
 
+/* draw_vec8's perspective factor terms at relative position @p xr: the lanes' positions (pixels
+ * 0-3, 4-7) and the numerator's and denominator's factors, as doubles. */
+SPAN_AVX2_FN void vec8_factor_init(const span_line *c, uint64_t xr, __m256d *xd0, __m256d *xd1,
+                                   __m256d *wn, __m256d *dstep, __m256d *dbase)
+{
+    *xd0 = _mm256_add_pd(_mm256_set1_pd((double)xr), _mm256_set_pd(3, 2, 1, 0));
+    *xd1 = _mm256_add_pd(*xd0, _mm256_set1_pd(4.0));
+    *wn = _mm256_set1_pd((double)c->ix.w0n * 256.0);
+    *dstep = _mm256_set1_pd((double)c->den_step);
+    *dbase = _mm256_set1_pd((double)c->den_base);
+}
+
 /* span_k_init's ident for draw_vec8 (SPAN_FLAT with SPAN_SHADE_MODDEC): the flat modulate
  * by white with polygon alpha 31 returns the texel as it is. */
 SPAN_AVX2_FN bool vec8_ident(const span_line *c, const raster_span_k *p)
@@ -244,8 +256,10 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         /* base + ((pd + ps * f0) >> 8), span_pixel.h span_attr_persp: ps = -d or d (|d| <=
          * 2^16, persp_ok), so ps * f0 (0 <= f0 <= 256) fits in 25 bits: its 32-bit product
          * (vpmulld) is exact, as the float product it replaces was (without the two
-         * conversions an attribute a step, nor the one of ps a call); no second factor */
-        for (int a = a0; a < a1; a++) {
+         * conversions an attribute a step, nor the one of ps a call); no second factor. (The
+         * one step broadcasts them, and sets up the factor's terms, at the step: 15 vectors
+         * and 5 more live through the depth test did not fit in 16 registers.) */
+        for (int a = a0; a < a1 && !one; a++) {
             vd[a] = vec8_set1((int32_t)c->a_ps[a]);
             vb[a] = vec8_set1((int32_t)c->a_base[a]);
             vp[a] = vec8_set1((int32_t)c->a_pd[a]);
@@ -258,13 +272,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             if (one) av[a] = vec8_acc_bits(&va[a], 35);
         }
     }
-    if (persp) {
-        xd0 = _mm256_add_pd(_mm256_set1_pd((double)xr), _mm256_set_pd(3, 2, 1, 0));
-        xd1 = _mm256_add_pd(xd0, _mm256_set1_pd(4.0));
-        wn = _mm256_set1_pd((double)c->ix.w0n * 256.0);
-        dstep = _mm256_set1_pd((double)c->den_step);
-        dbase = _mm256_set1_pd((double)c->den_base);
-    }
+    if (persp && !one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
     vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
     const __m256i zbase = vec8_set1((int32_t)(uint32_t)(uint64_t)c->zbase);
     const __m256i z0 = one ? _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase) : zbase;
@@ -357,15 +365,19 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         if (persp) {
             /* f0 = floor(num / den) per lane, f1 = 256 - f0, each attribute base + ((d * f)
              * >> 8): draw_vec's arithmetic (exact: see draw_persp_line), eight lanes */
+            if (one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
             __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(
                 _mm256_mul_pd(xd0, wn), _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase)));
             __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(
                 _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
             const __m256i f0 = _mm256_set_m128i(q1, q0);
-            for (int a = a0; a < a1; a++)
+            for (int a = a0; a < a1; a++) {
+                const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
+                const __m256i b = one ? vec8_set1((int32_t)c->a_base[a]) : vb[a];
+                const __m256i pd = one ? vec8_set1((int32_t)c->a_pd[a]) : vp[a];
                 av[a] = _mm256_add_epi32(
-                    vb[a],
-                    _mm256_srli_epi32(_mm256_add_epi32(vp[a], _mm256_mullo_epi32(vd[a], f0)), 8));
+                    b, _mm256_srli_epi32(_mm256_add_epi32(pd, _mm256_mullo_epi32(d, f0)), 8));
+            }
         } else if (!one) {
             for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
         }
