@@ -223,13 +223,30 @@ SPAN_AVX2_FN void vec8_slow(span_line *c, uint32_t addr, int slow, int forced, _
     }
 }
 
+/* Whether any lane of the factor's numerator @p n0 / @p n1 and denominator @p d0 / @p d1 (exact
+ * doubles) is outside span_pixel.h persp_ok's ranges: num in [0, 2^32), den in [1, 2^31), num <
+ * 257 * den (see persp8_ok). */
+SPAN_AVX2_FN bool vec8_persp_bad(__m256d n0, __m256d d0, __m256d n1, __m256d d1)
+{
+    const __m256d zero = _mm256_setzero_pd(), nmax = _mm256_set1_pd(4294967295.0),
+                  dmax = _mm256_set1_pd(2147483647.0), k257 = _mm256_set1_pd(257.0);
+    const __m256d nlo = _mm256_min_pd(n0, n1), nhi = _mm256_max_pd(n0, n1);
+    const __m256d dlo = _mm256_min_pd(d0, d1), dhi = _mm256_max_pd(d0, d1);
+    __m256d bad = _mm256_or_pd(
+        _mm256_or_pd(_mm256_cmp_pd(nlo, zero, _CMP_LT_OQ), _mm256_cmp_pd(nhi, nmax, _CMP_GT_OQ)),
+        _mm256_or_pd(_mm256_cmp_pd(dlo, zero, _CMP_LE_OQ), _mm256_cmp_pd(dhi, dmax, _CMP_GT_OQ)));
+    bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_cmp_pd(n0, _mm256_mul_pd(d0, k257), _CMP_GE_OQ),
+                                         _mm256_cmp_pd(n1, _mm256_mul_pd(d1, k257), _CMP_GE_OQ)));
+    return _mm256_movemask_pd(bad) != 0;
+}
+
 /* Pixels [xs, xe) of a line (see the top of this file), xe <= 256: linear (SPAN_DDA) or
  * perspective Z-buffered (draw_persp8_line checked the ranges, span_pixel.h persp_ok), with or
  * without the overlapping-edge rule (SPAN_CURSE). lim1 / lim2: the left run ends before lim1,
  * the right run starts at lim2 (edge flags, as draw_line's short loop). @p one: at most eight
  * pixels (xe - xs <= 8), one step: nothing is stepped. */
-SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
-                            int flags, bool one)
+SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                            int flags, bool one, bool check)
 {
     const int dt = flags & SPAN_DEPTH_MASK;
     const bool tex = (flags & SPAN_SHADE_MODDEC) != 0;
@@ -366,10 +383,20 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             /* f0 = floor(num / den) per lane, f1 = 256 - f0, each attribute base + ((d * f)
              * >> 8): draw_vec's arithmetic (exact: see draw_persp_line), eight lanes */
             if (one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
-            __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(
-                _mm256_mul_pd(xd0, wn), _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase)));
-            __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(
-                _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
+            if (check) {
+                /* persp8_ok's ranges on the step's own lanes, the lanes past the span's last
+                 * pixel moved onto it (every term is monotone in x: the check of the lanes is
+                 * that of the ends), before any store */
+                const __m256d xlast = _mm256_set1_pd((double)(xr + (uint32_t)(xe - xs - 1)));
+                xd0 = _mm256_min_pd(xd0, xlast);
+                xd1 = _mm256_min_pd(xd1, xlast);
+            }
+            const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
+            const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
+            const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
+            if (check && vec8_persp_bad(n0, d0, n1, d1)) return false;
+            __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(n0, d0));
+            __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(n1, d1));
             const __m256i f0 = _mm256_set_m128i(q1, q0);
             for (int a = a0; a < a1; a++) {
                 const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
@@ -470,6 +497,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         }
         vec8_acc_step(&vz);
     } while (x < xe);
+    return true;
 }
 
 /* Pixels [xs, xe) of a line with its runs' limits: draw_vec8_line's spans of two pixels or
@@ -483,12 +511,12 @@ typedef void (*vec8_part_fn)(span_line *c, int32_t xs, int32_t xe, int32_t lim1,
     static __attribute__((noinline, target("avx2"))) void name##_long(                             \
         span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2)                          \
     {                                                                                              \
-        draw_vec8(c, xs, xe, lim1, lim2, (fl), false);                                             \
+        draw_vec8(c, xs, xe, lim1, lim2, (fl), false, false);                                      \
     }                                                                                              \
     static __attribute__((noinline, target("avx2"))) void name##_one(                              \
         span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2)                          \
     {                                                                                              \
-        draw_vec8(c, xs, xe, lim1, lim2, (fl), true);                                              \
+        draw_vec8(c, xs, xe, lim1, lim2, (fl), true, false);                                       \
     }
 
 /* draw_vec_line (span_pixel.h) eight pixels at a time: the runs of draw_line's short loop, then
@@ -523,16 +551,25 @@ SPAN_INLINE void draw_vec8_line(span_line *c, int32_t xcut, int flags, vec8_part
  * 2^13 are below 2^53 in magnitude, and so is 257 * den, so every product, sum and comparison
  * is exact and decides as persp_ok's 64-bit integers do; an xr outside [0, 2^13] only sends
  * the line to draw_line (the same pixels). */
-SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+/* persp8_ok's parts that are not the factor's terms: not linear, 0 <= xr <= 2^13 at both ends
+ * (xs < xe), each attribute's d <= 2^16. */
+SPAN_AVX2_FN bool persp8_pre(const span_line *c, int32_t xs, int32_t xe, int flags)
 {
-    if (flags & SPAN_WBUFFER) return persp_ok(c, xs, xe, flags); /* (not drawn here) */
     const raster_interp *ix = &c->ix;
-    if (ix->linear || xs >= xe) return false;
+    if (ix->linear) return false;
     uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
     if ((r0 | r1) > 8192u) return false;
     uint32_t dor = c->a_d[0] | c->a_d[1] | c->a_d[2];
     if (!(flags & SPAN_SHADE_VERTEX)) dor |= c->a_d[3] | c->a_d[4];
-    if (dor > 65536u) return false; /* (as persp_ok) */
+    return dor <= 65536u; /* (as persp_ok) */
+}
+
+SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+{
+    if (flags & SPAN_WBUFFER) return persp_ok(c, xs, xe, flags); /* (not drawn here) */
+    const raster_interp *ix = &c->ix;
+    if (xs >= xe || !persp8_pre(c, xs, xe, flags)) return false;
+    uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
     __m128d x = _mm_set_pd((double)r1, (double)r0);
     __m128d num = _mm_mul_pd(x, _mm_set1_pd((double)ix->w0n * 256.0));
     __m128d den = _mm_add_pd(_mm_mul_pd(x, _mm_set1_pd((double)c->den_step)),
@@ -554,17 +591,19 @@ SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flag
 SPAN_AVX2_FN void draw_persp8_line_fb(span_line *c, int32_t xcut, int flags, raster_span_fn fb)
 {
     const span_runs u = span_line_runs(c, xcut);
-    if (u.xe - u.xs <= SPAN_VEC_MIN || !persp8_ok(c, u.xs, u.xe, flags)) {
-        if (fb)
-            fb(c, xcut);
-        else
-            draw_line(c, xcut, flags);
+    const int32_t n = u.xe - u.xs;
+    /* (a span of at most eight pixels: the factor's ranges checked by the one step itself, on
+     * the lanes it forms anyway) */
+    if (n > SPAN_VEC_MIN && n <= 8 && !(flags & SPAN_WBUFFER) && persp8_pre(c, u.xs, u.xe, flags)) {
+        if (draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, true, true)) return;
+    } else if (n > 8 && persp8_ok(c, u.xs, u.xe, flags)) {
+        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, false, false);
         return;
     }
-    if (u.xe - u.xs <= 8)
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, true);
+    if (fb)
+        fb(c, xcut);
     else
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, false);
+        draw_line(c, xcut, flags);
 }
 
 SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)
