@@ -159,15 +159,11 @@ CURSE_PVEC(3, SPAN_WBUFFER | 1)
  * draw_vec8 has the rule's lanes), by the less-than depth tests (0-1); the spans of more than
  * eight pixels out of line, as span_fns_vec8.c's. */
 #define CURSE_W8FN(name, n)                                                                        \
-    static __attribute__((noinline, target("avx2"))) void curse_long_##name(                       \
-        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2)                          \
-    {                                                                                              \
-        draw_vec8_long(c, xs, xe, lim1, lim2, (n) | SPAN_CURSE);                                   \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void curse_fn_##name(span_line *c, int32_t xcut)        \
+    VEC8_PART_FNS(curse_##name, (n) | SPAN_CURSE)                                                  \
+    static void curse_fn_##name(span_line *c, int32_t xcut)                                        \
     {                                                                                              \
         curse_roles(c);                                                                            \
-        draw_vec8_line(c, xcut, (n) | SPAN_CURSE, curse_long_##name);                              \
+        draw_vec8_line(c, xcut, (n) | SPAN_CURSE, curse_##name##_one, curse_##name##_long);        \
     }
 CURSE_W8FN(wmod_0, SPAN_SHADE_MODDEC | SPAN_DDA | 0)
 CURSE_W8FN(wmod_1, SPAN_SHADE_MODDEC | SPAN_DDA | 1)

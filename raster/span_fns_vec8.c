@@ -13,14 +13,10 @@
  * more than eight pixels are drawn out of line (span_long_*, draw_vec8_line's @p lf), so that
  * the span function holds only the one-step copy of draw_vec8 and the one-pixel path. */
 #define SPAN_FN_W(name, fl)                                                                        \
-    static __attribute__((noinline, target("avx2"))) void span_long_##name(                        \
-        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2)                          \
+    VEC8_PART_FNS(span_##name, fl)                                                                 \
+    static void span_fn_##name(span_line *c, int32_t xcut)                                         \
     {                                                                                              \
-        draw_vec8_long(c, xs, xe, lim1, lim2, (fl));                                               \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_##name(span_line *c, int32_t xcut)         \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (fl), span_long_##name);                                           \
+        draw_vec8_line(c, xcut, (fl), span_##name##_one, span_##name##_long);                      \
     }
 #define SPAN_FN_VEC8(i)                                                                            \
     SPAN_FN_W(wvtx_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA)                                        \

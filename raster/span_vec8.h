@@ -55,6 +55,14 @@ SPAN_AVX2_FN __m256i vec8_set1(int32_t v)
     return _mm256_broadcastd_epi32(_mm_cvtsi32_si128(v));
 }
 
+/* _mm256_set1_epi64x of a register as vmovq and vpermq: gcc's own form (and
+ * _mm256_broadcastq_epi64) went through a stack slot (a store, a broadcast load), and a stack
+ * slot made it realign the frame of the function to 32 bytes (see draw_vec8_line). */
+SPAN_AVX2_FN __m256i vec8_set1q(uint64_t v)
+{
+    return _mm256_permute4x64_epi64(_mm256_castsi128_si256(_mm_cvtsi64_si128((long long)v)), 0);
+}
+
 /* Eight 64-bit lanes acc + i * step in the order {0, 1, 4, 5}, {2, 3, 6, 7}, and 8 * step. */
 typedef struct vec8_acc {
     __m256i a, b, step8;
@@ -66,11 +74,11 @@ typedef struct vec8_acc {
  * draw_vec8 call, callgrind) */
 SPAN_AVX2_FN void vec8_acc_init(vec8_acc *v, uint64_t acc, uint64_t step)
 {
-    const __m256i s = _mm256_set1_epi64x((long long)step);
+    const __m256i s = vec8_set1q(step);
     const __m256i s14 = _mm256_add_epi64(
         _mm256_and_si256(s, _mm256_set_epi64x(-1, 0, -1, 0)),
         _mm256_and_si256(_mm256_slli_epi64(s, 2), _mm256_set_epi64x(-1, -1, 0, 0)));
-    v->a = _mm256_add_epi64(_mm256_set1_epi64x((long long)acc), s14);
+    v->a = _mm256_add_epi64(vec8_set1q(acc), s14);
     v->b = _mm256_add_epi64(v->a, _mm256_add_epi64(s, s));
     v->step8 = _mm256_slli_epi64(s, 3);
 }
@@ -135,6 +143,40 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
     }
 }
 
+/* The word of buffer @p buf (color, depth, attr: arrays of raster_engine) of layer @p layer
+ * (0, 1) at the pixel whose layer-0 word is @p pa bytes past the engine's start. */
+#define VEC8_AT(pa, buf, layer)                                                                    \
+    ((int *)((pa) + offsetof(raster_engine, buf) +                                                 \
+             (size_t)(layer)*RASTER_BUF_SIZE * sizeof(uint32_t)))
+
+/* draw_vec8's perspective factor terms at relative position @p xr: the lanes' positions (pixels
+ * 0-3, 4-7) and the numerator's and denominator's factors, as doubles. */
+SPAN_AVX2_FN void vec8_factor_init(const span_line *c, uint64_t xr, __m256d *xd0, __m256d *xd1,
+                                   __m256d *wn, __m256d *dstep, __m256d *dbase)
+{
+    *xd0 = _mm256_add_pd(_mm256_set1_pd((double)xr), _mm256_set_pd(3, 2, 1, 0));
+    *xd1 = _mm256_add_pd(*xd0, _mm256_set1_pd(4.0));
+    *wn = _mm256_set1_pd((double)c->ix.w0n * 256.0);
+    *dstep = _mm256_set1_pd((double)c->den_step);
+    *dbase = _mm256_set1_pd((double)c->den_base);
+}
+
+/* span_k_init's ident for draw_vec8 (SPAN_FLAT with SPAN_SHADE_MODDEC): the flat modulate
+ * by white with polygon alpha 31 returns the texel as it is. */
+SPAN_AVX2_FN bool vec8_ident(const span_line *c, const raster_span_k *p)
+{
+    return (c->flat_color & 0x3F3F3Fu) == 0x3F3F3Fu && p->a31;
+}
+
+/* The flat modulate's factors (v >> 3) + 1 per channel and 2 * pa1 for alpha, as 16-bit lanes
+ * (draw_vec8's mlo / mhi of a flat span). */
+SPAN_AVX2_FN __m256i vec8_mflat(const span_line *c, const raster_span_k *p)
+{
+    const uint32_t am = 2 * p->pa1 - 1; /* m - 1 of the alpha channel */
+    int32_t m8 = (int32_t)(((c->flat_color & 0x3F3F3Fu) | am << 24) + 0x01010101u);
+    return _mm256_unpacklo_epi8(vec8_set1(m8), _mm256_setzero_si256());
+}
+
 /* The lanes of one draw_vec8 step that it leaves to the scalar pixel (span_vec.h
  * vec_slow_lanes: translucent ones; draw_vec8 retries the opaque ones under edge pixels
  * itself), out of line: g_heavy_1's opaque spans never have them, and inline they took three
@@ -181,21 +223,40 @@ SPAN_AVX2_FN void vec8_slow(span_line *c, uint32_t addr, int slow, int forced, _
     }
 }
 
+/* Whether any lane of the factor's numerator @p n0 / @p n1 and denominator @p d0 / @p d1 (exact
+ * doubles) is outside span_pixel.h persp_ok's ranges: num in [0, 2^32), den in [1, 2^31), num <
+ * 257 * den (see persp8_ok). */
+SPAN_AVX2_FN bool vec8_persp_bad(__m256d n0, __m256d d0, __m256d n1, __m256d d1)
+{
+    const __m256d zero = _mm256_setzero_pd(), nmax = _mm256_set1_pd(4294967295.0),
+                  dmax = _mm256_set1_pd(2147483647.0), k257 = _mm256_set1_pd(257.0);
+    const __m256d nlo = _mm256_min_pd(n0, n1), nhi = _mm256_max_pd(n0, n1);
+    const __m256d dlo = _mm256_min_pd(d0, d1), dhi = _mm256_max_pd(d0, d1);
+    __m256d bad = _mm256_or_pd(
+        _mm256_or_pd(_mm256_cmp_pd(nlo, zero, _CMP_LT_OQ), _mm256_cmp_pd(nhi, nmax, _CMP_GT_OQ)),
+        _mm256_or_pd(_mm256_cmp_pd(dlo, zero, _CMP_LE_OQ), _mm256_cmp_pd(dhi, dmax, _CMP_GT_OQ)));
+    bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_cmp_pd(n0, _mm256_mul_pd(d0, k257), _CMP_GE_OQ),
+                                         _mm256_cmp_pd(n1, _mm256_mul_pd(d1, k257), _CMP_GE_OQ)));
+    return _mm256_movemask_pd(bad) != 0;
+}
+
 /* Pixels [xs, xe) of a line (see the top of this file), xe <= 256: linear (SPAN_DDA) or
  * perspective Z-buffered (draw_persp8_line checked the ranges, span_pixel.h persp_ok), with or
  * without the overlapping-edge rule (SPAN_CURSE). lim1 / lim2: the left run ends before lim1,
  * the right run starts at lim2 (edge flags, as draw_line's short loop). @p one: at most eight
  * pixels (xe - xs <= 8), one step: nothing is stepped. */
-SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
-                            int flags, const span_k *k, bool one)
+SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                            int flags, bool one, bool check)
 {
-    raster_engine *r = c->r;
-    const raster_span_k *p = k->p;
     const int dt = flags & SPAN_DEPTH_MASK;
     const bool tex = (flags & SPAN_SHADE_MODDEC) != 0;
     const bool flat = (flags & SPAN_FLAT) != 0;
     const int a0 = flat ? 3 : 0, a1 = tex ? 5 : 3;
 
+    /* (the span's ends as vectors first: fewer general registers live through the set-up) */
+    const __m256i vlim1 = vec8_set1(lim1), vlim2 = vec8_set1(lim2);
+    const __m256i vxe = vec8_set1(xe);
+    __m256i xv = _mm256_add_epi32(vec8_set1(xs), _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
     /* linear: the accumulators at xs, as dda_init; perspective: as draw_vec (the factor's
      * numerator and denominator per lane, pixels 0-3 and 4-7; the attributes' differences and
      * bases); the Z-buffer depth is linear in either case */
@@ -212,8 +273,10 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         /* base + ((pd + ps * f0) >> 8), span_pixel.h span_attr_persp: ps = -d or d (|d| <=
          * 2^16, persp_ok), so ps * f0 (0 <= f0 <= 256) fits in 25 bits: its 32-bit product
          * (vpmulld) is exact, as the float product it replaces was (without the two
-         * conversions an attribute a step, nor the one of ps a call); no second factor */
-        for (int a = a0; a < a1; a++) {
+         * conversions an attribute a step, nor the one of ps a call); no second factor. (The
+         * one step broadcasts them, and sets up the factor's terms, at the step: 15 vectors
+         * and 5 more live through the depth test did not fit in 16 registers.) */
+        for (int a = a0; a < a1 && !one; a++) {
             vd[a] = vec8_set1((int32_t)c->a_ps[a]);
             vb[a] = vec8_set1((int32_t)c->a_base[a]);
             vp[a] = vec8_set1((int32_t)c->a_pd[a]);
@@ -226,29 +289,22 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             if (one) av[a] = vec8_acc_bits(&va[a], 35);
         }
     }
-    if (persp) {
-        xd0 = _mm256_add_pd(_mm256_set1_pd((double)xr), _mm256_set_pd(3, 2, 1, 0));
-        xd1 = _mm256_add_pd(xd0, _mm256_set1_pd(4.0));
-        wn = _mm256_set1_pd((double)c->ix.w0n * 256.0);
-        dstep = _mm256_set1_pd((double)c->den_step);
-        dbase = _mm256_set1_pd((double)c->den_base);
-    }
+    if (persp && !one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
     vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
     const __m256i zbase = vec8_set1((int32_t)(uint32_t)(uint64_t)c->zbase);
     const __m256i z0 = one ? _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase) : zbase;
 
-    /* colour constants, as draw_vec */
-    const uint32_t am = 2 * p->pa1 - 1; /* m - 1 of the alpha channel */
-    const bool ident = flat && k->ident;
-    __m256i mflat = _mm256_setzero_si256();
-    if (tex && flat && !ident) {
-        int32_t m8 = (int32_t)(((k->flat & 0x3F3F3Fu) | am << 24) + 0x01010101u);
-        mflat = _mm256_unpacklo_epi8(vec8_set1(m8), _mm256_setzero_si256());
-    }
+    /* (the polygon's constants from here on: read after the accumulators' set-up, they are not
+     * live through it; the one step had spilled general registers) */
+    raster_engine *r = c->r;
+    const raster_span_k *p = &c->rp->spk;
+
+    /* colour constants, as draw_vec; the one step's at the step, where they are used */
+    const bool ident_l = !one && flat && vec8_ident(c, p);
+    const __m256i mflat_l =
+        !one && tex && flat && !ident_l ? vec8_mflat(c, p) : _mm256_setzero_si256();
     const __m256i one16 = _mm256_broadcastw_epi16(_mm_cvtsi32_si128(1));
     const __m256i polyattr = vec8_set1((int32_t)(p->polyattr | c->yedge));
-    const __m256i vlim1 = vec8_set1(lim1), vlim2 = vec8_set1(lim2);
-    const __m256i vxe = vec8_set1(xe);
     /* the overlapping-edge rule (SPAN_CURSE, curse.c): the roles of the line's runs */
     const bool curse = (flags & SPAN_CURSE) != 0;
     __m256i role0 = _mm256_setzero_si256(), role1 = role0, role2 = role0;
@@ -258,18 +314,24 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         role1 = vec8_set1((int32_t)c->roles[RASTER_ATTR_EDGE_LEFT]);
         role2 = vec8_set1((int32_t)c->roles[RASTER_ATTR_EDGE_RIGHT]);
     }
+    /* (the texture's: read at the step by the one step, whose frame had no room for them;
+     * here by the loop) */
     const bool repeat = p->repeat, plain = p->plain;
-    const __m128i wlog2 = _mm_cvtsi32_si128((int)p->wlog2);
-    const uint32_t *const tx = p->texels;
+    const uint32_t wlog2_l = one ? 0u : p->wlog2;
+    const uint32_t *const tx_l = one ? NULL : p->texels;
     const int32_t line = (int32_t)c->line;
-    __m256i xv = _mm256_add_epi32(vec8_set1(xs), _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
 
-    for (int32_t x = xs; x < xe; x += 8) {
+    /* (xs < xe: one step at least) */
+    int32_t x = xs;
+    do {
         uint32_t addr = (uint32_t)(line + x);
         __m256i valid = _mm256_cmpgt_epi32(vxe, xv);
         __m256i z = one ? z0 : _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase);
-        __m256i dstz = _mm256_maskload_epi32((const int *)&r->depth[addr], valid);
-        __m256i dsta = _mm256_maskload_epi32((const int *)&r->attr[addr], valid);
+        /* (the six buffers' words as offsets from one address: gcc had formed a pointer a
+         * buffer, one general register each) */
+        char *const pa = (char *)r + (size_t)addr * sizeof(uint32_t);
+        __m256i dstz = _mm256_maskload_epi32(VEC8_AT(pa, depth, 0), valid);
+        __m256i dsta = _mm256_maskload_epi32(VEC8_AT(pa, attr, 0), valid);
         /* edge flags: left run before lim1, right run from lim2 */
         __m256i lt1 = _mm256_cmpgt_epi32(vlim1, xv), lt2 = _mm256_cmpgt_epi32(vlim2, xv);
         __m256i attr = _mm256_or_si256(
@@ -320,27 +382,45 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         if (persp) {
             /* f0 = floor(num / den) per lane, f1 = 256 - f0, each attribute base + ((d * f)
              * >> 8): draw_vec's arithmetic (exact: see draw_persp_line), eight lanes */
-            __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(
-                _mm256_mul_pd(xd0, wn), _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase)));
-            __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(
-                _mm256_mul_pd(xd1, wn), _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase)));
+            if (one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
+            if (check) {
+                /* persp8_ok's ranges on the step's own lanes, the lanes past the span's last
+                 * pixel moved onto it (every term is monotone in x: the check of the lanes is
+                 * that of the ends), before any store */
+                const __m256d xlast = _mm256_set1_pd((double)(xr + (uint32_t)(xe - xs - 1)));
+                xd0 = _mm256_min_pd(xd0, xlast);
+                xd1 = _mm256_min_pd(xd1, xlast);
+            }
+            const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
+            const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
+            const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
+            if (check && vec8_persp_bad(n0, d0, n1, d1)) return false;
+            __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(n0, d0));
+            __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(n1, d1));
             const __m256i f0 = _mm256_set_m128i(q1, q0);
-            for (int a = a0; a < a1; a++)
+            for (int a = a0; a < a1; a++) {
+                const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
+                const __m256i b = one ? vec8_set1((int32_t)c->a_base[a]) : vb[a];
+                const __m256i pd = one ? vec8_set1((int32_t)c->a_pd[a]) : vp[a];
                 av[a] = _mm256_add_epi32(
-                    vb[a],
-                    _mm256_srli_epi32(_mm256_add_epi32(vp[a], _mm256_mullo_epi32(vd[a], f0)), 8));
+                    b, _mm256_srli_epi32(_mm256_add_epi32(pd, _mm256_mullo_epi32(d, f0)), 8));
+            }
         } else if (!one) {
             for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
         }
         if (tex) {
             __m256i ws = vec8_wrap(p->v_wrap[0], av[3], repeat, plain);
             __m256i wt = vec8_wrap(p->v_wrap[1], av[4], repeat, plain);
+            const __m128i wlog2 = _mm_cvtsi32_si128((int)(one ? p->wlog2 : wlog2_l));
+            const uint32_t *const tx = one ? p->texels : tx_l;
             __m256i idx = _mm256_add_epi32(_mm256_sll_epi32(wt, wlog2), ws);
             /* (every lane's index is inside the texture: the wrap keeps both axes in range) */
             /* (a gather: eight scalar loads measured slower, g_heavy_1 +4%, c_textured_quad
              * +19% in wall time) */
             color = _mm256_i32gather_epi32((const int *)tx, idx, 4);
+            const bool ident = one ? flat && vec8_ident(c, p) : ident_l;
             if (!ident) {
+                const __m256i mflat = one && flat ? vec8_mflat(c, p) : mflat_l;
                 __m256i mlo = mflat, mhi = mflat;
                 if (!flat) {
                     /* (v >> 3) + 1 per channel, 2 * pa1 for alpha, as bytes, then 16 bits */
@@ -348,7 +428,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                         _mm256_or_si256(_mm256_srli_epi32(av[0], 3),
                                         _mm256_slli_epi32(_mm256_srli_epi32(av[1], 3), 8)),
                         _mm256_or_si256(_mm256_slli_epi32(_mm256_srli_epi32(av[2], 3), 16),
-                                        vec8_set1((int32_t)(am << 24))));
+                                        vec8_set1((int32_t)((2 * p->pa1 - 1) << 24))));
                     v6 = _mm256_add_epi32(v6, vec8_set1(0x01010101));
                     mlo = _mm256_unpacklo_epi8(v6, _mm256_setzero_si256());
                     mhi = _mm256_unpackhi_epi8(v6, _mm256_setzero_si256());
@@ -362,7 +442,7 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 color = _mm256_or_si256(_mm256_packus_epi16(tlo, thi), VEC8_K(p->v_aor));
             }
         } else if (flat) {
-            color = vec8_set1((int32_t)k->flat);
+            color = vec8_set1((int32_t)c->flat_color);
         } else {
             color =
                 _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi32(av[0], 3),
@@ -389,25 +469,25 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         /* (the lower layer read before the layer-0 stores: its words are 4 KiB-aliased with
          * theirs, RASTER_BUF_SIZE * 4 bytes apart) */
         __m256i draw1 = _mm256_setzero_si256();
-        const uint32_t addr1 = addr + RASTER_BUF_SIZE;
         if (_mm256_movemask_ps(_mm256_castsi256_ps(under))) {
-            __m256i dstz1 = _mm256_maskload_epi32((const int *)&r->depth[addr1], under);
-            __m256i dsta1 = _mm256_maskload_epi32((const int *)&r->attr[addr1], under);
+            __m256i dstz1 = _mm256_maskload_epi32(VEC8_AT(pa, depth, 1), under);
+            __m256i dsta1 = _mm256_maskload_epi32(VEC8_AT(pa, attr, 1), under);
             draw1 = _mm256_and_si256(under, vec8_depth_pass(dt, dstz1, z, dsta1));
         }
-        _mm256_maskstore_epi32((int *)&r->depth[addr], draw, z);
-        _mm256_maskstore_epi32((int *)&r->color[addr], draw, color);
-        _mm256_maskstore_epi32((int *)&r->attr[addr], draw, attr);
+        _mm256_maskstore_epi32(VEC8_AT(pa, depth, 0), draw, z);
+        _mm256_maskstore_epi32(VEC8_AT(pa, color, 0), draw, color);
+        _mm256_maskstore_epi32(VEC8_AT(pa, attr, 0), draw, attr);
         if (_mm256_movemask_ps(_mm256_castsi256_ps(draw1))) {
-            _mm256_maskstore_epi32((int *)&r->depth[addr1], draw1, z);
-            _mm256_maskstore_epi32((int *)&r->color[addr1], draw1, color);
-            _mm256_maskstore_epi32((int *)&r->attr[addr1], draw1, attr);
+            _mm256_maskstore_epi32(VEC8_AT(pa, depth, 1), draw1, z);
+            _mm256_maskstore_epi32(VEC8_AT(pa, color, 1), draw1, color);
+            _mm256_maskstore_epi32(VEC8_AT(pa, attr, 1), draw1, attr);
         }
         if (slow)
             vec8_slow(c, addr, slow, curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0, z,
                       color, attr, flags);
 
         if (one) break;
+        x += 8;
         xv = _mm256_add_epi32(xv, vec8_set1(8));
         if (persp) {
             xd0 = _mm256_add_pd(xd0, _mm256_set1_pd(8.0));
@@ -416,49 +496,54 @@ SPAN_AVX2_FN void draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             for (int a = a0; a < a1; a++) vec8_acc_step(&va[a]);
         }
         vec8_acc_step(&vz);
+    } while (x < xe);
+    return true;
+}
+
+/* Pixels [xs, xe) of a line with its runs' limits: draw_vec8_line's spans of two pixels or
+ * more, out of line. */
+typedef void (*vec8_part_fn)(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2);
+
+/* The two such functions of a span function (span_fns_vec8.c span_*_one / span_*_long, curse.c
+ * curse_*_one / curse_*_long) with its flags @p fl: draw_vec8's one step (two to eight pixels)
+ * and its loop (more). */
+#define VEC8_PART_FNS(name, fl)                                                                    \
+    static __attribute__((noinline, target("avx2"))) void name##_long(                             \
+        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2)                          \
+    {                                                                                              \
+        draw_vec8(c, xs, xe, lim1, lim2, (fl), false, false);                                      \
+    }                                                                                              \
+    static __attribute__((noinline, target("avx2"))) void name##_one(                              \
+        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2)                          \
+    {                                                                                              \
+        draw_vec8(c, xs, xe, lim1, lim2, (fl), true, false);                                       \
     }
-}
 
-/* A span of more than eight pixels of draw_vec8_line, drawn out of line (@p lf). */
-typedef void (*vec8_long_fn)(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2);
-
-/* The body of such a function, with the span's flags (span_fns_vec8.c span_long_*, curse.c
- * curse_long_*). */
-SPAN_AVX2_FN void draw_vec8_long(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
-                                 int flags)
-{
-    span_k k;
-    span_k_init(c, &k, flags);
-    draw_vec8(c, xs, xe, lim1, lim2, flags, &k, false);
-}
-
-/* draw_vec_line (span_pixel.h) eight pixels at a time: the runs of draw_line's short loop,
- * then one pixel by plot_lin1, or draw_vec8 on [xs, xe) (one step up to eight pixels), a span
- * of more than eight pixels by @p lf if not NULL. (The loop's copy of draw_vec8 inline made the
- * span function's frame and registers those of the loop on every call: with it out of line,
- * g_heavy_1 -0.8% instructions, none of its linear spans longer than eight pixels.) */
-SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags, vec8_long_fn lf)
+/* draw_vec_line (span_pixel.h) eight pixels at a time: the runs of draw_line's short loop, then
+ * one pixel by plot_lin1 (the scalar pixel, as draw_vec_line), two to eight pixels by @p one
+ * (draw_vec8's one step), more by @p lf (its loop), both reached by a jump (a tail call).
+ * Inline in a span function that is not compiled for AVX2 (gcc made the runs' minima SSE4.1
+ * vectors there), and which holds no 256-bit value: gcc gives every function that holds one
+ * a frame realigned to 32 bytes (a frame pointer, the realignment, its undoing) unless it is a
+ * leaf (tail calls allowed) without a stack slot. The one step's function is such a leaf (no
+ * spill: draw_vec8's set-up is ordered for it), and the one pixel's six pushes are only on its
+ * path (gcc's shrink-wrapping). With all three in the span function every call paid six pushes
+ * and pops, the realignment and a few spills (~20 instructions). */
+SPAN_INLINE void draw_vec8_line(span_line *c, int32_t xcut, int flags, vec8_part_fn one,
+                                vec8_part_fn lf)
 {
     const span_runs u = span_line_runs(c, xcut);
-    if (u.xe - u.xs == 1) {
-        /* one pixel: as draw_vec_line (span_pixel.h plot_lin1, the scalar pixel) */
+    const int32_t n = u.xe - u.xs;
+    if (n == 1) {
         uint32_t edge = u.xs < u.lim1   ? RASTER_ATTR_EDGE_LEFT
                         : u.xs < u.lim2 ? 0u
                                         : RASTER_ATTR_EDGE_RIGHT;
         plot_lin1(c, u.xs, c->yedge | edge, flags & ~SPAN_DDA);
-        return;
-    }
-    if (u.xs >= u.xe) return;
-    if (lf && u.xe - u.xs > 8) {
+    } else if (n > 8) {
         lf(c, u.xs, u.xe, u.lim1, u.lim2);
-        return;
+    } else if (n > 0) {
+        one(c, u.xs, u.xe, u.lim1, u.lim2);
     }
-    span_k k;
-    span_k_init(c, &k, flags);
-    if (u.xe - u.xs <= 8)
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
-    else
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, false);
 }
 
 /* span_pixel.h persp_ok for draw_persp8_line (no W-buffer), its two ends' terms as two lanes
@@ -466,16 +551,25 @@ SPAN_AVX2_FN void draw_vec8_line(span_line *c, int32_t xcut, int flags, vec8_lon
  * 2^13 are below 2^53 in magnitude, and so is 257 * den, so every product, sum and comparison
  * is exact and decides as persp_ok's 64-bit integers do; an xr outside [0, 2^13] only sends
  * the line to draw_line (the same pixels). */
-SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+/* persp8_ok's parts that are not the factor's terms: not linear, 0 <= xr <= 2^13 at both ends
+ * (xs < xe), each attribute's d <= 2^16. */
+SPAN_AVX2_FN bool persp8_pre(const span_line *c, int32_t xs, int32_t xe, int flags)
 {
-    if (flags & SPAN_WBUFFER) return persp_ok(c, xs, xe, flags); /* (not drawn here) */
     const raster_interp *ix = &c->ix;
-    if (ix->linear || xs >= xe) return false;
+    if (ix->linear) return false;
     uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
     if ((r0 | r1) > 8192u) return false;
     uint32_t dor = c->a_d[0] | c->a_d[1] | c->a_d[2];
     if (!(flags & SPAN_SHADE_VERTEX)) dor |= c->a_d[3] | c->a_d[4];
-    if (dor > 65536u) return false; /* (as persp_ok) */
+    return dor <= 65536u; /* (as persp_ok) */
+}
+
+SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
+{
+    if (flags & SPAN_WBUFFER) return persp_ok(c, xs, xe, flags); /* (not drawn here) */
+    const raster_interp *ix = &c->ix;
+    if (xs >= xe || !persp8_pre(c, xs, xe, flags)) return false;
+    uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
     __m128d x = _mm_set_pd((double)r1, (double)r0);
     __m128d num = _mm_mul_pd(x, _mm_set1_pd((double)ix->w0n * 256.0));
     __m128d den = _mm_add_pd(_mm_mul_pd(x, _mm_set1_pd((double)c->den_step)),
@@ -497,19 +591,19 @@ SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flag
 SPAN_AVX2_FN void draw_persp8_line_fb(span_line *c, int32_t xcut, int flags, raster_span_fn fb)
 {
     const span_runs u = span_line_runs(c, xcut);
-    if (u.xe - u.xs <= SPAN_VEC_MIN || !persp8_ok(c, u.xs, u.xe, flags)) {
-        if (fb)
-            fb(c, xcut);
-        else
-            draw_line(c, xcut, flags);
+    const int32_t n = u.xe - u.xs;
+    /* (a span of at most eight pixels: the factor's ranges checked by the one step itself, on
+     * the lanes it forms anyway) */
+    if (n > SPAN_VEC_MIN && n <= 8 && !(flags & SPAN_WBUFFER) && persp8_pre(c, u.xs, u.xe, flags)) {
+        if (draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, true, true)) return;
+    } else if (n > 8 && persp8_ok(c, u.xs, u.xe, flags)) {
+        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, false, false);
         return;
     }
-    span_k k;
-    span_k_init(c, &k, flags);
-    if (u.xe - u.xs <= 8)
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, true);
+    if (fb)
+        fb(c, xcut);
     else
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, &k, false);
+        draw_line(c, xcut, flags);
 }
 
 SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)

@@ -390,13 +390,51 @@ static void test_edge_marking_rule_strips(void **state)
     pair_free(&p);
 }
 
+/* The ranges where the perspective vector steps' arithmetic is exact (span_pixel.h persp_ok,
+ * span_vec8.h persp8_ok and its fold into the one step of eight pixels): opaque Z-buffered
+ * perspective polygons, mostly of a few pixels, some of whose vertices have W 0-3 (a factor
+ * denominator of 0 or below at one end of a span: the check decides at the first or the last
+ * pixel) or very different W. A check that let such a span through would draw it with the
+ * vector arithmetic where the reference's wraps. */
+static void test_persp_ranges(void **state)
+{
+    (void)state;
+    uint32_t seed = 0xFAC7025u;
+    pair p;
+    pair_init(&p, 0x2468ACEu);
+    for (unsigned frame = 0; frame < 60; frame++) {
+        random_frame(p.f, &seed, 0);
+        p.f->regs.disp3dcnt &= (uint16_t)~0x10u; /* no anti-aliasing */
+        scene s = {.f = p.f, .r = NULL};
+        unsigned n = (unsigned)rnd_in(&seed, 50, 400);
+        for (unsigned k = 0; k < n; k++) {
+            random_poly(&s, &seed);
+            gx_polygon *q = &p.f->polys[p.f->npolys - 1];
+            q->attr = (q->attr & ~(0x1Fu << 16) & ~(3u << 4)) | 31u << 16;
+            q->wbuffer = false;
+            q->shadow = q->shadow_mask = false;
+            uint32_t fmt = teximage_format(q->teximage);
+            q->translucent = fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3;
+            q->sort_key = (uint32_t)(q->ybottom << 8 | q->ytop) | (q->translucent ? 0x10000u : 0);
+            for (int i = 0; i < q->nverts; i++) {
+                switch (rnd(&seed) % 4) {
+                case 0: q->w[i] = rnd_in(&seed, 0, 3); break;
+                case 1: q->w[i] = rnd_in(&seed, 0xF000, 0xFFFF); break;
+                default: q->w[i] = rnd_in(&seed, 0x100, 0xFFFF); break;
+                }
+            }
+        }
+        render_compare(&p, frame);
+    }
+    pair_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_frames),
-        cmocka_unit_test(test_small_linear_polygons),
-        cmocka_unit_test(test_edge_marking_rule),
-        cmocka_unit_test(test_edge_marking_rule_strips),
+        cmocka_unit_test(test_random_frames),     cmocka_unit_test(test_small_linear_polygons),
+        cmocka_unit_test(test_edge_marking_rule), cmocka_unit_test(test_edge_marking_rule_strips),
+        cmocka_unit_test(test_persp_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
