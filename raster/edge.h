@@ -259,6 +259,15 @@ void raster_slope_setup_pair(raster_slope *sl, raster_slope *sr, const raster_ed
                              const raster_edge_ends *er, bool hw_gaps, bool wbuffer, int32_t y,
                              const raster_recip *tab, bool wide, int32_t x[2]);
 
+/** raster_slope_setup_pair of a polygon whose edges' four W (wa, wb of @p el and @p er) are
+ *  equal with bits 0-6 clear and that is not W-buffered (raster_poly.lin_line): both edges are
+ *  linear, which the AVX2 form (@p wide) knows without testing it (setup.c's activation of a
+ *  lin_line polygon inlines it). The same fields as raster_slope_setup_pair with @p wbuffer
+ *  false (unit.test_raster_activate). */
+void raster_slope_setup_pair_lin(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
+                                 const raster_edge_ends *er, bool hw_gaps, int32_t y,
+                                 const raster_recip *tab, bool wide, int32_t x[2]);
+
 /** The span X of this edge on the current line, clamped to the edge's extent. */
 static inline int32_t raster_slope_x(const raster_slope *s)
 {

@@ -407,8 +407,15 @@ static __attribute__((noinline, target("avx2"))) void activate_avx2(raster_engin
     const raster_recip *tab = r->recip;
     if (!tab) __builtin_unreachable();
     if (!activate_walk(r, rp, &y, &el, &er)) return;
-    raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y, tab,
-                           x);
+    /* (a lin_line polygon, g_heavy_1's every one: its edges are linear, W equal with bits 0-6
+     * clear, not W-buffered; their tests and the perspective terms go, the pair specialised:
+     * g_heavy_1 -53 instructions a polygon, the other polygons' copy +21, scene_terrain) */
+    if (RASTER_LIKELY(rp->lin_line))
+        raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, false, y, tab, x,
+                               true);
+    else
+        raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y,
+                               tab, x, false);
     rp->xl = x[0];
     rp->xr = x[1];
 }
