@@ -203,10 +203,12 @@ RASTER_EDGE_AVX2_FN bool edge_attrs_avx2(raster_slope *s, __m128i bv, __m128i dv
     const raster_interp *ip = &s->interp;
     _mm_storeu_si128((__m128i *)&s->attr_base[0], bv);
     _mm_storel_epi64((__m128i *)&s->attr_base[4], bu);
-    _mm_storeu_si128((__m128i *)&s->attr_d[0], dv);
-    _mm_storel_epi64((__m128i *)&s->attr_d[4], du);
-    _mm_storeu_si128((__m128i *)&s->attr_sel[0], sv);
-    _mm_storel_epi64((__m128i *)&s->attr_sel[4], su);
+    if (!lin) { /* (a lin edge that returns true is attr_lin_fast: raster_slope_attr_prep) */
+        _mm_storeu_si128((__m128i *)&s->attr_d[0], dv);
+        _mm_storel_epi64((__m128i *)&s->attr_d[4], du);
+        _mm_storeu_si128((__m128i *)&s->attr_sel[0], sv);
+        _mm_storel_epi64((__m128i *)&s->attr_sel[4], su);
+    }
     if (!lin && !ip->linear) {
         _mm256_storeu_si256((__m256i *)&s->attr_dr[0], _mm256_setzero_si256());
         _mm_storeu_si128((__m128i *)&s->attr_dr[4], _mm_setzero_si128());
@@ -228,7 +230,7 @@ RASTER_EDGE_AVX2_FN bool edge_attrs_avx2(raster_slope *s, __m128i bv, __m128i dv
         _mm256_blendv_epi8(_mm256_set1_epi64x((int64_t)rxl), _mm256_set1_epi64x((int64_t)rx), lt4);
     const __m256i acc = mul64_avx2(d4, rs);
     const __m256i step = _mm256_blendv_epi8(_mm256_sub_epi64(_mm256_setzero_si256(), dr), dr, lt4);
-    _mm256_storeu_si256((__m256i *)&s->attr_dr[RASTER_EA_R], dr);
+    if (!lin) _mm256_storeu_si256((__m256i *)&s->attr_dr[RASTER_EA_R], dr);
     _mm256_storeu_si256((__m256i *)&s->attr_acc[0], acc);
     _mm256_storeu_si256((__m256i *)&s->attr_step[0], step);
     /* W and t as scalars (W's d is 0: equal W ends; with @p lin known) */
@@ -236,8 +238,10 @@ RASTER_EDGE_AVX2_FN bool edge_attrs_avx2(raster_slope *s, __m128i bv, __m128i dv
     const uint64_t dt = (uint32_t)_mm_extract_epi32(du, 1);
     const bool ltt = _mm_extract_epi32(ltu, 1) != 0;
     const uint64_t drt = dt * R;
-    s->attr_dr[RASTER_EA_W] = (uint64_t)dw * R;
-    s->attr_dr[RASTER_EA_T] = drt;
+    if (!lin) {
+        s->attr_dr[RASTER_EA_W] = (uint64_t)dw * R;
+        s->attr_dr[RASTER_EA_T] = drt;
+    }
     s->attr_acc[RASTER_EA_T - 1] = dt * (ltt ? rx : rxl);
     s->attr_step[RASTER_EA_T - 1] = ltt ? drt : 0u - drt;
     s->attr_lin_fast = dw == 0; /* (W: cannot differ) */
