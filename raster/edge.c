@@ -121,7 +121,7 @@ int32_t raster_slope_setup_tab(raster_slope *s, int side, bool hw_gaps, int32_t 
                                int32_t y0, int32_t y1, int32_t w0, int32_t w1, int32_t y,
                                const raster_recip *tab)
 {
-    return raster_slope_core(s, side, hw_gaps, x0, x1, y0, y1, w0, w1, y, tab, false);
+    return raster_slope_core(s, side, hw_gaps, x0, x1, y0, y1, w0, w1, y, tab, false, false);
 }
 
 int32_t raster_slope_setup_flat(raster_slope *s, int side, int32_t x0)
@@ -324,9 +324,33 @@ setup_pair_avx2(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
                 const raster_edge_ends *er, bool hw_gaps, bool wbuffer, int32_t y,
                 const raster_recip *tab, int32_t x[2])
 {
-    raster_slope_pair_avx2(sl, sr, el, er, hw_gaps, wbuffer, y, tab, x);
+    raster_slope_pair_avx2(sl, sr, el, er, hw_gaps, wbuffer, y, tab, x, false);
+}
+
+/* raster_slope_setup_pair_lin with AVX2, out of line */
+static __attribute__((noinline, target("avx2"))) void
+setup_pair_lin_avx2(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
+                    const raster_edge_ends *er, bool hw_gaps, int32_t y, const raster_recip *tab,
+                    int32_t x[2])
+{
+    raster_slope_pair_avx2(sl, sr, el, er, hw_gaps, false, y, tab, x, true);
 }
 #endif
+
+void raster_slope_setup_pair_lin(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
+                                 const raster_edge_ends *er, bool hw_gaps, int32_t y,
+                                 const raster_recip *tab, bool wide, int32_t x[2])
+{
+#if RASTER_EDGE_AVX2
+    if (wide) {
+        setup_pair_lin_avx2(sl, sr, el, er, hw_gaps, y, tab, x);
+        return;
+    }
+#else
+    (void)wide;
+#endif
+    raster_slope_pair(sl, sr, el, er, hw_gaps, false, y, tab, x);
+}
 
 void raster_slope_setup_pair(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
                              const raster_edge_ends *er, bool hw_gaps, bool wbuffer, int32_t y,

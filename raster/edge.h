@@ -93,7 +93,8 @@ typedef struct raster_slope {
      *  attr_base, the raster_attr_prep of each attribute (the absolute difference, and which
      *  end is the smaller: 0 the upper vertex, 1 the lower), one array per field so that the
      *  set-up stores them as vectors, and the linear product dr (interp.h
-     *  raster_attr_prepare_on; always 0 for W, whose ends are equal on a linear edge) */
+     *  raster_attr_prepare_on; always 0 for W, whose ends are equal on a linear edge). Not
+     *  stored for every attr_lin_fast edge: read through raster_slope_attr_prep */
     uint32_t attr_d[RASTER_EDGE_ATTRS];
     uint32_t attr_sel[RASTER_EDGE_ATTRS];
     uint64_t attr_dr[RASTER_EDGE_ATTRS];
@@ -128,6 +129,28 @@ static inline int32_t raster_slope_zdepth(const raster_slope *s)
     return dsgx_wrap32(s->zbase + dsgx_shl64(dsgx_asr64(s->zacc, 22), s->zsh));
 }
 
+/** Attribute @p k's raster_attr_prep (in @p ap) and its linear product dr (@return). An
+ *  attr_lin_fast edge's attr_d, attr_sel and attr_dr need not be stored (a lin_line polygon's
+ *  first edges: edge_setup.h edge_attrs_avx2; read only here, when the interpolator is off
+ *  the edge): W's d is 0, and for k >= 1 its step is +-dr (+ when the upper end is the
+ *  smaller, sel 0), dr = d * lin_recip exactly (below 2^61: slope_attrs), so d = dr /
+ *  lin_recip (lin_recip != 0 on such an edge). */
+static inline uint64_t raster_slope_attr_prep(const raster_slope *s, int k, raster_attr_prep *ap)
+{
+    ap->base = s->attr_base[k];
+    if (!s->attr_lin_fast) {
+        ap->d = s->attr_d[k];
+        ap->sel = s->attr_sel[k];
+        return s->attr_dr[k];
+    }
+    const uint64_t step = k > 0 ? s->attr_step[k - 1] : 0u;
+    const bool neg = (int64_t)step < 0;
+    const uint64_t dr = neg ? 0u - step : step;
+    ap->sel = neg ? 1u : 0u;
+    ap->d = dr == 0 ? 0u : (uint32_t)(dr / s->interp.lin_recip);
+    return dr;
+}
+
 /** The edge's attributes on its current line (= raster_interp_attr of each). */
 static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[])
 {
@@ -147,8 +170,9 @@ static inline void raster_slope_attr_values(const raster_slope *s, int32_t out[]
             out[k] = (int32_t)(s->attr_base[k] + (uint32_t)(s->attr_acc[k - 1] >> 35));
     } else {
         for (int k = 0; k < RASTER_EDGE_ATTRS; k++) {
-            const raster_attr_prep ap = {s->attr_base[k], s->attr_d[k], s->attr_sel[k]};
-            out[k] = raster_attr_at(ip, &ap, s->attr_dr[k]);
+            raster_attr_prep ap;
+            const uint64_t dr = raster_slope_attr_prep(s, k, &ap);
+            out[k] = raster_attr_at(ip, &ap, dr);
         }
     }
 }
@@ -258,6 +282,15 @@ typedef struct raster_edge_ends {
 void raster_slope_setup_pair(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
                              const raster_edge_ends *er, bool hw_gaps, bool wbuffer, int32_t y,
                              const raster_recip *tab, bool wide, int32_t x[2]);
+
+/** raster_slope_setup_pair of a polygon whose edges' four W (wa, wb of @p el and @p er) are
+ *  equal with bits 0-6 clear and that is not W-buffered (raster_poly.lin_line): both edges are
+ *  linear, which the AVX2 form (@p wide) knows without testing it (setup.c's activation of a
+ *  lin_line polygon inlines it). The same fields as raster_slope_setup_pair with @p wbuffer
+ *  false (unit.test_raster_activate). */
+void raster_slope_setup_pair_lin(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,
+                                 const raster_edge_ends *er, bool hw_gaps, int32_t y,
+                                 const raster_recip *tab, bool wide, int32_t x[2]);
 
 /** The span X of this edge on the current line, clamped to the edge's extent. */
 static inline int32_t raster_slope_x(const raster_slope *s)

@@ -25,9 +25,11 @@
 /* raster_interp_setup_tab along Y and raster_interp_set_pos to line @p y: the interpolator of
  * an edge from line @p y0 to @p y1. With the table and a length up to RASTER_RECIP_MAX (every
  * edge of a frame) without a branch: its reciprocals at 0 are 0, the values
- * raster_interp_setup_tab gives a zero length, and lin_recip is lin[0] off the linear case. */
+ * raster_interp_setup_tab gives a zero length, and lin_recip is lin[0] off the linear case.
+ * @p lin (a constant): @p w0 == @p w1 with bits 0-6 clear is known (a lin_line polygon's edge,
+ * raster_slope_pair_avx2), so the edge is linear and its W terms are w0 without a test. */
 RASTER_HOT void raster_slope_interp(raster_interp *ip, int32_t y0, int32_t y1, int32_t w0,
-                                    int32_t w1, int32_t y, const raster_recip *tab)
+                                    int32_t w1, int32_t y, const raster_recip *tab, bool lin)
 {
     const int32_t xdiff = y1 - y0;
     if (RASTER_UNLIKELY(!tab || (uint32_t)xdiff > RASTER_RECIP_MAX)) {
@@ -35,7 +37,7 @@ RASTER_HOT void raster_slope_interp(raster_interp *ip, int32_t y0, int32_t y1, i
         raster_interp_set_pos(ip, y);
         return;
     }
-    const bool linear = w0 == w1 && !(w0 & 0x7E);
+    const bool linear = lin || (w0 == w1 && !(w0 & 0x7E));
     ip->x0 = y0;
     ip->xdiff = xdiff;
     ip->x = y - y0;
@@ -44,16 +46,22 @@ RASTER_HOT void raster_slope_interp(raster_interp *ip, int32_t y0, int32_t y1, i
     ip->xrecip_z = tab->z[xdiff];
     ip->linear = linear;
     ip->lin_recip = tab->lin[linear ? xdiff : 0];
-    raster_interp_w_y(ip, w0, w1); /* (raster_interp_setup_tab's W along Y) */
+    if (lin) { /* (raster_interp_w_y of an even w0 == w1: w0 & 0xFFFE each) */
+        ip->w0n = ip->w0d = ip->w1d = w0;
+        ip->shift = 9;
+    } else {
+        raster_interp_w_y(ip, w0, w1); /* (raster_interp_setup_tab's W along Y) */
+    }
 }
 
 /* The set-up the engine uses (raster_slope_setup_tab, raster_slope_setup_pair): the same
  * fields as raster_slope_setup, with the slope's cases folded into a few selects (the extent
  * from |x1 - x0|; the initial accumulator as (far end ? inc - 0.5 : 0.5) + (negative ? 1.0 :
- * 0) for X-major edges, see raster_slope_setup's cases) and the reciprocals from @p tab. */
+ * 0) for X-major edges, see raster_slope_setup's cases) and the reciprocals from @p tab.
+ * @p lin: raster_slope_interp's (a linear edge known). */
 RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, int32_t x0,
                                      int32_t x1, int32_t y0, int32_t y1, int32_t w0, int32_t w1,
-                                     int32_t y, const raster_recip *tab, bool then_all)
+                                     int32_t y, const raster_recip *tab, bool then_all, bool lin)
 {
     const int32_t one = RASTER_SLOPE_ONE, half = RASTER_SLOPE_ONE / 2;
     int32_t ddx = x1 - x0;
@@ -110,10 +118,10 @@ RASTER_HOT int32_t raster_slope_core(raster_slope *s, int side, bool hw_gaps, in
 
     /* far-end edges with slope >= 1 interpolate one line earlier (melonDS "interpoffset") */
     int32_t ioff = (inc >= one && far_end) ? 1 : 0;
-    raster_slope_interp(&s->interp, y0 - ioff, y1 - ioff, w0, w1, y, tab);
+    raster_slope_interp(&s->interp, y0 - ioff, y1 - ioff, w0, w1, y, tab, lin);
     /* (at the interpolator's start, the usual case, the factor is 0, as set up: its numerator
-     * x * w0n is 0; no division) */
-    if (s->interp.x != 0) raster_interp_update_factor(&s->interp);
+     * x * w0n is 0; no division; a linear edge's factor stays 0) */
+    if (!lin && s->interp.x != 0) raster_interp_update_factor(&s->interp);
     return raster_slope_x(s);
 }
 
@@ -190,16 +198,18 @@ RASTER_EDGE_AVX2_FN __m256i mul64_avx2(__m256i a, __m256i b)
  * raster_slope_attrs_vtx (no call here: the pass stays a leaf function, without a frame). */
 RASTER_EDGE_AVX2_FN bool edge_attrs_avx2(raster_slope *s, __m128i bv, __m128i dv, __m128i sv,
                                          __m128i ltv, __m128i bu, __m128i du, __m128i su,
-                                         __m128i ltu, uint32_t d_or)
+                                         __m128i ltu, uint32_t d_or, bool lin)
 {
     const raster_interp *ip = &s->interp;
     _mm_storeu_si128((__m128i *)&s->attr_base[0], bv);
     _mm_storel_epi64((__m128i *)&s->attr_base[4], bu);
-    _mm_storeu_si128((__m128i *)&s->attr_d[0], dv);
-    _mm_storel_epi64((__m128i *)&s->attr_d[4], du);
-    _mm_storeu_si128((__m128i *)&s->attr_sel[0], sv);
-    _mm_storel_epi64((__m128i *)&s->attr_sel[4], su);
-    if (!ip->linear) {
+    if (!lin) { /* (a lin edge that returns true is attr_lin_fast: raster_slope_attr_prep) */
+        _mm_storeu_si128((__m128i *)&s->attr_d[0], dv);
+        _mm_storel_epi64((__m128i *)&s->attr_d[4], du);
+        _mm_storeu_si128((__m128i *)&s->attr_sel[0], sv);
+        _mm_storel_epi64((__m128i *)&s->attr_sel[4], su);
+    }
+    if (!lin && !ip->linear) {
         _mm256_storeu_si256((__m256i *)&s->attr_dr[0], _mm256_setzero_si256());
         _mm_storeu_si128((__m128i *)&s->attr_dr[4], _mm_setzero_si128());
         s->attr_lin_fast = false;
@@ -220,16 +230,18 @@ RASTER_EDGE_AVX2_FN bool edge_attrs_avx2(raster_slope *s, __m128i bv, __m128i dv
         _mm256_blendv_epi8(_mm256_set1_epi64x((int64_t)rxl), _mm256_set1_epi64x((int64_t)rx), lt4);
     const __m256i acc = mul64_avx2(d4, rs);
     const __m256i step = _mm256_blendv_epi8(_mm256_sub_epi64(_mm256_setzero_si256(), dr), dr, lt4);
-    _mm256_storeu_si256((__m256i *)&s->attr_dr[RASTER_EA_R], dr);
+    if (!lin) _mm256_storeu_si256((__m256i *)&s->attr_dr[RASTER_EA_R], dr);
     _mm256_storeu_si256((__m256i *)&s->attr_acc[0], acc);
     _mm256_storeu_si256((__m256i *)&s->attr_step[0], step);
-    /* W and t as scalars (W's d is 0: equal W ends) */
-    const uint32_t dw = (uint32_t)_mm_cvtsi128_si32(dv);
+    /* W and t as scalars (W's d is 0: equal W ends; with @p lin known) */
+    const uint32_t dw = lin ? 0u : (uint32_t)_mm_cvtsi128_si32(dv);
     const uint64_t dt = (uint32_t)_mm_extract_epi32(du, 1);
     const bool ltt = _mm_extract_epi32(ltu, 1) != 0;
     const uint64_t drt = dt * R;
-    s->attr_dr[RASTER_EA_W] = (uint64_t)dw * R;
-    s->attr_dr[RASTER_EA_T] = drt;
+    if (!lin) {
+        s->attr_dr[RASTER_EA_W] = (uint64_t)dw * R;
+        s->attr_dr[RASTER_EA_T] = drt;
+    }
     s->attr_acc[RASTER_EA_T - 1] = dt * (ltt ? rx : rxl);
     s->attr_step[RASTER_EA_T - 1] = ltt ? drt : 0u - drt;
     s->attr_lin_fast = dw == 0; /* (W: cannot differ) */
@@ -261,7 +273,7 @@ RASTER_EDGE_AVX2_FN void edge_ends_avx2(const raster_slope *s, const raster_edge
  */
 RASTER_EDGE_AVX2_FN unsigned raster_slope_attrs_pair_avx2(raster_slope *sl, raster_slope *sr,
                                                           const raster_edge_ends *el,
-                                                          const raster_edge_ends *er)
+                                                          const raster_edge_ends *er, bool lin)
 {
     __m128i vl[2], ul[2], vr[2], ur[2];
     edge_ends_avx2(sl, el, vl, ul);
@@ -284,14 +296,15 @@ RASTER_EDGE_AVX2_FN unsigned raster_slope_attrs_pair_avx2(raster_slope *sl, rast
     __m256i dor = _mm256_or_si256(dv, _mm256_cvtepu32_epi64(du));
     dor = _mm256_or_si256(dor, _mm256_shuffle_epi32(dor, _MM_SHUFFLE(1, 0, 3, 2)));
     dor = _mm256_or_si256(dor, _mm256_shuffle_epi32(dor, _MM_SHUFFLE(2, 3, 0, 1)));
-    unsigned done = (unsigned)edge_attrs_avx2(
-        sl, _mm256_castsi256_si128(basev), _mm256_castsi256_si128(dv), _mm256_castsi256_si128(selv),
-        _mm256_castsi256_si128(ltv), baseu, du, selu, ltu, (uint32_t)_mm256_cvtsi256_si32(dor));
+    unsigned done =
+        (unsigned)edge_attrs_avx2(sl, _mm256_castsi256_si128(basev), _mm256_castsi256_si128(dv),
+                                  _mm256_castsi256_si128(selv), _mm256_castsi256_si128(ltv), baseu,
+                                  du, selu, ltu, (uint32_t)_mm256_cvtsi256_si32(dor), lin);
     done |= (unsigned)edge_attrs_avx2(
                 sr, _mm256_extracti128_si256(basev, 1), _mm256_extracti128_si256(dv, 1),
                 _mm256_extracti128_si256(selv, 1), _mm256_extracti128_si256(ltv, 1),
                 _mm_srli_si128(baseu, 8), _mm_srli_si128(du, 8), _mm_srli_si128(selu, 8),
-                _mm_srli_si128(ltu, 8), (uint32_t)_mm256_extract_epi32(dor, 4))
+                _mm_srli_si128(ltu, 8), (uint32_t)_mm256_extract_epi32(dor, 4), lin)
             << 1;
     return done; /* (bit 0: the left edge is set up, bit 1: the right one) */
 }
@@ -307,9 +320,9 @@ RASTER_HOT void raster_slope_pair(raster_slope *sl, raster_slope *sr, const rast
                                   const raster_recip *tab, int32_t x[2])
 {
     x[0] = raster_slope_core(sl, RASTER_SIDE_LEFT, hw_gaps, el->a->sx, el->b->sx, el->a->sy,
-                             el->b->sy, el->wa, el->wb, y, tab, true);
+                             el->b->sy, el->wa, el->wb, y, tab, true, false);
     x[1] = raster_slope_core(sr, RASTER_SIDE_RIGHT, hw_gaps, er->a->sx, er->b->sx, er->a->sy,
-                             er->b->sy, er->wa, er->wb, y, tab, true);
+                             er->b->sy, er->wa, er->wb, y, tab, true, false);
     raster_slope_attrs_vtx(sl, el->wa, el->wb, el->a, el->b);
     raster_slope_attrs_vtx(sr, er->wa, er->wb, er->a, er->b);
     sl->x1 = el->b->sx;
@@ -321,18 +334,21 @@ RASTER_HOT void raster_slope_pair(raster_slope *sl, raster_slope *sr, const rast
 #if RASTER_EDGE_AVX2
 /** raster_slope_setup_pair with @p wide (both edges' attributes by the AVX2 pass; an edge it
  *  leaves, a linear one beyond the products' bound, by raster_slope_attrs_vtx), inline in
- *  functions compiled for AVX2. */
+ *  functions compiled for AVX2. @p lin (a constant; raster_slope_setup_pair_lin): the four W of
+ *  both edges are equal with bits 0-6 clear and @p wbuffer is false (a lin_line polygon,
+ *  setup.c): both edges linear, known without their tests. */
 RASTER_EDGE_AVX2_FN void raster_slope_pair_avx2(raster_slope *sl, raster_slope *sr,
                                                 const raster_edge_ends *el,
                                                 const raster_edge_ends *er, bool hw_gaps,
                                                 bool wbuffer, int32_t y, const raster_recip *tab,
-                                                int32_t x[2])
+                                                int32_t x[2], bool lin)
 {
+    if (lin) wbuffer = false;
     x[0] = raster_slope_core(sl, RASTER_SIDE_LEFT, hw_gaps, el->a->sx, el->b->sx, el->a->sy,
-                             el->b->sy, el->wa, el->wb, y, tab, true);
+                             el->b->sy, el->wa, el->wb, y, tab, true, lin);
     x[1] = raster_slope_core(sr, RASTER_SIDE_RIGHT, hw_gaps, er->a->sx, er->b->sx, er->a->sy,
-                             er->b->sy, er->wa, er->wb, y, tab, true);
-    unsigned done = raster_slope_attrs_pair_avx2(sl, sr, el, er);
+                             er->b->sy, er->wa, er->wb, y, tab, true, lin);
+    unsigned done = raster_slope_attrs_pair_avx2(sl, sr, el, er, lin);
     if (!(done & 1u)) raster_slope_attrs_vtx(sl, el->wa, el->wb, el->a, el->b);
     if (!(done & 2u)) raster_slope_attrs_vtx(sr, er->wa, er->wb, er->a, er->b);
     sl->x1 = el->b->sx;

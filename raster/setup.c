@@ -394,23 +394,46 @@ static inline __attribute__((always_inline)) bool activate_walk(raster_engine *r
 }
 
 #if RASTER_EDGE_AVX2
-/* raster_poly_activate of an engine with span_isa AVX2 and its reciprocal table (render.c
- * allocates it; an engine without one takes activate_plain, which divides): both edges'
- * attributes by the AVX2 pass, inline with the rest of the activation (edge_setup.h
- * raster_slope_pair_avx2). */
-static __attribute__((noinline, target("avx2"))) void activate_avx2(raster_engine *r,
-                                                                    raster_poly *rp, int32_t y)
+/* activate_avx2's edges: the walk and both edges set up at once with the AVX2 attribute pass
+ * (edge_setup.h raster_slope_pair_avx2), inline. @p lin (a constant): the polygon is lin_line
+ * (W equal with bits 0-6 clear, not W-buffered), so its edges are linear without their
+ * tests. */
+RASTER_EDGE_AVX2_FN void activate_edges_avx2(const raster_engine *r, raster_poly *rp, int32_t y,
+                                             bool lin)
 {
     raster_edge_ends el, er;
     int32_t x[2];
     /* (the table is there: the set-ups inlined below need not test for it, four tests) */
     const raster_recip *tab = r->recip;
     if (!tab) __builtin_unreachable();
-    if (!activate_walk(r, rp, &y, &el, &er)) return;
-    raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps, rp->wbuffer, y, tab,
-                           x);
+    rp->flat = false;
+    y = walk_edges(rp, y, &el, &er);
+    raster_slope_pair_avx2(&rp->left, &rp->right, &el, &er, !r->melonds_gaps,
+                           lin ? false : rp->wbuffer, y, tab, x, lin);
     rp->xl = x[0];
     rp->xr = x[1];
+}
+
+/* raster_poly_activate of an engine with span_isa AVX2 and its reciprocal table (render.c
+ * allocates it; an engine without one takes activate_plain, which divides): the polygon's
+ * state, then its edges, inline, in two copies: a lin_line polygon's specialised (g_heavy_1's
+ * every one: its edges are linear, W equal with bits 0-6 clear, not W-buffered; their tests
+ * and the perspective terms go: g_heavy_1 -58 instructions a polygon), the other polygons'
+ * generic (+22: the function's allocation shared, scene_terrain; the generic copy out of line
+ * cost them +35, and the walk shared by both copies the lin_line ones +5). */
+static __attribute__((noinline, target("avx2"))) void activate_avx2(raster_engine *r,
+                                                                    raster_poly *rp, int32_t y)
+{
+    setup_poly(r, r->frame, rp, rp->poly);
+    const bool flat = rp->ytop == rp->ybottom;
+    if (flat || r->ref_lines) {
+        setup_edges_other(r, rp, y, flat);
+        return;
+    }
+    if (rp->lin_line)
+        activate_edges_avx2(r, rp, y, true);
+    else
+        activate_edges_avx2(r, rp, y, false);
 }
 #endif
 

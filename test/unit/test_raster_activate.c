@@ -7,7 +7,9 @@
  *  - raster_slope_setup_pair (both edges of a polygon at once; the attributes of both edges in
  *    one AVX2 pass where the machine has it, else one edge at a time) against, per edge,
  *    raster_slope_setup, raster_slope_attrs_ref (one attribute at a time), the lower vertex's
- *    X and raster_slope_depth: what setup.c did edge by edge before.
+ *    X and raster_slope_depth: what setup.c did edge by edge before;
+ *  - raster_slope_setup_pair_lin (a lin_line polygon's pair: all four W equal with bits 0-6
+ *    clear, Z-buffered; the linear case known without its tests) against the same reference.
  * Every field of raster_slope is compared (both sides start from the same bytes, so a field
  * neither writes compares equal and one that only one side writes does not).
  */
@@ -49,9 +51,14 @@ static void assert_slopes_equal(const raster_slope *a, const raster_slope *b)
     assert_true(a->zstep == b->zstep);
     for (int k = 0; k < RASTER_EDGE_ATTRS; k++) {
         assert_int_equal(a->attr_base[k], b->attr_base[k]);
-        assert_int_equal(a->attr_d[k], b->attr_d[k]);
-        assert_int_equal(a->attr_sel[k], b->attr_sel[k]);
-        assert_true(a->attr_dr[k] == b->attr_dr[k]);
+        /* (@p a's d, sel and dr as the edge.h reader takes them: an attr_lin_fast edge of the
+         * lin set-up does not store them; sel is read only where d != 0) */
+        raster_attr_prep ap;
+        const uint64_t dr = raster_slope_attr_prep(a, k, &ap);
+        assert_int_equal(ap.base, b->attr_base[k]);
+        assert_int_equal(ap.d, b->attr_d[k]);
+        if (b->attr_d[k] != 0) assert_int_equal(ap.sel, b->attr_sel[k]);
+        assert_true(dr == b->attr_dr[k]);
     }
     for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) {
         assert_true(a->attr_acc[k] == b->attr_acc[k]);
@@ -191,7 +198,7 @@ static void test_pair_matches_ref(void **state)
     avx2 = __builtin_cpu_supports("avx2");
 #endif
     uint32_t st = 0x6C078965u;
-    unsigned lin_fast = 0, slow = 0;
+    unsigned lin_fast = 0, slow = 0, lin_pairs = 0;
     for (int i = 0; i < 200000; i++) {
         gx_vertex top, al, bl, ar, br;
         rnd_vertex(&st, &top, rnd_x(&st), rnd_in(&st, -8, 200));
@@ -207,7 +214,10 @@ static void test_pair_matches_ref(void **state)
             rnd_ends(&st, &el, &al, &bl);
             rnd_ends(&st, &er, &ar, &br);
         }
-        bool gaps = (rnd(&st) & 3u) != 0, wbuf = (rnd(&st) & 7u) == 0;
+        /* (a quarter: a lin_line polygon's edges, every W equal with bits 0-6 clear) */
+        const bool lin = (rnd(&st) & 3u) == 0;
+        if (lin) el.wb = er.wa = er.wb = el.wa = (el.wa & ~0x7F) ? (el.wa & ~0x7F) : 0x80;
+        bool gaps = (rnd(&st) & 3u) != 0, wbuf = !lin && (rnd(&st) & 7u) == 0;
         int32_t y = rnd(&st) & 1u ? el.a->sy : rnd_in(&st, el.a->sy - 2, el.b->sy + 2);
         raster_slope refl, refr;
         memset(&refl, 0xA5, sizeof refl);
@@ -228,8 +238,19 @@ static void test_pair_matches_ref(void **state)
             assert_int_equal(x[1], xr);
             assert_slopes_equal(&fl, &refl);
             assert_slopes_equal(&fr, &refr);
+            if (!lin) continue;
+            memset(&fl, 0xA5, sizeof fl);
+            memset(&fr, 0xA5, sizeof fr);
+            raster_slope_setup_pair_lin(&fl, &fr, &el, &er, gaps, y, (i & 7) ? tab : NULL,
+                                        wide != 0, x);
+            assert_int_equal(x[0], xl);
+            assert_int_equal(x[1], xr);
+            assert_slopes_equal(&fl, &refl);
+            assert_slopes_equal(&fr, &refr);
+            lin_pairs++;
         }
     }
+    assert_true(lin_pairs > 40000u);
     /* both kinds of linear edge were met: with the products, and without them */
     assert_true(lin_fast > 50000u);
     assert_true(slow > 1000u);

@@ -141,6 +141,14 @@ static void check_attrs_same(uint32_t *st, const raster_recip *tab)
         assert_int_equal(fast.attr_d[k], ref.attr_d[k]);
         assert_int_equal(fast.attr_sel[k], ref.attr_sel[k]);
         assert_true(fast.attr_dr[k] == ref.attr_dr[k]);
+        /* the fields as an attr_lin_fast edge's reader derives them (edge.h
+         * raster_slope_attr_prep: from attr_step and lin_recip; sel read only where d != 0) */
+        raster_attr_prep ap;
+        const uint64_t dr = raster_slope_attr_prep(&fast, k, &ap);
+        assert_int_equal(ap.base, ref.attr_base[k]);
+        assert_int_equal(ap.d, ref.attr_d[k]);
+        if (ref.attr_d[k] != 0) assert_int_equal(ap.sel, ref.attr_sel[k]);
+        assert_true(dr == ref.attr_dr[k]);
     }
     assert_int_equal(fast.attr_lin_fast, ref.attr_lin_fast);
     if (ref.interp.linear) {
