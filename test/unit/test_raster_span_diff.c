@@ -209,6 +209,18 @@ static void test_random_frames(void **state)
     pair_free(&p);
 }
 
+/* Makes @p q an opaque (alpha 31, modulate), Z-buffered, non-shadow polygon, translucent only
+ * through its texture format, and sets its sort key to match. */
+static void make_opaque_zbuffered(gx_polygon *q)
+{
+    q->attr = (q->attr & ~(0x1Fu << 16) & ~(3u << 4)) | 31u << 16;
+    q->wbuffer = false;
+    q->shadow = q->shadow_mask = false;
+    uint32_t fmt = teximage_format(q->teximage);
+    q->translucent = fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3;
+    q->sort_key = (uint32_t)(q->ybottom << 8 | q->ytop) | (q->translucent ? 0x10000u : 0);
+}
+
 /* The common case of heavy scenes on its own: opaque, Z-buffered, linear (one W) textured
  * and untextured triangles of a few pixels, white or flat or per-vertex colours, no
  * anti-aliasing, over each other (depth test both ways, edge pixels underneath). */
@@ -227,14 +239,8 @@ static void test_small_linear_polygons(void **state)
             random_poly(&s, &seed);
             gx_polygon *q = &p.f->polys[p.f->npolys - 1];
             if (!one_in(&seed, 8)) {
-                q->attr = (q->attr & ~(0x1Fu << 16) & ~(3u << 4)) | 31u << 16;
-                q->wbuffer = false;
                 for (int i = 1; i < q->nverts; i++) q->w[i] = q->w[0];
-                uint32_t fmt = teximage_format(q->teximage);
-                q->translucent = fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3;
-                q->shadow = q->shadow_mask = false;
-                q->sort_key =
-                    (uint32_t)(q->ybottom << 8 | q->ytop) | (q->translucent ? 0x10000u : 0);
+                make_opaque_zbuffered(q);
             }
         }
         render_compare(&p, frame);
@@ -410,12 +416,7 @@ static void test_persp_ranges(void **state)
         for (unsigned k = 0; k < n; k++) {
             random_poly(&s, &seed);
             gx_polygon *q = &p.f->polys[p.f->npolys - 1];
-            q->attr = (q->attr & ~(0x1Fu << 16) & ~(3u << 4)) | 31u << 16;
-            q->wbuffer = false;
-            q->shadow = q->shadow_mask = false;
-            uint32_t fmt = teximage_format(q->teximage);
-            q->translucent = fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3;
-            q->sort_key = (uint32_t)(q->ybottom << 8 | q->ytop) | (q->translucent ? 0x10000u : 0);
+            make_opaque_zbuffered(q);
             for (int i = 0; i < q->nverts; i++) {
                 switch (rnd(&seed) % 4) {
                 case 0: q->w[i] = rnd_in(&seed, 0, 3); break;
