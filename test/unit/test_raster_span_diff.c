@@ -224,28 +224,40 @@ static void make_opaque_zbuffered(gx_polygon *q)
 /* The common case of heavy scenes on its own: opaque, Z-buffered, linear (one W) textured
  * and untextured triangles of a few pixels, white or flat or per-vertex colours, no
  * anti-aliasing, over each other (depth test both ways, edge pixels underneath). */
-static void test_small_linear_polygons(void **state)
+/* 60 random frames without anti-aliasing, rendered by both engines of the pair and compared:
+ * n_lo to n_hi random polygons each, every one reshaped by @p shape (drawing from @p seed). */
+static void no_aa_frames(uint32_t seed, uint32_t pair_seed, unsigned n_lo, unsigned n_hi,
+                         void (*shape)(gx_polygon *q, uint32_t *seed))
 {
-    (void)state;
-    uint32_t seed = 0xABCDEF01u;
     pair p;
-    pair_init(&p, 0x1234567u);
+    pair_init(&p, pair_seed);
     for (unsigned frame = 0; frame < 60; frame++) {
         random_frame(p.f, &seed, 0);
         p.f->regs.disp3dcnt &= (uint16_t)~0x10u; /* no anti-aliasing */
         scene s = {.f = p.f, .r = NULL};
-        unsigned n = (unsigned)rnd_in(&seed, 100, 1200);
+        unsigned n = (unsigned)rnd_in(&seed, n_lo, n_hi);
         for (unsigned k = 0; k < n; k++) {
             random_poly(&s, &seed);
-            gx_polygon *q = &p.f->polys[p.f->npolys - 1];
-            if (!one_in(&seed, 8)) {
-                for (int i = 1; i < q->nverts; i++) q->w[i] = q->w[0];
-                make_opaque_zbuffered(q);
-            }
+            shape(&p.f->polys[p.f->npolys - 1], &seed);
         }
         render_compare(&p, frame);
     }
     pair_free(&p);
+}
+
+/* Seven polygons in eight: opaque, Z-buffered, one W. */
+static void shape_small_linear(gx_polygon *q, uint32_t *seed)
+{
+    if (!one_in(seed, 8)) {
+        for (int i = 1; i < q->nverts; i++) q->w[i] = q->w[0];
+        make_opaque_zbuffered(q);
+    }
+}
+
+static void test_small_linear_polygons(void **state)
+{
+    (void)state;
+    no_aa_frames(0xABCDEF01u, 0x1234567u, 100, 1200, shape_small_linear);
 }
 
 /* The overlapping-edge rule of edge marking (raster/curse.c) on its own: edge marking on,
@@ -402,32 +414,23 @@ static void test_edge_marking_rule_strips(void **state)
  * denominator of 0 or below at one end of a span: the check decides at the first or the last
  * pixel) or very different W. A check that let such a span through would draw it with the
  * vector arithmetic where the reference's wraps. */
+/* Opaque, Z-buffered; each vertex's W 0-3, near 0xFFFF, or anywhere from 0x100. */
+static void shape_persp_ranges(gx_polygon *q, uint32_t *seed)
+{
+    make_opaque_zbuffered(q);
+    for (int i = 0; i < q->nverts; i++) {
+        switch (rnd(seed) % 4) {
+        case 0: q->w[i] = rnd_in(seed, 0, 3); break;
+        case 1: q->w[i] = rnd_in(seed, 0xF000, 0xFFFF); break;
+        default: q->w[i] = rnd_in(seed, 0x100, 0xFFFF); break;
+        }
+    }
+}
+
 static void test_persp_ranges(void **state)
 {
     (void)state;
-    uint32_t seed = 0xFAC7025u;
-    pair p;
-    pair_init(&p, 0x2468ACEu);
-    for (unsigned frame = 0; frame < 60; frame++) {
-        random_frame(p.f, &seed, 0);
-        p.f->regs.disp3dcnt &= (uint16_t)~0x10u; /* no anti-aliasing */
-        scene s = {.f = p.f, .r = NULL};
-        unsigned n = (unsigned)rnd_in(&seed, 50, 400);
-        for (unsigned k = 0; k < n; k++) {
-            random_poly(&s, &seed);
-            gx_polygon *q = &p.f->polys[p.f->npolys - 1];
-            make_opaque_zbuffered(q);
-            for (int i = 0; i < q->nverts; i++) {
-                switch (rnd(&seed) % 4) {
-                case 0: q->w[i] = rnd_in(&seed, 0, 3); break;
-                case 1: q->w[i] = rnd_in(&seed, 0xF000, 0xFFFF); break;
-                default: q->w[i] = rnd_in(&seed, 0x100, 0xFFFF); break;
-                }
-            }
-        }
-        render_compare(&p, frame);
-    }
-    pair_free(&p);
+    no_aa_frames(0xFAC7025u, 0x2468ACEu, 50, 400, shape_persp_ranges);
 }
 
 int main(void)
