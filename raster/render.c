@@ -103,22 +103,32 @@ static void fill32(uint32_t *p, uint32_t v, int32_t n)
 #define RENDER_AVX2 1
 #include <immintrin.h>
 
+/* n >= 8 words at p set to v eight a store, the stores 32-byte aligned but the first and the
+ * last (unaligned ones that overlap the aligned run). A line's pixels start at no fixed
+ * alignment (RASTER_SCANLINE_W = 258 words), so unaligned stores of a whole line cross a
+ * 32-byte boundary each and a cache line every other one; the aligned run splits none. */
+static __attribute__((target("avx2"))) void fill_avx2(uint32_t *p, __m256i v, int32_t n)
+{
+    _mm256_storeu_si256((__m256i *)p, v);
+    uint32_t *q = (uint32_t *)(((uintptr_t)p + 32u) & ~(uintptr_t)31u), *end = p + n;
+    for (; q + 8 <= end; q += 8) _mm256_store_si256((__m256i *)q, v);
+    _mm256_storeu_si256((__m256i *)(end - 8), v);
+}
+
 /* clear_run's three rows eight words a store (engines with span_isa AVX2): the lazy clear is
- * bound by its stores (576 KB a frame when every line is cleared whole, as in g_heavy_1) */
+ * bound by its stores (576 KB a frame when every line is cleared whole, as in g_heavy_1); one
+ * row after the other, each one stream of aligned stores */
 static __attribute__((target("avx2"))) void clear_run_avx2(raster_engine *r, uint32_t a, int32_t n)
 {
-    const __m256i c = _mm256_set1_epi32((int32_t)r->clear_px[0]);
-    const __m256i d = _mm256_set1_epi32((int32_t)r->clear_px[1]);
-    const __m256i t = _mm256_set1_epi32((int32_t)r->clear_px[2]);
-    int32_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        _mm256_storeu_si256((__m256i *)&r->color[a + (uint32_t)i], c);
-        _mm256_storeu_si256((__m256i *)&r->depth[a + (uint32_t)i], d);
-        _mm256_storeu_si256((__m256i *)&r->attr[a + (uint32_t)i], t);
+    if (n < 8) {
+        fill32(&r->color[a], r->clear_px[0], n);
+        fill32(&r->depth[a], r->clear_px[1], n);
+        fill32(&r->attr[a], r->clear_px[2], n);
+        return;
     }
-    fill32(&r->color[a + (uint32_t)i], r->clear_px[0], n - i);
-    fill32(&r->depth[a + (uint32_t)i], r->clear_px[1], n - i);
-    fill32(&r->attr[a + (uint32_t)i], r->clear_px[2], n - i);
+    fill_avx2(&r->color[a], _mm256_set1_epi32((int32_t)r->clear_px[0]), n);
+    fill_avx2(&r->depth[a], _mm256_set1_epi32((int32_t)r->clear_px[1]), n);
+    fill_avx2(&r->attr[a], _mm256_set1_epi32((int32_t)r->clear_px[2]), n);
 }
 
 /* raster_output_line's copy of pixels [lo, hi) eight at a time */

@@ -182,8 +182,10 @@ static void test_clear_matches_ref(void **state)
 /* The lazy clear (raster_lazy_clear: AVX2 eight words a store where the engine has it) and the
  * output conversion (raster_output_line: the drawn run copied eight pixels at a time) against
  * the scalar form (span_isa scalar): random clear words, random runs of random lines widening
- * each line's valid range (empty, one pixel, whole lines, both sides), over random buffers;
- * every word of the three top layers, the valid ranges and every output pixel compared. */
+ * each line's valid range (empty, one pixel, short runs of 1-23 pixels at every alignment, around
+ * the AVX2 form's eight-word overlapping first and last stores, whole lines, both sides), over
+ * random buffers; every word of the three top layers, the valid ranges and every output pixel
+ * compared. */
 static void test_lazy_clear_and_output_forms(void **state)
 {
     (void)state;
@@ -209,6 +211,7 @@ static void test_lazy_clear_and_output_forms(void **state)
             int32_t y = (int32_t)(xs32(&st) % 192u);
             int32_t x0 = (int32_t)(xs32(&st) % 257u), x1 = (int32_t)(xs32(&st) % 257u);
             if ((k & 7) == 0) x0 = 0, x1 = 256;
+            if ((k & 7) == 1) x1 = x0 + (int32_t)(xs32(&st) % 24u), x1 = x1 > 256 ? 256 : x1;
             if (x0 > x1) {
                 int32_t t = x0;
                 x0 = x1, x1 = t;
