@@ -111,7 +111,11 @@ static __attribute__((target("avx2"))) void fill_avx2(uint32_t *p, __m256i v, in
 {
     _mm256_storeu_si256((__m256i *)p, v);
     uint32_t *q = (uint32_t *)(((uintptr_t)p + 32u) & ~(uintptr_t)31u), *end = p + n;
-    for (; q + 8 <= end; q += 8) _mm256_store_si256((__m256i *)q, v);
+    for (; q + 16 <= end; q += 16) {
+        _mm256_store_si256((__m256i *)q, v);
+        _mm256_store_si256((__m256i *)(q + 8), v);
+    }
+    if (q + 8 <= end) _mm256_store_si256((__m256i *)q, v);
     _mm256_storeu_si256((__m256i *)(end - 8), v);
 }
 
