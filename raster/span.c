@@ -1305,7 +1305,7 @@ typedef int32_t pmajor_i32x4v __attribute__((vector_size(16)));
  * every vector register): the X of the two edges took ~44 instructions a line as scalars, stored,
  * loaded and clamped one edge at a time. */
 typedef struct seg_x {
-    pmajor_u32x4v dx, inc, far_mask, xbase, xsign;
+    pmajor_u32x4v dx, inc, xbase, xsign;
     pmajor_i32x4v xmin, xmax;
 } seg_x;
 
@@ -1336,17 +1336,18 @@ SPAN_INLINE void seg_x_init(seg_x *v, const raster_slope *L, const raster_slope 
     v->xsign = __builtin_shufflevector(hi, hi, 2, 3, 0, 1);
     v->xmin = (pmajor_i32x4v)__builtin_shufflevector(lo, lo, 4, 5, 6, 7);
     v->xmax = (pmajor_i32x4v)__builtin_shufflevector(lo, lo, 6, 7, 4, 5);
-    v->far_mask = __builtin_shufflevector(hi, hi, 4, 5, 6, 7);
 }
 
 /* raster_slope_step_acc's dx step and raster_slope_x of both edges, lane by lane the same
  * 32-bit arithmetic (wrapping adds, the arithmetic shift, the two clamps): the span X of the
- * next line in lanes 0 (left) and 1 (right). */
+ * next line in lanes 0 (left) and 1 (right). Of two Y-major edges (pmajor_lin_fast's): their
+ * far_mask is 0 (edge_setup.h, edge.c: set only on X-major edges), so the far end's
+ * correction, d - ((d - inc) & far_mask), is d. */
 SPAN_INLINE pmajor_i32x4v seg_x_step(seg_x *v)
 {
     const pmajor_u32x4v d = v->dx + v->inc;
     v->dx = d;
-    const pmajor_i32x4v off = (pmajor_i32x4v)(d - ((d - v->inc) & v->far_mask)) >> 18;
+    const pmajor_i32x4v off = (pmajor_i32x4v)d >> 18;
     pmajor_i32x4v x = (pmajor_i32x4v)((v->xbase + (pmajor_u32x4v)off) ^ v->xsign);
     pmajor_i32x4v m = x < v->xmin;
     x = (x & ~m) | (v->xmin & m);
