@@ -1306,7 +1306,6 @@ typedef int32_t pmajor_i32x4v __attribute__((vector_size(16)));
  * loaded and clamped one edge at a time. */
 typedef struct seg_x {
     pmajor_u32x4v dx, inc, xbase, xsign;
-    pmajor_i32x4v xmin, xmax;
 } seg_x;
 
 /* raster_slope's X fields dx .. near_keep: 32 bytes in this order, read by seg_x_init as one
@@ -1320,10 +1319,10 @@ _Static_assert(offsetof(raster_slope, inc) == offsetof(raster_slope, dx) + 4 &&
                    offsetof(raster_slope, near_keep) == offsetof(raster_slope, dx) + 28,
                "raster_slope's X fields adjacent, in seg_x_init's order");
 
-/* Each edge's eight X fields as one load, the pair interleaved by two shuffles (lanes 0, 1 of
- * every field: left, right; lanes 2, 3 hold another field's pair, which seg_x_step computes
- * with and nothing reads): ~15 instructions a segment for the ~35 of seven vectors built lane
- * by lane. */
+/* Each edge's X fields as one load, the pair interleaved by two shuffles (lanes 0, 1 of every
+ * field: left, right; lanes 2, 3 hold another field's pair, which seg_x_step computes with and
+ * nothing reads): a few instructions a segment for the ~35 of seven vectors built lane by
+ * lane. */
 SPAN_INLINE void seg_x_init(seg_x *v, const raster_slope *L, const raster_slope *R)
 {
     const pmajor_u32x8 l = *(const pmajor_u32x8 *)&L->dx, r = *(const pmajor_u32x8 *)&R->dx;
@@ -1334,25 +1333,28 @@ SPAN_INLINE void seg_x_init(seg_x *v, const raster_slope *L, const raster_slope 
     v->inc = __builtin_shufflevector(lo, lo, 2, 3, 0, 1);
     v->xbase = __builtin_shufflevector(hi, hi, 0, 1, 2, 3);
     v->xsign = __builtin_shufflevector(hi, hi, 2, 3, 0, 1);
-    v->xmin = (pmajor_i32x4v)__builtin_shufflevector(lo, lo, 4, 5, 6, 7);
-    v->xmax = (pmajor_i32x4v)__builtin_shufflevector(lo, lo, 6, 7, 4, 5);
 }
 
 /* raster_slope_step_acc's dx step and raster_slope_x of both edges, lane by lane the same
- * 32-bit arithmetic (wrapping adds, the arithmetic shift, the two clamps): the span X of the
- * next line in lanes 0 (left) and 1 (right). Of two Y-major edges (pmajor_lin_fast's): their
- * far_mask is 0 (edge_setup.h, edge.c: set only on X-major edges), so the far end's
- * correction, d - ((d - inc) & far_mask), is d. */
+ * 32-bit arithmetic (wrapping adds, the arithmetic shift): the span X of the next line in
+ * lanes 0 (left) and 1 (right). Of two Y-major edges (pmajor_lin_fast's), which leaves out:
+ * - far_mask: 0 (edge_setup.h, edge.c: set only on X-major edges), so the far end's
+ *   correction, d - ((d - inc) & far_mask), is d;
+ * - the clamps to [xmin, xmax]: on an edge's lines y0 <= y < y1 its X is within them
+ *   unclamped. With xlen = |x1 - x0| (1 if 0), dx = k * inc + (negative ? one : 0) on line
+ *   y0 + k, and X = x0 + (dx >> 18) or x0 - (dx >> 18); [xmin, xmax] is [x0, x0 + xlen - 1] or
+ *   [x1, x0 - 1]. inc is 0 (x1 = x0), one (45 degrees: xlen = ylen, so k <= xlen - 1) or
+ *   |x1 - x0| * floor(2^18 / ylen) (interp.c y18, or the division), so k * inc < xlen * 2^18
+ *   for k <= ylen - 1. The X stepped past a segment's last line (seg_x_sync's, line yseg) is
+ *   read only where the edge ends there, and then its set-up (line_seg_edges) writes it anew,
+ *   or on the polygon's bottom line, which is not drawn. unit.test_raster_activate checks the
+ *   range on every line of random Y-major edges. */
 SPAN_INLINE pmajor_i32x4v seg_x_step(seg_x *v)
 {
     const pmajor_u32x4v d = v->dx + v->inc;
     v->dx = d;
     const pmajor_i32x4v off = (pmajor_i32x4v)d >> 18;
-    pmajor_i32x4v x = (pmajor_i32x4v)((v->xbase + (pmajor_u32x4v)off) ^ v->xsign);
-    pmajor_i32x4v m = x < v->xmin;
-    x = (x & ~m) | (v->xmin & m);
-    m = x > v->xmax;
-    return (x & ~m) | (v->xmax & m);
+    return (pmajor_i32x4v)((v->xbase + (pmajor_u32x4v)off) ^ v->xsign);
 }
 
 /* The edges' dx from @p v, their interpolator positions @p n lines after @p ixl / @p ixr (one

@@ -124,6 +124,7 @@ static void test_slope_setup_matches_ref(void **state)
     assert_non_null(tab);
     raster_recip_init(tab);
     uint32_t st = 0x2545F491u;
+    long checked = 0;
     for (int i = 0; i < 300000; i++) {
         int side = (int)(rnd(&st) & 1u);
         bool gaps = (rnd(&st) & 3u) != 0;
@@ -141,7 +142,20 @@ static void test_slope_setup_matches_ref(void **state)
                                             (i & 3) ? tab : NULL);
         assert_int_equal(xf, xr);
         assert_slopes_equal(&fast, &ref);
+        /* span.c seg_x_step (pmajor_lin_fast) steps a Y-major edge's X without the clamps: on
+         * the edge's lines from the set-up's on (y0 <= line < y1; edges of the screen's
+         * lengths), its X unclamped lies in [xmin, xmax] */
+        if (!ref.xmajor && y >= y0 && y1 - y0 <= 256) {
+            uint32_t d = (uint32_t)ref.dx;
+            for (int32_t line = y; line < y1; line++, d += (uint32_t)ref.inc) {
+                const int32_t x = (int32_t)(((uint32_t)ref.xbase + (uint32_t)((int32_t)d >> 18)) ^
+                                            (uint32_t)ref.xsign);
+                assert_true(x >= ref.xmin && x <= ref.xmax);
+                checked++;
+            }
+        }
     }
+    assert_true(checked > 100000);
     free(tab);
 }
 
