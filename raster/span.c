@@ -1298,41 +1298,63 @@ typedef uint32_t pmajor_u32x4v __attribute__((vector_size(16)));
 typedef int32_t pmajor_i32x4v __attribute__((vector_size(16)));
 
 /* Both edges' raster_slope_x state for the lines of a segment, lane 0 the left edge, lane 1
- * the right (lanes 2, 3 unused, 0): their accumulators dx, stepped here (seg_x_step), and the
- * rest of their X fields, which are the segment's constants; the edges' own dx and interpolator
- * positions are written back once, where the segment ends or a line reads them (seg_x_sync). One
- * vector form for both edges, its operands read from here (the span call takes every vector
- * register): the X of the two edges took ~44 instructions a line as scalars, stored, loaded and
- * clamped one edge at a time. */
+ * the right (lanes 2, 3: another field's pair, unread): their accumulators dx, stepped here
+ * (seg_x_step), and the rest of their X fields, which are the segment's constants; the edges' own
+ * dx and interpolator positions are written back once, where the segment ends or a line reads them
+ * (seg_x_sync). One vector form for both edges, its operands read from here (the span call takes
+ * every vector register): the X of the two edges took ~44 instructions a line as scalars, stored,
+ * loaded and clamped one edge at a time. */
 typedef struct seg_x {
-    pmajor_u32x4v dx, inc, far_mask, xbase, xsign;
-    pmajor_i32x4v xmin, xmax;
+    pmajor_u32x4v dx, inc, xbase, xsign;
 } seg_x;
 
+/* raster_slope's X fields dx .. near_keep: 32 bytes in this order, read by seg_x_init as one
+ * vector per edge */
+_Static_assert(offsetof(raster_slope, inc) == offsetof(raster_slope, dx) + 4 &&
+                   offsetof(raster_slope, xbase) == offsetof(raster_slope, dx) + 8 &&
+                   offsetof(raster_slope, xsign) == offsetof(raster_slope, dx) + 12 &&
+                   offsetof(raster_slope, xmin) == offsetof(raster_slope, dx) + 16 &&
+                   offsetof(raster_slope, xmax) == offsetof(raster_slope, dx) + 20 &&
+                   offsetof(raster_slope, far_mask) == offsetof(raster_slope, dx) + 24 &&
+                   offsetof(raster_slope, near_keep) == offsetof(raster_slope, dx) + 28,
+               "raster_slope's X fields adjacent, in seg_x_init's order");
+
+/* Each edge's X fields as one load, the pair interleaved by two shuffles (lanes 0, 1 of every
+ * field: left, right; lanes 2, 3 hold another field's pair, which seg_x_step computes with and
+ * nothing reads): a few instructions a segment for the ~35 of seven vectors built lane by
+ * lane. */
 SPAN_INLINE void seg_x_init(seg_x *v, const raster_slope *L, const raster_slope *R)
 {
-    v->dx = (pmajor_u32x4v){(uint32_t)L->dx, (uint32_t)R->dx, 0, 0};
-    v->inc = (pmajor_u32x4v){(uint32_t)L->inc, (uint32_t)R->inc, 0, 0};
-    v->far_mask = (pmajor_u32x4v){(uint32_t)L->far_mask, (uint32_t)R->far_mask, 0, 0};
-    v->xbase = (pmajor_u32x4v){(uint32_t)L->xbase, (uint32_t)R->xbase, 0, 0};
-    v->xsign = (pmajor_u32x4v){(uint32_t)L->xsign, (uint32_t)R->xsign, 0, 0};
-    v->xmin = (pmajor_i32x4v){L->xmin, R->xmin, 0, 0};
-    v->xmax = (pmajor_i32x4v){L->xmax, R->xmax, 0, 0};
+    const pmajor_u32x8 l = *(const pmajor_u32x8 *)&L->dx, r = *(const pmajor_u32x8 *)&R->dx;
+    /* lo: dx, inc | xmin, xmax; hi: xbase, xsign | far_mask, near_keep (left, right each) */
+    const pmajor_u32x8 lo = __builtin_shufflevector(l, r, 0, 8, 1, 9, 4, 12, 5, 13);
+    const pmajor_u32x8 hi = __builtin_shufflevector(l, r, 2, 10, 3, 11, 6, 14, 7, 15);
+    v->dx = __builtin_shufflevector(lo, lo, 0, 1, 2, 3);
+    v->inc = __builtin_shufflevector(lo, lo, 2, 3, 0, 1);
+    v->xbase = __builtin_shufflevector(hi, hi, 0, 1, 2, 3);
+    v->xsign = __builtin_shufflevector(hi, hi, 2, 3, 0, 1);
 }
 
 /* raster_slope_step_acc's dx step and raster_slope_x of both edges, lane by lane the same
- * 32-bit arithmetic (wrapping adds, the arithmetic shift, the two clamps): the span X of the
- * next line in lanes 0 (left) and 1 (right). */
+ * 32-bit arithmetic (wrapping adds, the arithmetic shift): the span X of the next line in
+ * lanes 0 (left) and 1 (right). Of two Y-major edges (pmajor_lin_fast's), which leaves out:
+ * - far_mask: 0 (edge_setup.h, edge.c: set only on X-major edges), so the far end's
+ *   correction, d - ((d - inc) & far_mask), is d;
+ * - the clamps to [xmin, xmax]: on an edge's lines y0 <= y < y1 its X is within them
+ *   unclamped. With xlen = |x1 - x0| (1 if 0), dx = k * inc + (negative ? one : 0) on line
+ *   y0 + k, and X = x0 + (dx >> 18) or x0 - (dx >> 18); [xmin, xmax] is [x0, x0 + xlen - 1] or
+ *   [x1, x0 - 1]. inc is 0 (x1 = x0), one (45 degrees: xlen = ylen, so k <= xlen - 1) or
+ *   |x1 - x0| * floor(2^18 / ylen) (interp.c y18, or the division), so k * inc < xlen * 2^18
+ *   for k <= ylen - 1. The X stepped past a segment's last line (seg_x_sync's, line yseg) is
+ *   read only where the edge ends there, and then its set-up (line_seg_edges) writes it anew,
+ *   or on the polygon's bottom line, which is not drawn. unit.test_raster_activate checks the
+ *   range on every line of random Y-major edges. */
 SPAN_INLINE pmajor_i32x4v seg_x_step(seg_x *v)
 {
     const pmajor_u32x4v d = v->dx + v->inc;
     v->dx = d;
-    const pmajor_i32x4v off = (pmajor_i32x4v)(d - ((d - v->inc) & v->far_mask)) >> 18;
-    pmajor_i32x4v x = (pmajor_i32x4v)((v->xbase + (pmajor_u32x4v)off) ^ v->xsign);
-    pmajor_i32x4v m = x < v->xmin;
-    x = (x & ~m) | (v->xmin & m);
-    m = x > v->xmax;
-    return (x & ~m) | (v->xmax & m);
+    const pmajor_i32x4v off = (pmajor_i32x4v)d >> 18;
+    return (pmajor_i32x4v)((v->xbase + (pmajor_u32x4v)off) ^ v->xsign);
 }
 
 /* The edges' dx from @p v, their interpolator positions @p n lines after @p ixl / @p ixr (one
@@ -1440,9 +1462,13 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
     seg_x v;
     seg_x_init(&v, L, R);
     int32_t xl = rp->xl, xr = rp->xr;
+    /* line_seg_xend's push, the segment's constant: it pushes only a vertical right edge
+     * (inc 0: xr the same on every line), and tests xl only if the left edge is vertical too
+     * (xl the same on every line) */
+    const int32_t xpush = xr - line_seg_xend(g, xl, xr);
     raster_timing_line *ry = &rec[y]; /* line y's */
     for (; y < yseg; y++, ry++) {
-        const int32_t xend = line_seg_xend(g, xl, xr);
+        const int32_t xend = xr - xpush;
         raster_span_fn f = fn;
         if (__builtin_expect(xl <= xend, 1)) {
             pmajor_u32x8 lv, rv;

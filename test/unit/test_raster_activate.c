@@ -39,6 +39,8 @@ static void assert_slopes_equal(const raster_slope *a, const raster_slope *b)
     assert_int_equal(a->near_keep, b->near_keep);
     assert_int_equal(a->negative, b->negative);
     assert_int_equal(a->xmajor, b->xmajor);
+    /* (span.c seg_x_step, on Y-major edges only, leaves far_mask out: it is 0 there) */
+    if (!b->xmajor) assert_int_equal(b->far_mask, 0);
     assert_int_equal(a->side, b->side);
     assert_int_equal(a->attr_lin_fast, b->attr_lin_fast);
     assert_int_equal(a->fill_start, b->fill_start);
@@ -122,6 +124,7 @@ static void test_slope_setup_matches_ref(void **state)
     assert_non_null(tab);
     raster_recip_init(tab);
     uint32_t st = 0x2545F491u;
+    long checked = 0;
     for (int i = 0; i < 300000; i++) {
         int side = (int)(rnd(&st) & 1u);
         bool gaps = (rnd(&st) & 3u) != 0;
@@ -139,7 +142,20 @@ static void test_slope_setup_matches_ref(void **state)
                                             (i & 3) ? tab : NULL);
         assert_int_equal(xf, xr);
         assert_slopes_equal(&fast, &ref);
+        /* span.c seg_x_step (pmajor_lin_fast) steps a Y-major edge's X without the clamps: on
+         * the edge's lines from the set-up's on (y0 <= line < y1; edges of the screen's
+         * lengths), its X unclamped lies in [xmin, xmax] */
+        if (!ref.xmajor && y >= y0 && y1 - y0 <= 256) {
+            uint32_t d = (uint32_t)ref.dx;
+            for (int32_t line = y; line < y1; line++, d += (uint32_t)ref.inc) {
+                const int32_t x = (int32_t)(((uint32_t)ref.xbase + (uint32_t)((int32_t)d >> 18)) ^
+                                            (uint32_t)ref.xsign);
+                assert_true(x >= ref.xmin && x <= ref.xmax);
+                checked++;
+            }
+        }
     }
+    assert_true(checked > 100000);
     free(tab);
 }
 
