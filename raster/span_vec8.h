@@ -593,40 +593,65 @@ SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flag
     return _mm_movemask_pd(bad) == 0;
 }
 
+/* A perspective span function's draw of pixels [xs, xe) of a line with its runs' limits, out
+ * of line (VEC8_PERSP_FNS): draw_vec8 where persp8_ok (the one step: persp8_pre and its own
+ * lanes) finds its arithmetic exact, else the line by draw_line (a tail call with @p xcut). */
+typedef void (*vec8_ppart_fn)(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                              int32_t xcut);
+
+/* The three such functions of a perspective span function (span_fns_vec8.c span_q*, curse.c
+ * curse_fn_q*) with its flags @p fl (Z-buffered: no SPAN_WBUFFER): name_pline, the line as
+ * draw_line (out of line: inline it took more than half of a span function's ~23 KB, and most
+ * lines never run it); name_pone, draw_vec8's one step (two to eight pixels, the factor's
+ * ranges checked on the lanes it forms anyway); name_plong, its loop (more). The two steps are
+ * leaves without a frame, as VEC8_PART_FNS's: with both inline in the span function (AVX2, a
+ * frame realigned to 32 bytes, 0x400 bytes of it, six pushes) the loop spilled ~35 of its
+ * ~150 instructions a step to that frame. */
+#define VEC8_PERSP_FNS(name, fl)                                                                   \
+    static __attribute__((noinline)) void name##_pline(span_line *c, int32_t xcut)                 \
+    {                                                                                              \
+        draw_line(c, xcut, (fl));                                                                  \
+    }                                                                                              \
+    static __attribute__((noinline, target("avx2"))) void name##_plong(                            \
+        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2, int32_t xcut)            \
+    {                                                                                              \
+        if (!persp8_ok(c, xs, xe, (fl))) {                                                         \
+            name##_pline(c, xcut);                                                                 \
+            return;                                                                                \
+        }                                                                                          \
+        draw_vec8(c, xs, xe, lim1, lim2, (fl), false, false);                                      \
+    }                                                                                              \
+    static __attribute__((noinline, target("avx2"))) void name##_pone(                             \
+        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2, int32_t xcut)            \
+    {                                                                                              \
+        if (!persp8_pre(c, xs, xe) || !draw_vec8(c, xs, xe, lim1, lim2, (fl), true, true))         \
+            name##_pline(c, xcut);                                                                 \
+    }
+
 /* draw_persp_line (span_pixel.h) eight pixels at a time, for Z-buffered perspective lines
- * (not SPAN_WBUFFER): draw_vec8 when the span's factor stays in the ranges where its
- * arithmetic is exact (persp_ok's, see persp8_pre), one pixel by plot_persp1 (draw_line's
- * three runs cost it ~245 instructions), else draw_line, or @p fb if not NULL: a function
- * that draws the line as draw_line with these flags, out of line (curse.c: the scalar line
- * inline took more than half of the function's ~23 KB; most lines never run it). */
-SPAN_AVX2_FN void draw_persp8_line_fb(span_line *c, int32_t xcut, int flags, raster_span_fn fb)
+ * (not SPAN_WBUFFER), as draw_vec8_line: the runs, then one pixel by plot_persp1 (draw_line's
+ * three runs cost it ~245 instructions), two to eight by @p one, more by @p lf (draw_vec8
+ * where the span's factor stays in the ranges where its arithmetic is exact, persp_ok's: see
+ * persp8_pre; else the line by @p fb, as draw_line), each reached by a jump (a tail call).
+ * Inline in a span function that is not compiled for AVX2 and holds no 256-bit value (see
+ * draw_vec8_line). */
+SPAN_INLINE void draw_persp8_line(span_line *c, int32_t xcut, int flags, vec8_ppart_fn one,
+                                  vec8_ppart_fn lf, void (*fb)(span_line *, int32_t))
 {
     const span_runs u = span_line_runs(c, xcut);
     const int32_t n = u.xe - u.xs;
-    /* (a span of at most eight pixels: the factor's ranges checked by the one step itself, on
-     * the lanes it forms anyway) */
-    if (n == 1 && !(flags & SPAN_WBUFFER) && !c->ix.linear) {
+    if (n > 8) {
+        lf(c, u.xs, u.xe, u.lim1, u.lim2, xcut);
+    } else if (n > 1) {
+        one(c, u.xs, u.xe, u.lim1, u.lim2, xcut);
+    } else if (n == 1 && !(flags & SPAN_WBUFFER) && !c->ix.linear) {
         uint32_t edge = u.xs < u.lim1   ? RASTER_ATTR_EDGE_LEFT
                         : u.xs < u.lim2 ? 0u
                                         : RASTER_ATTR_EDGE_RIGHT;
         plot_persp1(c, u.xs, c->yedge | edge, flags);
-        return;
-    }
-    if (n > SPAN_VEC_MIN && n <= 8 && !(flags & SPAN_WBUFFER) && persp8_pre(c, u.xs, u.xe)) {
-        if (draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, true, true)) return;
-    } else if (n > 8 && persp8_ok(c, u.xs, u.xe, flags)) {
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, false, false);
-        return;
-    }
-    if (fb)
+    } else {
         fb(c, xcut);
-    else
-        draw_line(c, xcut, flags);
-}
-
-SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)
-{
-    draw_persp8_line_fb(c, xcut, flags, NULL);
+    }
 }
 #else
 #define SPAN_VEC8 0
