@@ -232,20 +232,21 @@ SPAN_AVX2_FN __m256i vec8_attr_persp(__m256i b, __m256i pd, __m256i ps, __m256i 
                             _mm256_srli_epi32(_mm256_add_epi32(pd, _mm256_mullo_epi32(ps, f0)), 8));
 }
 
-/* Whether any lane of the factor's numerator @p n0 / @p n1 and denominator @p d0 / @p d1 (exact
- * doubles) is outside span_pixel.h persp_ok's ranges: num in [0, 2^32), den in [1, 2^31), num <
- * 257 * den (see persp8_ok). */
+/* Whether the factor's numerator and denominator (exact doubles) of the one step's lanes, the
+ * lanes past the span's last pixel moved onto it (@p n0 / @p d0: pixels 0-3, @p n1 / @p d1:
+ * 4-7), leave span_pixel.h persp_ok's ranges: num in [0, 2^32), den in [1, 2^31), num < 257 *
+ * den (see persp8_ok). Checked at the ends, as persp_ok: every term is linear in x, so its
+ * extremes are the first pixel (lane 0 of n0 / d0) and the last (lane 3 of n1 / d1, xr + 7
+ * moved onto it). */
 SPAN_AVX2_FN bool vec8_persp_bad(__m256d n0, __m256d d0, __m256d n1, __m256d d1)
 {
     const __m256d zero = _mm256_setzero_pd(), nmax = _mm256_set1_pd(4294967295.0),
                   dmax = _mm256_set1_pd(2147483647.0), k257 = _mm256_set1_pd(257.0);
-    const __m256d nlo = _mm256_min_pd(n0, n1), nhi = _mm256_max_pd(n0, n1);
-    const __m256d dlo = _mm256_min_pd(d0, d1), dhi = _mm256_max_pd(d0, d1);
+    const __m256d n = _mm256_blend_pd(n1, n0, 1), d = _mm256_blend_pd(d1, d0, 1);
     __m256d bad = _mm256_or_pd(
-        _mm256_or_pd(_mm256_cmp_pd(nlo, zero, _CMP_LT_OQ), _mm256_cmp_pd(nhi, nmax, _CMP_GT_OQ)),
-        _mm256_or_pd(_mm256_cmp_pd(dlo, zero, _CMP_LE_OQ), _mm256_cmp_pd(dhi, dmax, _CMP_GT_OQ)));
-    bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_cmp_pd(n0, _mm256_mul_pd(d0, k257), _CMP_GE_OQ),
-                                         _mm256_cmp_pd(n1, _mm256_mul_pd(d1, k257), _CMP_GE_OQ)));
+        _mm256_or_pd(_mm256_cmp_pd(n, zero, _CMP_LT_OQ), _mm256_cmp_pd(n, nmax, _CMP_GT_OQ)),
+        _mm256_or_pd(_mm256_cmp_pd(d, zero, _CMP_LE_OQ), _mm256_cmp_pd(d, dmax, _CMP_GT_OQ)));
+    bad = _mm256_or_pd(bad, _mm256_cmp_pd(n, _mm256_mul_pd(d, k257), _CMP_GE_OQ));
     return _mm256_movemask_pd(bad) != 0;
 }
 
