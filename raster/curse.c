@@ -143,17 +143,15 @@ CURSE_PVEC(3, SPAN_WBUFFER | 1)
 #if SPAN_VEC8
 /* Perspective Z-buffered spans eight pixels at a time (AVX2, span_vec8.h draw_persp8_line),
  * by the less-than depth tests (0-1). */
-/* (the lines draw_persp8_line leaves to draw_line, one pixel or outside persp_ok's ranges, by
- * a call: curse_line_*, the roles already set) */
+/* (the lines draw_persp8_line leaves to draw_line, outside persp_ok's ranges, by curse_*_pline,
+ * the roles already set) */
 #define CURSE_P8FN(name, n)                                                                        \
-    static __attribute__((noinline)) void curse_line_##name(span_line *c, int32_t xcut)            \
-    {                                                                                              \
-        draw_line(c, xcut, (n) | SPAN_CURSE);                                                      \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void curse_fn_##name(span_line *c, int32_t xcut)        \
+    VEC8_PERSP_FNS(curse_##name, (n) | SPAN_CURSE)                                                 \
+    static void curse_fn_##name(span_line *c, int32_t xcut)                                        \
     {                                                                                              \
         curse_roles(c);                                                                            \
-        draw_persp8_line_fb(c, xcut, (n) | SPAN_CURSE, curse_line_##name);                         \
+        draw_persp8_line(c, xcut, (n) | SPAN_CURSE, curse_##name##_pone, curse_##name##_plong,     \
+                         curse_##name##_pline);                                                    \
     }
 /* Linear Z-buffered spans eight pixels at a time (AVX2, span_vec8.h draw_vec8_line;
  * draw_vec8 has the rule's lanes), by the less-than depth tests (0-1); the spans of more than

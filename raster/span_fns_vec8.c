@@ -33,23 +33,18 @@ const raster_span_fn raster_spf_wflat[4] = TABLE4(span_fn_wflat_);
 const raster_span_fn raster_spf_wfmod[4] = TABLE4(span_fn_wfmod_);
 /* Perspective Z-buffered spans eight pixels at a time (span_vec8.h draw_persp8_line; the
  * W-buffered ones keep the four-lane step): index = depth (0-3). */
-#define SPAN_FN_PVEC8(i)                                                                           \
-    static __attribute__((target("avx2"))) void span_fn_qvtx_##i(span_line *c, int32_t xcut)       \
+#define SPAN_FN_Q(name, fl)                                                                        \
+    VEC8_PERSP_FNS(span_##name, fl)                                                                \
+    static void span_fn_##name(span_line *c, int32_t xcut)                                         \
     {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX);                                        \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_qmod_##i(span_line *c, int32_t xcut)       \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC);                                        \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_qflat_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT);                            \
-    }                                                                                              \
-    static __attribute__((target("avx2"))) void span_fn_qfmod_##i(span_line *c, int32_t xcut)      \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT);                            \
+        draw_persp8_line(c, xcut, (fl), span_##name##_pone, span_##name##_plong,                   \
+                         span_##name##_pline);                                                     \
     }
+#define SPAN_FN_PVEC8(i)                                                                           \
+    SPAN_FN_Q(qvtx_##i, (i) | SPAN_SHADE_VERTEX)                                                   \
+    SPAN_FN_Q(qmod_##i, (i) | SPAN_SHADE_MODDEC)                                                   \
+    SPAN_FN_Q(qflat_##i, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT)                                      \
+    SPAN_FN_Q(qfmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT)
 SPAN_FN_PVEC8(0)
 SPAN_FN_PVEC8(1)
 SPAN_FN_PVEC8(2)

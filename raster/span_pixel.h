@@ -503,6 +503,53 @@ SPAN_INLINE void plot_lin1(span_line *c, int32_t x, uint32_t edge, int flags)
     plot_write(c, addr, dstattr, z, color, edge, PART_INSIDE, flags, &k);
 }
 
+/*
+ * One pixel of a perspective Z-buffered line (the one-pixel spans of span_vec8.h
+ * draw_persp8_line; flags without SPAN_DDA, SPAN_SHADOW, SPAN_WBUFFER or SPAN_AA, which its span
+ * functions never have; the line not linear): plot's pixel with the line's kind known, the
+ * depth first, the span's constants, the factor and the attributes only once the depth test (or
+ * the overlapping-edge rule) lets the pixel through. draw_line took such a span through its
+ * three runs (~245 instructions a call, scene_terrain ~400 calls a frame). The same pixels and
+ * writes as plot (unit.test_raster_span_diff).
+ */
+SPAN_INLINE void plot_persp1(span_line *c, int32_t x, uint32_t edge, int flags)
+{
+    raster_engine *r = c->r;
+    uint32_t addr = c->line + (uint32_t)x;
+    uint32_t dstattr = r->attr[addr];
+    const int32_t xr = x - c->ix.x0;
+    const int32_t z = span_zz(c, xr);
+
+    bool forced = false;
+    if (flags & SPAN_CURSE) { /* plot's rule, PART_INSIDE */
+        uint32_t role = c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
+        int verdict = raster_curse_verdict(dstattr, c->rp->spk.polyattr, role);
+        if (verdict < 0) return;
+        forced = verdict > 0;
+        edge |= role;
+    }
+    if (!forced && !plot_depth(r, flags & SPAN_DEPTH_MASK, &addr, &dstattr, z)) return;
+
+    span_k k;
+    span_k_init(c, &k, flags);
+    span_k_factors(&k, flags);
+    uint32_t f[2];
+    span_factor(c, xr, f);
+    uint32_t vr = 0, vg = 0, vb = 0; /* flat: unused, the span's colour is flat_color */
+    int32_t s = 0, t = 0;
+    if (!(flags & SPAN_FLAT)) {
+        vr = (uint32_t)span_attr_persp(c, 0, f[0]);
+        vg = (uint32_t)span_attr_persp(c, 1, f[0]);
+        vb = (uint32_t)span_attr_persp(c, 2, f[0]);
+    }
+    if (!(flags & SPAN_SHADE_VERTEX)) { /* texcoords: as plot, only where they are read */
+        s = span_attr_persp(c, 3, f[0]);
+        t = span_attr_persp(c, 4, f[0]);
+    }
+    uint32_t color = plot_color(c, &k, flags, vr, vg, vb, s, t);
+    plot_write(c, addr, dstattr, z, color, edge, PART_INSIDE, flags, &k);
+}
+
 #include "raster/span_vec.h"
 
 /* The line set-up of the span's attributes without SSE2 (span.c span_prepare; with SSE2

@@ -223,20 +223,30 @@ SPAN_AVX2_FN void vec8_slow(span_line *c, uint32_t addr, int slow, int forced, _
     }
 }
 
-/* Whether any lane of the factor's numerator @p n0 / @p n1 and denominator @p d0 / @p d1 (exact
- * doubles) is outside span_pixel.h persp_ok's ranges: num in [0, 2^32), den in [1, 2^31), num <
- * 257 * den (see persp8_ok). */
+/* span_pixel.h span_attr_persp on eight lanes: base @p b + ((@p pd + @p ps * @p f0) >> 8), all
+ * mod 2^32 (vpmulld: the product's low 32 bits; vpsrld: the unsigned shift), so the same
+ * integers for any a_ps, a_pd (unit.test_raster_persp_ok). */
+SPAN_AVX2_FN __m256i vec8_attr_persp(__m256i b, __m256i pd, __m256i ps, __m256i f0)
+{
+    return _mm256_add_epi32(b,
+                            _mm256_srli_epi32(_mm256_add_epi32(pd, _mm256_mullo_epi32(ps, f0)), 8));
+}
+
+/* Whether the factor's numerator and denominator (exact doubles) of the one step's lanes, the
+ * lanes past the span's last pixel moved onto it (@p n0 / @p d0: pixels 0-3, @p n1 / @p d1:
+ * 4-7), leave span_pixel.h persp_ok's ranges: num in [0, 2^32), den in [1, 2^31), num < 257 *
+ * den (see persp8_ok). Checked at the ends, as persp_ok: every term is linear in x, so its
+ * extremes are the first pixel (lane 0 of n0 / d0) and the last (lane 3 of n1 / d1, xr + 7
+ * moved onto it). */
 SPAN_AVX2_FN bool vec8_persp_bad(__m256d n0, __m256d d0, __m256d n1, __m256d d1)
 {
     const __m256d zero = _mm256_setzero_pd(), nmax = _mm256_set1_pd(4294967295.0),
                   dmax = _mm256_set1_pd(2147483647.0), k257 = _mm256_set1_pd(257.0);
-    const __m256d nlo = _mm256_min_pd(n0, n1), nhi = _mm256_max_pd(n0, n1);
-    const __m256d dlo = _mm256_min_pd(d0, d1), dhi = _mm256_max_pd(d0, d1);
+    const __m256d n = _mm256_blend_pd(n1, n0, 1), d = _mm256_blend_pd(d1, d0, 1);
     __m256d bad = _mm256_or_pd(
-        _mm256_or_pd(_mm256_cmp_pd(nlo, zero, _CMP_LT_OQ), _mm256_cmp_pd(nhi, nmax, _CMP_GT_OQ)),
-        _mm256_or_pd(_mm256_cmp_pd(dlo, zero, _CMP_LE_OQ), _mm256_cmp_pd(dhi, dmax, _CMP_GT_OQ)));
-    bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_cmp_pd(n0, _mm256_mul_pd(d0, k257), _CMP_GE_OQ),
-                                         _mm256_cmp_pd(n1, _mm256_mul_pd(d1, k257), _CMP_GE_OQ)));
+        _mm256_or_pd(_mm256_cmp_pd(n, zero, _CMP_LT_OQ), _mm256_cmp_pd(n, nmax, _CMP_GT_OQ)),
+        _mm256_or_pd(_mm256_cmp_pd(d, zero, _CMP_LE_OQ), _mm256_cmp_pd(d, dmax, _CMP_GT_OQ)));
+    bad = _mm256_or_pd(bad, _mm256_cmp_pd(n, _mm256_mul_pd(d, k257), _CMP_GE_OQ));
     return _mm256_movemask_pd(bad) != 0;
 }
 
@@ -270,10 +280,10 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     __m256d xd0 = _mm256_setzero_pd(), xd1 = _mm256_setzero_pd(), wn = _mm256_setzero_pd(),
             dstep = _mm256_setzero_pd(), dbase = _mm256_setzero_pd();
     if (persp) {
-        /* base + ((pd + ps * f0) >> 8), span_pixel.h span_attr_persp: ps = -d or d (|d| <=
-         * 2^16, persp_ok), so ps * f0 (0 <= f0 <= 256) fits in 25 bits: its 32-bit product
-         * (vpmulld) is exact, as the float product it replaces was (without the two
-         * conversions an attribute a step, nor the one of ps a call); no second factor. (The
+        /* base + ((pd + ps * f0) >> 8), span_pixel.h span_attr_persp's 32-bit arithmetic
+         * itself (vpmulld: the product's low 32 bits), the same integers for any d, where the
+         * float product it replaced needed |d| <= 2^16 (without the two conversions an
+         * attribute a step, nor the one of ps a call); no second factor. (The
          * one step broadcasts them, and sets up the factor's terms, at the step: 15 vectors
          * and 5 more live through the depth test did not fit in 16 registers.) */
         for (int a = a0; a < a1 && !one; a++) {
@@ -402,8 +412,7 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
                 const __m256i b = one ? vec8_set1((int32_t)c->a_base[a]) : vb[a];
                 const __m256i pd = one ? vec8_set1((int32_t)c->a_pd[a]) : vp[a];
-                av[a] = _mm256_add_epi32(
-                    b, _mm256_srli_epi32(_mm256_add_epi32(pd, _mm256_mullo_epi32(d, f0)), 8));
+                av[a] = vec8_attr_persp(b, pd, d, f0);
             }
         } else if (!one) {
             for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
@@ -552,23 +561,25 @@ SPAN_INLINE void draw_vec8_line(span_line *c, int32_t xcut, int flags, vec8_part
  * is exact and decides as persp_ok's 64-bit integers do; an xr outside [0, 2^13] only sends
  * the line to draw_line (the same pixels). */
 /* persp8_ok's parts that are not the factor's terms: not linear, 0 <= xr <= 2^13 at both ends
- * (xs < xe), each attribute's d <= 2^16. */
-SPAN_AVX2_FN bool persp8_pre(const span_line *c, int32_t xs, int32_t xe, int flags)
+ * (xs < xe). Not persp_ok's bound on the attributes' differences (d <= 2^16): draw_vec8's
+ * attribute is span_pixel.h span_attr_persp's own 32-bit arithmetic, a_base + ((a_pd + a_ps *
+ * f0) >> 8) mod 2^32 (vpmulld keeps the low 32 bits of the product, vpsrld is the unsigned
+ * shift), the same integers whatever d once f0 is span_factor's; the bound is draw_vec's (SSE2,
+ * its products in floats). (Five loads, the ORs and a branch a call: scene_terrain -0.6%
+ * instructions.) */
+SPAN_AVX2_FN bool persp8_pre(const span_line *c, int32_t xs, int32_t xe)
 {
     const raster_interp *ix = &c->ix;
     if (ix->linear) return false;
     uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
-    if ((r0 | r1) > 8192u) return false;
-    uint32_t dor = c->a_d[0] | c->a_d[1] | c->a_d[2];
-    if (!(flags & SPAN_SHADE_VERTEX)) dor |= c->a_d[3] | c->a_d[4];
-    return dor <= 65536u; /* (as persp_ok) */
+    return (r0 | r1) <= 8192u;
 }
 
 SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flags)
 {
     if (flags & SPAN_WBUFFER) return persp_ok(c, xs, xe, flags); /* (not drawn here) */
     const raster_interp *ix = &c->ix;
-    if (xs >= xe || !persp8_pre(c, xs, xe, flags)) return false;
+    if (xs >= xe || !persp8_pre(c, xs, xe)) return false;
     uint32_t r0 = (uint32_t)(xs - ix->x0), r1 = (uint32_t)(xe - 1 - ix->x0);
     __m128d x = _mm_set_pd((double)r1, (double)r0);
     __m128d num = _mm_mul_pd(x, _mm_set1_pd((double)ix->w0n * 256.0));
@@ -583,32 +594,65 @@ SPAN_AVX2_FN bool persp8_ok(const span_line *c, int32_t xs, int32_t xe, int flag
     return _mm_movemask_pd(bad) == 0;
 }
 
+/* A perspective span function's draw of pixels [xs, xe) of a line with its runs' limits, out
+ * of line (VEC8_PERSP_FNS): draw_vec8 where persp8_ok (the one step: persp8_pre and its own
+ * lanes) finds its arithmetic exact, else the line by draw_line (a tail call with @p xcut). */
+typedef void (*vec8_ppart_fn)(span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2,
+                              int32_t xcut);
+
+/* The three such functions of a perspective span function (span_fns_vec8.c span_q*, curse.c
+ * curse_fn_q*) with its flags @p fl (Z-buffered: no SPAN_WBUFFER): name_pline, the line as
+ * draw_line (out of line: inline it took more than half of a span function's ~23 KB, and most
+ * lines never run it); name_pone, draw_vec8's one step (two to eight pixels, the factor's
+ * ranges checked on the lanes it forms anyway); name_plong, its loop (more). The two steps are
+ * leaves without a frame, as VEC8_PART_FNS's: with both inline in the span function (AVX2, a
+ * frame realigned to 32 bytes, 0x400 bytes of it, six pushes) the loop spilled ~35 of its
+ * ~150 instructions a step to that frame. */
+#define VEC8_PERSP_FNS(name, fl)                                                                   \
+    static __attribute__((noinline)) void name##_pline(span_line *c, int32_t xcut)                 \
+    {                                                                                              \
+        draw_line(c, xcut, (fl));                                                                  \
+    }                                                                                              \
+    static __attribute__((noinline, target("avx2"))) void name##_plong(                            \
+        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2, int32_t xcut)            \
+    {                                                                                              \
+        if (!persp8_ok(c, xs, xe, (fl))) {                                                         \
+            name##_pline(c, xcut);                                                                 \
+            return;                                                                                \
+        }                                                                                          \
+        draw_vec8(c, xs, xe, lim1, lim2, (fl), false, false);                                      \
+    }                                                                                              \
+    static __attribute__((noinline, target("avx2"))) void name##_pone(                             \
+        span_line *c, int32_t xs, int32_t xe, int32_t lim1, int32_t lim2, int32_t xcut)            \
+    {                                                                                              \
+        if (!persp8_pre(c, xs, xe) || !draw_vec8(c, xs, xe, lim1, lim2, (fl), true, true))         \
+            name##_pline(c, xcut);                                                                 \
+    }
+
 /* draw_persp_line (span_pixel.h) eight pixels at a time, for Z-buffered perspective lines
- * (not SPAN_WBUFFER): draw_vec8 when the span's factor and attributes stay in the ranges
- * where its arithmetic is exact (persp_ok), else draw_line, or @p fb if not NULL: a function
- * that draws the line as draw_line with these flags, out of line (curse.c: the scalar line
- * inline took more than half of the function's ~23 KB; most lines never run it). */
-SPAN_AVX2_FN void draw_persp8_line_fb(span_line *c, int32_t xcut, int flags, raster_span_fn fb)
+ * (not SPAN_WBUFFER), as draw_vec8_line: the runs, then one pixel by plot_persp1 (draw_line's
+ * three runs cost it ~245 instructions), two to eight by @p one, more by @p lf (draw_vec8
+ * where the span's factor stays in the ranges where its arithmetic is exact, persp_ok's: see
+ * persp8_pre; else the line by @p fb, as draw_line), each reached by a jump (a tail call).
+ * Inline in a span function that is not compiled for AVX2 and holds no 256-bit value (see
+ * draw_vec8_line). */
+SPAN_INLINE void draw_persp8_line(span_line *c, int32_t xcut, int flags, vec8_ppart_fn one,
+                                  vec8_ppart_fn lf, void (*fb)(span_line *, int32_t))
 {
     const span_runs u = span_line_runs(c, xcut);
     const int32_t n = u.xe - u.xs;
-    /* (a span of at most eight pixels: the factor's ranges checked by the one step itself, on
-     * the lanes it forms anyway) */
-    if (n > SPAN_VEC_MIN && n <= 8 && !(flags & SPAN_WBUFFER) && persp8_pre(c, u.xs, u.xe, flags)) {
-        if (draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, true, true)) return;
-    } else if (n > 8 && persp8_ok(c, u.xs, u.xe, flags)) {
-        draw_vec8(c, u.xs, u.xe, u.lim1, u.lim2, flags, false, false);
-        return;
-    }
-    if (fb)
+    if (n > 8) {
+        lf(c, u.xs, u.xe, u.lim1, u.lim2, xcut);
+    } else if (n > 1) {
+        one(c, u.xs, u.xe, u.lim1, u.lim2, xcut);
+    } else if (n == 1 && !(flags & SPAN_WBUFFER) && !c->ix.linear) {
+        uint32_t edge = u.xs < u.lim1   ? RASTER_ATTR_EDGE_LEFT
+                        : u.xs < u.lim2 ? 0u
+                                        : RASTER_ATTR_EDGE_RIGHT;
+        plot_persp1(c, u.xs, c->yedge | edge, flags);
+    } else {
         fb(c, xcut);
-    else
-        draw_line(c, xcut, flags);
-}
-
-SPAN_AVX2_FN void draw_persp8_line(span_line *c, int32_t xcut, int flags)
-{
-    draw_persp8_line_fb(c, xcut, flags, NULL);
+    }
 }
 #else
 #define SPAN_VEC8 0

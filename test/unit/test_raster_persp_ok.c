@@ -4,7 +4,10 @@
  * 64-bit integers) on random span constants, most of them far outside the ranges the random
  * frames of test_raster_span_diff reach (full 32-bit W terms and factor denominators): a
  * wider check there would let draw_vec8 draw spans its arithmetic does not draw exactly,
- * which no frame of the differential test would show.
+ * which no frame of the differential test would show. persp8_ok leaves out persp_ok's bound
+ * on the attributes' differences (draw_vec8's attributes are span_attr_persp's 32-bit
+ * arithmetic for any d, see persp8_pre): compared with persp_ok of the same span with those
+ * differences 0, and test_attr_persp8_any_d checks that arithmetic on differences beyond it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,11 +67,10 @@ static void test_persp8_ok_matches(void **state)
             c.den_step = rnd_term(&seed);
             c.den_base = rnd_term(&seed);
         }
-        /* (no difference of exactly 2^16 beside others: persp8_ok bounds their OR) */
-        for (int a = 0; a < 5; a++)
-            c.a_d[a] = one_in(&seed, 40) ? 65537u + (rnd(&seed) & 0xFFFF) : rnd(&seed) & 0xFFFF;
         int flags = flag_set[rnd(&seed) % 4];
-        bool want = persp_ok(&c, xs, xe, flags);
+        bool want = persp_ok(&c, xs, xe, flags); /* (a_d 0: the factor's ranges only) */
+        /* (differences of any size: persp8_ok does not read them) */
+        for (int a = 0; a < 5; a++) c.a_d[a] = one_in(&seed, 4) ? rnd(&seed) : rnd(&seed) & 0xFFFF;
         if (ok8(&c, xs, xe, flags) != want)
             fail_msg("x %d-%d x0 %d w0n %d den %d/%d flags %d: persp_ok %d", xs, xe, c.ix.x0,
                      c.ix.w0n, c.den_step, c.den_base, flags, want);
@@ -81,10 +83,55 @@ static void test_persp8_ok_matches(void **state)
 #endif
 }
 
+#if SPAN_VEC8
+/* vec8_attr_persp of lanes {base, pd, ps, f0} (eight spans' constants, one lane each) into
+ * @p out. */
+static __attribute__((target("avx2"))) void attr8(const uint32_t v[4][8], uint32_t out[8])
+{
+    const __m256i *p = (const __m256i *)v;
+    _mm256_storeu_si256((__m256i *)out,
+                        vec8_attr_persp(_mm256_loadu_si256(p), _mm256_loadu_si256(p + 1),
+                                        _mm256_loadu_si256(p + 2), _mm256_loadu_si256(p + 3)));
+}
+#endif
+
+/* draw_vec8's perspective attribute (vec8_attr_persp) against span_pixel.h span_attr_persp, the
+ * reference's, on differences of any size (persp8_ok no longer bounds them) and factors
+ * 0-256. */
+static void test_attr_persp8_any_d(void **state)
+{
+    (void)state;
+#if SPAN_VEC8
+    if (!__builtin_cpu_supports("avx2")) skip();
+    uint32_t seed = 0xA77D8u;
+    for (int i = 0; i < 20000; i++) {
+        uint32_t v[4][8], got[8];
+        span_line c;
+        memset(&c, 0, sizeof c);
+        for (int l = 0; l < 8; l++) {
+            v[0][l] = rnd(&seed);
+            uint32_t d = one_in(&seed, 2) ? rnd(&seed) : rnd(&seed) & 0x3FFFF;
+            bool sel = one_in(&seed, 2);
+            v[1][l] = sel ? d << 8 : 0u; /* a_pd */
+            v[2][l] = sel ? 0u - d : d;  /* a_ps */
+            v[3][l] = rnd(&seed) % 257u; /* f0 */
+        }
+        attr8((const uint32_t(*)[8])v, got);
+        for (int l = 0; l < 8; l++) {
+            c.a_base[0] = v[0][l], c.a_pd[0] = v[1][l], c.a_ps[0] = v[2][l];
+            assert_int_equal(got[l], (uint32_t)span_attr_persp(&c, 0, v[3][l]));
+        }
+    }
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_persp8_ok_matches),
+        cmocka_unit_test(test_attr_persp8_any_d),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
