@@ -896,6 +896,19 @@ SPAN_INLINE void step_edges(raster_poly *rp)
     rp->xr = raster_slope_step(&rp->right);
 }
 
+/* step_edges on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
+ * again where one ends), @p lx / @p rx the edges' xmajor: a Y-major edge's X by
+ * raster_slope_x_ymajor (the X stepped past the segment's last line, yseg, may lie out of the
+ * edge's range only if the edge ends there: then line_seg_edges sets it up again, and rp->xl /
+ * rp->xr anew, or the line is the polygon's bottom, not drawn). */
+SPAN_INLINE void seg_step_edges(raster_poly *rp, bool lx, bool rx)
+{
+    raster_slope_advance(&rp->left);
+    raster_slope_advance(&rp->right);
+    rp->xl = lx ? raster_slope_x(&rp->left) : raster_slope_x_ymajor(&rp->left);
+    rp->xr = rx ? raster_slope_x(&rp->right) : raster_slope_x_ymajor(&rp->right);
+}
+
 /* The pixels a line draw may touch, [max(xstart, 0), min(xend + 1, 256, xcut)), as
  * draw_line / draw_mask_line bound them, are made valid for the lazy clear (render.c). */
 static void span_touch(raster_engine *r, int32_t y, const span_line *c, int32_t xcut)
@@ -1157,8 +1170,11 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
             line_seg g;
             line_seg_init(rp, &g);
+            const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
+            /* line_seg_xend's push, the segment's constant (as in pmajor_lin_fast) */
+            const int32_t xpush = rp->xr - line_seg_xend(&g, rp->xl, rp->xr);
             for (; y < yseg; y++) {
-                int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
+                int32_t xstart = rp->xl, xend = rp->xr - xpush;
                 if (xstart <= xend)
                     line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
                 else
@@ -1166,7 +1182,7 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
                 raster_timing_rec_span(&rec[y], c.xstart, c.xend);
                 pmajor_span_touch(r, y, &c, touch);
                 raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-                step_edges(rp);
+                seg_step_edges(rp, lx, rx);
             }
         }
         return;
