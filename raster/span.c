@@ -896,15 +896,59 @@ SPAN_INLINE void step_edges(raster_poly *rp)
     rp->xr = raster_slope_step(&rp->right);
 }
 
-/* step_edges on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
- * again where one ends), @p lx / @p rx the edges' xmajor: a Y-major edge's X by
- * raster_slope_x_ymajor (the X stepped past the segment's last line, yseg, may lie out of the
- * edge's range only if the edge ends there: then line_seg_edges sets it up again, and rp->xl /
- * rp->xr anew, or the line is the polygon's bottom, not drawn). */
-SPAN_INLINE void seg_step_edges(raster_poly *rp, bool lx, bool rx)
+/* An edge's perspective factor (raster_interp_update_factor) on a segment's lines, its
+ * numerator and denominator stepped instead of multiplied out each line: num = (x * w0n) <<
+ * shift mod 2^64 and den = x * w0d + (xdiff - x) * w1d mod 2^32 are linear in x, so at x + 1
+ * they are num + (w0n << shift) and den + (w0d - w1d) in the same arithmetic, exactly. w0n,
+ * w0d, w1d, shift, xdiff and linear are the edge set-up's, constant on the segment. */
+typedef struct seg_fac {
+    uint64_t num, nstep;
+    uint32_t den, dstep;
+    bool on; /* the factor is computed: xdiff != 0 and not linear */
+} seg_fac;
+
+SPAN_INLINE void seg_fac_init(seg_fac *f, const raster_interp *ip)
 {
-    raster_slope_advance(&rp->left);
-    raster_slope_advance(&rp->right);
+    const int32_t x = ip->x;
+    f->on = !(ip->xdiff == 0 || ip->linear);
+    f->num = (uint64_t)dsgx_shl64(dsgx_mul64(x, ip->w0n), ip->shift);
+    f->nstep = (uint64_t)dsgx_shl64(ip->w0n, ip->shift);
+    f->den = (uint32_t)dsgx_wrap32(dsgx_mul64(x, ip->w0d) + dsgx_mul64(ip->xdiff - x, ip->w1d));
+    f->dstep = (uint32_t)ip->w0d - (uint32_t)ip->w1d;
+}
+
+/* raster_slope_advance with the factor from @p f (its quotient as
+ * raster_interp_update_factor's). */
+SPAN_INLINE void seg_advance(raster_slope *s, seg_fac *f)
+{
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
+    s->interp.x++;
+    if (f->on) {
+        f->num += f->nstep;
+        f->den += f->dstep;
+        const int32_t den = (int32_t)f->den;
+        /* (0 <= num <= UINT32_MAX: its upper half 0) */
+        if (den > 0 && !(f->num >> 32)) /* same quotient, 32-bit divide */
+            s->interp.factor = (uint32_t)f->num / (uint32_t)den;
+        else
+            s->interp.factor = den == 0 ? 0u : (uint32_t)(int32_t)((int64_t)f->num / den);
+    }
+    if (s->attr_lin_fast) {
+        for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
+    }
+    s->zacc += s->zstep; /* (0 unless zacc_on) */
+}
+
+/* step_edges on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
+ * again where one ends), @p lx / @p rx the edges' xmajor, @p fl / @p fr their factors
+ * (seg_fac_init at the segment's start): a Y-major edge's X by raster_slope_x_ymajor (the X
+ * stepped past the segment's last line, yseg, may lie out of the edge's range only if the
+ * edge ends there: then line_seg_edges sets it up again, and rp->xl / rp->xr anew, or the line
+ * is the polygon's bottom, not drawn). */
+SPAN_INLINE void seg_step_edges(raster_poly *rp, bool lx, bool rx, seg_fac *fl, seg_fac *fr)
+{
+    seg_advance(&rp->left, fl);
+    seg_advance(&rp->right, fr);
     rp->xl = lx ? raster_slope_x(&rp->left) : raster_slope_x_ymajor(&rp->left);
     rp->xr = rx ? raster_slope_x(&rp->right) : raster_slope_x_ymajor(&rp->right);
 }
@@ -1173,6 +1217,9 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
             /* line_seg_xend's push, the segment's constant (as in pmajor_lin_fast) */
             const int32_t xpush = rp->xr - line_seg_xend(&g, rp->xl, rp->xr);
+            seg_fac fl, fr;
+            seg_fac_init(&fl, &rp->left.interp);
+            seg_fac_init(&fr, &rp->right.interp);
             for (; y < yseg; y++) {
                 int32_t xstart = rp->xl, xend = rp->xr - xpush;
                 if (xstart <= xend)
@@ -1182,7 +1229,7 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
                 raster_timing_rec_span(&rec[y], c.xstart, c.xend);
                 pmajor_span_touch(r, y, &c, touch);
                 raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-                seg_step_edges(rp, lx, rx);
+                seg_step_edges(rp, lx, rx, &fl, &fr);
             }
         }
         return;
