@@ -1282,8 +1282,9 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
 }
 
 /* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
- * 0) when !@p zstep. */
-SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
+ * 0) when !@p zstep, on a segment's lines (seg_step_edges: its X by raster_slope_x_ymajor
+ * when @p xmajor is false, which the edge's xmajor is then). */
+SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide, bool xmajor)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->interp.x++;
@@ -1292,7 +1293,7 @@ SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
         *(pmajor_u64x4 *)s->attr_acc += *(const pmajor_u64x4 *)s->attr_step;
         s->attr_acc[4] += s->attr_step[4];
         if (zstep) s->zacc += s->zstep;
-        return raster_slope_x(s);
+        return xmajor ? raster_slope_x(s) : raster_slope_x_ymajor(s);
     }
 #else
     (void)wide;
@@ -1309,7 +1310,7 @@ SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
     for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
 #endif
     if (zstep) s->zacc += s->zstep;
-    return raster_slope_x(s);
+    return xmajor ? raster_slope_x(s) : raster_slope_x_ymajor(s);
 }
 
 /* pmajor_poly's lines [y, yseg) of a segment of a lin_line polygon whose edges line_lin_span
@@ -1334,8 +1335,12 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         if (y == rp->ytop) first.yedge = RASTER_ATTR_EDGE_TOP;
         line_runs_put(c, &first);
     }
+    /* (quick: both Y-major) */
+    const bool lx = !quick && L->xmajor, rx = !quick && R->xmajor;
+    /* line_seg_xend's push, the segment's constant (as in pmajor_lin_fast) */
+    const int32_t xpush = rp->xr - line_seg_xend(g, rp->xl, rp->xr);
     for (; y < yseg; y++) {
-        int32_t xstart = rp->xl, xend = line_seg_xend(g, rp->xl, rp->xr);
+        int32_t xstart = rp->xl, xend = rp->xr - xpush;
         raster_span_fn fn;
         if (xstart <= xend) {
             fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide, quick);
@@ -1350,8 +1355,8 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         }
         pmajor_span_touch(r, y, c, touch);
         fn(c, RASTER_TIMING_NO_LIMIT);
-        rp->xl = seg_step(L, !zconst, wide);
-        rp->xr = seg_step(R, !zconst, wide);
+        rp->xl = seg_step(L, !zconst, wide, lx);
+        rp->xr = seg_step(R, !zconst, wide, rx);
         if (quick) line_runs_put(c, &runs[y + 1 == ybot]); /* (the next line's: not the top) */
     }
 }
