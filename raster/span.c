@@ -904,13 +904,19 @@ SPAN_INLINE void step_edges(raster_poly *rp)
 typedef struct seg_fac {
     uint64_t num, nstep;
     uint32_t den, dstep;
-    bool on; /* the factor is computed: xdiff != 0 and not linear */
 } seg_fac;
 
 SPAN_INLINE void seg_fac_init(seg_fac *f, const raster_interp *ip)
 {
     const int32_t x = ip->x;
-    f->on = !(ip->xdiff == 0 || ip->linear);
+    if (ip->xdiff == 0 || ip->linear) {
+        /* the factor is not computed: it keeps its value, which num / den = factor / 1 gives
+         * on every line (below 2^32: the 32-bit divide's case), no test a line */
+        f->num = ip->factor;
+        f->den = 1u;
+        f->nstep = f->dstep = 0u;
+        return;
+    }
     f->num = (uint64_t)dsgx_shl64(dsgx_mul64(x, ip->w0n), ip->shift);
     f->nstep = (uint64_t)dsgx_shl64(ip->w0n, ip->shift);
     f->den = (uint32_t)dsgx_wrap32(dsgx_mul64(x, ip->w0d) + dsgx_mul64(ip->xdiff - x, ip->w1d));
@@ -923,16 +929,14 @@ SPAN_INLINE void seg_advance(raster_slope *s, seg_fac *f)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->interp.x++;
-    if (f->on) {
-        f->num += f->nstep;
-        f->den += f->dstep;
-        const int32_t den = (int32_t)f->den;
-        /* (0 <= num <= UINT32_MAX: its upper half 0) */
-        if (den > 0 && !(f->num >> 32)) /* same quotient, 32-bit divide */
-            s->interp.factor = (uint32_t)f->num / (uint32_t)den;
-        else
-            s->interp.factor = den == 0 ? 0u : (uint32_t)(int32_t)((int64_t)f->num / den);
-    }
+    f->num += f->nstep;
+    f->den += f->dstep;
+    const int32_t den = (int32_t)f->den;
+    /* (0 <= num <= UINT32_MAX: its upper half 0) */
+    if (den > 0 && !(f->num >> 32)) /* same quotient, 32-bit divide */
+        s->interp.factor = (uint32_t)f->num / (uint32_t)den;
+    else
+        s->interp.factor = den == 0 ? 0u : (uint32_t)(int32_t)((int64_t)f->num / den);
     if (s->attr_lin_fast) {
         for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
     }
@@ -1222,11 +1226,17 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             seg_fac_init(&fr, &rp->right.interp);
             for (; y < yseg; y++) {
                 int32_t xstart = rp->xl, xend = rp->xr - xpush;
-                if (xstart <= xend)
+                if (xstart <= xend) {
                     line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
-                else
+                    /* (the span's xstart, xend: line_persp_span's) */
+                    if (xstart >= 0)
+                        raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+                    else
+                        raster_timing_rec_span(&rec[y], xstart, xend);
+                } else {
                     line_setup(r, rp, y, &c); /* (crossed edges) */
-                raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                    raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                }
                 pmajor_span_touch(r, y, &c, touch);
                 raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
                 seg_step_edges(rp, lx, rx, &fl, &fr);
