@@ -309,8 +309,26 @@ static inline int32_t raster_slope_x(const raster_slope *s)
     return x > s->xmax ? s->xmax : x;
 }
 
-/** Advance to the next scanline. @return the new span X. */
-static inline int32_t raster_slope_step(raster_slope *s)
+/**
+ * raster_slope_x of a Y-major edge (!xmajor) on one of its lines y0 <= y < y1: the same value
+ * without the far-end correction and the clamps, which do nothing there:
+ * - far_mask is 0 on a Y-major edge (edge_setup.h, edge.c set it only on X-major ones);
+ * - its X unclamped lies in [xmin, xmax]: with xlen = |x1 - x0| (1 if 0), dx = k * inc +
+ *   (negative ? one : 0) on line y0 + k, and X = x0 + (dx >> 18) or x0 - (dx >> 18);
+ *   [xmin, xmax] is [x0, x0 + xlen - 1] or [x1, x0 - 1]. inc is 0 (x1 = x0), one (45 degrees:
+ *   xlen = ylen, so k <= xlen - 1) or |x1 - x0| * floor(2^18 / ylen), so k * inc < xlen * 2^18
+ *   for k <= ylen - 1.
+ * (On the line y1 the X may lie outside: a caller reads it there only where the edge is set up
+ * again or the line is not drawn.) unit.test_raster_activate checks both on the set-ups' edges.
+ */
+static inline int32_t raster_slope_x_ymajor(const raster_slope *s)
+{
+    const int32_t off = dsgx_asr32(s->dx, 18);
+    return (int32_t)(((uint32_t)s->xbase + (uint32_t)off) ^ (uint32_t)s->xsign);
+}
+
+/** raster_slope_step without the span X (raster_slope_x after it). */
+static inline void raster_slope_advance(raster_slope *s)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->interp.x++; /* (the interpolator's position is the edge's line, less its start) */
@@ -321,6 +339,12 @@ static inline int32_t raster_slope_step(raster_slope *s)
         for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
     }
     s->zacc += s->zstep; /* (0 unless zacc_on) */
+}
+
+/** Advance to the next scanline. @return the new span X. */
+static inline int32_t raster_slope_step(raster_slope *s)
+{
+    raster_slope_advance(s);
     return raster_slope_x(s);
 }
 

@@ -896,6 +896,67 @@ SPAN_INLINE void step_edges(raster_poly *rp)
     rp->xr = raster_slope_step(&rp->right);
 }
 
+/* An edge's perspective factor (raster_interp_update_factor) on a segment's lines, its
+ * numerator and denominator stepped instead of multiplied out each line: num = (x * w0n) <<
+ * shift mod 2^64 and den = x * w0d + (xdiff - x) * w1d mod 2^32 are linear in x, so at x + 1
+ * they are num + (w0n << shift) and den + (w0d - w1d) in the same arithmetic, exactly. w0n,
+ * w0d, w1d, shift, xdiff and linear are the edge set-up's, constant on the segment. */
+typedef struct seg_fac {
+    uint64_t num, nstep;
+    uint32_t den, dstep;
+} seg_fac;
+
+SPAN_INLINE void seg_fac_init(seg_fac *f, const raster_interp *ip)
+{
+    const int32_t x = ip->x;
+    if (ip->xdiff == 0 || ip->linear) {
+        /* the factor is not computed: it keeps its value, which num / den = factor / 1 gives
+         * on every line (below 2^32: the 32-bit divide's case), no test a line */
+        f->num = ip->factor;
+        f->den = 1u;
+        f->nstep = f->dstep = 0u;
+        return;
+    }
+    f->num = (uint64_t)dsgx_shl64(dsgx_mul64(x, ip->w0n), ip->shift);
+    f->nstep = (uint64_t)dsgx_shl64(ip->w0n, ip->shift);
+    f->den = (uint32_t)dsgx_wrap32(dsgx_mul64(x, ip->w0d) + dsgx_mul64(ip->xdiff - x, ip->w1d));
+    f->dstep = (uint32_t)ip->w0d - (uint32_t)ip->w1d;
+}
+
+/* raster_slope_advance with the factor from @p f (its quotient as
+ * raster_interp_update_factor's). */
+SPAN_INLINE void seg_advance(raster_slope *s, seg_fac *f)
+{
+    s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
+    s->interp.x++;
+    f->num += f->nstep;
+    f->den += f->dstep;
+    const int32_t den = (int32_t)f->den;
+    /* (0 <= num <= UINT32_MAX: its upper half 0) */
+    if (den > 0 && !(f->num >> 32)) /* same quotient, 32-bit divide */
+        s->interp.factor = (uint32_t)f->num / (uint32_t)den;
+    else
+        s->interp.factor = den == 0 ? 0u : (uint32_t)(int32_t)((int64_t)f->num / den);
+    if (s->attr_lin_fast) {
+        for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
+    }
+    s->zacc += s->zstep; /* (0 unless zacc_on) */
+}
+
+/* step_edges on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
+ * again where one ends), @p lx / @p rx the edges' xmajor, @p fl / @p fr their factors
+ * (seg_fac_init at the segment's start): a Y-major edge's X by raster_slope_x_ymajor (the X
+ * stepped past the segment's last line, yseg, may lie out of the edge's range only if the
+ * edge ends there: then line_seg_edges sets it up again, and rp->xl / rp->xr anew, or the line
+ * is the polygon's bottom, not drawn). */
+SPAN_INLINE void seg_step_edges(raster_poly *rp, bool lx, bool rx, seg_fac *fl, seg_fac *fr)
+{
+    seg_advance(&rp->left, fl);
+    seg_advance(&rp->right, fr);
+    rp->xl = lx ? raster_slope_x(&rp->left) : raster_slope_x_ymajor(&rp->left);
+    rp->xr = rx ? raster_slope_x(&rp->right) : raster_slope_x_ymajor(&rp->right);
+}
+
 /* The pixels a line draw may touch, [max(xstart, 0), min(xend + 1, 256, xcut)), as
  * draw_line / draw_mask_line bound them, are made valid for the lazy clear (render.c). */
 static void span_touch(raster_engine *r, int32_t y, const span_line *c, int32_t xcut)
@@ -1157,16 +1218,28 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
             line_seg g;
             line_seg_init(rp, &g);
+            const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
+            /* line_seg_xend's push, the segment's constant (as in pmajor_lin_fast) */
+            const int32_t xpush = rp->xr - line_seg_xend(&g, rp->xl, rp->xr);
+            seg_fac fl, fr;
+            seg_fac_init(&fl, &rp->left.interp);
+            seg_fac_init(&fr, &rp->right.interp);
             for (; y < yseg; y++) {
-                int32_t xstart = rp->xl, xend = line_seg_xend(&g, rp->xl, rp->xr);
-                if (xstart <= xend)
+                int32_t xstart = rp->xl, xend = rp->xr - xpush;
+                if (xstart <= xend) {
                     line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
-                else
+                    /* (the span's xstart, xend: line_persp_span's) */
+                    if (xstart >= 0)
+                        raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+                    else
+                        raster_timing_rec_span(&rec[y], xstart, xend);
+                } else {
                     line_setup(r, rp, y, &c); /* (crossed edges) */
-                raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                    raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                }
                 pmajor_span_touch(r, y, &c, touch);
                 raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-                step_edges(rp);
+                seg_step_edges(rp, lx, rx, &fl, &fr);
             }
         }
         return;
@@ -1219,8 +1292,9 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
 }
 
 /* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
- * 0) when !@p zstep. */
-SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
+ * 0) when !@p zstep, on a segment's lines (seg_step_edges: its X by raster_slope_x_ymajor
+ * when @p xmajor is false, which the edge's xmajor is then). */
+SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide, bool xmajor)
 {
     s->dx = (int32_t)((uint32_t)s->dx + (uint32_t)s->inc);
     s->interp.x++;
@@ -1229,7 +1303,7 @@ SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
         *(pmajor_u64x4 *)s->attr_acc += *(const pmajor_u64x4 *)s->attr_step;
         s->attr_acc[4] += s->attr_step[4];
         if (zstep) s->zacc += s->zstep;
-        return raster_slope_x(s);
+        return xmajor ? raster_slope_x(s) : raster_slope_x_ymajor(s);
     }
 #else
     (void)wide;
@@ -1246,7 +1320,7 @@ SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide)
     for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
 #endif
     if (zstep) s->zacc += s->zstep;
-    return raster_slope_x(s);
+    return xmajor ? raster_slope_x(s) : raster_slope_x_ymajor(s);
 }
 
 /* pmajor_poly's lines [y, yseg) of a segment of a lin_line polygon whose edges line_lin_span
@@ -1271,8 +1345,12 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         if (y == rp->ytop) first.yedge = RASTER_ATTR_EDGE_TOP;
         line_runs_put(c, &first);
     }
+    /* (quick: both Y-major) */
+    const bool lx = !quick && L->xmajor, rx = !quick && R->xmajor;
+    /* line_seg_xend's push, the segment's constant (as in pmajor_lin_fast) */
+    const int32_t xpush = rp->xr - line_seg_xend(g, rp->xl, rp->xr);
     for (; y < yseg; y++) {
-        int32_t xstart = rp->xl, xend = line_seg_xend(g, rp->xl, rp->xr);
+        int32_t xstart = rp->xl, xend = rp->xr - xpush;
         raster_span_fn fn;
         if (xstart <= xend) {
             fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide, quick);
@@ -1287,8 +1365,8 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         }
         pmajor_span_touch(r, y, c, touch);
         fn(c, RASTER_TIMING_NO_LIMIT);
-        rp->xl = seg_step(L, !zconst, wide);
-        rp->xr = seg_step(R, !zconst, wide);
+        rp->xl = seg_step(L, !zconst, wide, lx);
+        rp->xr = seg_step(R, !zconst, wide, rx);
         if (quick) line_runs_put(c, &runs[y + 1 == ybot]); /* (the next line's: not the top) */
     }
 }

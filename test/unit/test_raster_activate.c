@@ -142,15 +142,17 @@ static void test_slope_setup_matches_ref(void **state)
                                             (i & 3) ? tab : NULL);
         assert_int_equal(xf, xr);
         assert_slopes_equal(&fast, &ref);
-        /* span.c seg_x_step (pmajor_lin_fast) steps a Y-major edge's X without the clamps: on
-         * the edge's lines from the set-up's on (y0 <= line < y1; edges of the screen's
-         * lengths), its X unclamped lies in [xmin, xmax] */
+        /* span.c seg_x_step (pmajor_lin_fast) and edge.h raster_slope_x_ymajor (span.c
+         * seg_step_edges, seg_step) step a Y-major edge's X without the clamps: on the edge's
+         * lines from the set-up's on (y0 <= line < y1; edges of the screen's lengths), its X
+         * unclamped lies in [xmin, xmax], so it is raster_slope_x's */
         if (!ref.xmajor && y >= y0 && y1 - y0 <= 256) {
-            uint32_t d = (uint32_t)ref.dx;
-            for (int32_t line = y; line < y1; line++, d += (uint32_t)ref.inc) {
-                const int32_t x = (int32_t)(((uint32_t)ref.xbase + (uint32_t)((int32_t)d >> 18)) ^
-                                            (uint32_t)ref.xsign);
+            raster_slope s = ref;
+            for (int32_t line = y; line < y1; line++) {
+                const int32_t x = raster_slope_x_ymajor(&s);
                 assert_true(x >= ref.xmin && x <= ref.xmax);
+                assert_int_equal(x, raster_slope_x(&s));
+                s.dx = (int32_t)((uint32_t)s.dx + (uint32_t)s.inc);
                 checked++;
             }
         }
