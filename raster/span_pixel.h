@@ -459,6 +459,27 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
 }
 
 /*
+ * The first step of plot_lin1 and plot_persp1, before any attribute: plot's overlapping-edge
+ * rule (PART_INSIDE, adding the edge's role to @p edge) and the depth test at @p addr, which
+ * may move it. False: the pixel is not drawn.
+ */
+SPAN_INLINE bool plot1_passes(span_line *c, uint32_t *addr, uint32_t *dstattr, int32_t z,
+                              uint32_t *edge, int flags)
+{
+    raster_engine *r = c->r;
+    *dstattr = r->attr[*addr];
+    bool forced = false;
+    if (flags & SPAN_CURSE) { /* plot's rule, PART_INSIDE */
+        uint32_t role = c->roles[*edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
+        int verdict = raster_curse_verdict(*dstattr, c->rp->spk.polyattr, role);
+        if (verdict < 0) return false;
+        forced = verdict > 0;
+        *edge |= role;
+    }
+    return forced || plot_depth(r, flags & SPAN_DEPTH_MASK, addr, dstattr, z);
+}
+
+/*
  * One pixel of a linear lin_fast Z-buffered line (the one-pixel spans of draw_vec_line and
  * draw_vec8_line; flags without SPAN_DDA, SPAN_SHADOW, SPAN_WBUFFER or SPAN_AA, which their
  * span functions never have): plot's pixel with the line's kind known (no perspective or
@@ -468,21 +489,10 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
  */
 SPAN_INLINE void plot_lin1(span_line *c, int32_t x, uint32_t edge, int flags)
 {
-    raster_engine *r = c->r;
-    uint32_t addr = c->line + (uint32_t)x;
-    uint32_t dstattr = r->attr[addr];
+    uint32_t addr = c->line + (uint32_t)x, dstattr;
     const int32_t xr = x - c->ix.x0;
     const int32_t z = span_zz(c, xr);
-
-    bool forced = false;
-    if (flags & SPAN_CURSE) { /* plot's rule, PART_INSIDE */
-        uint32_t role = c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
-        int verdict = raster_curse_verdict(dstattr, c->rp->spk.polyattr, role);
-        if (verdict < 0) return;
-        forced = verdict > 0;
-        edge |= role;
-    }
-    if (!forced && !plot_depth(r, flags & SPAN_DEPTH_MASK, &addr, &dstattr, z)) return;
+    if (!plot1_passes(c, &addr, &dstattr, z, &edge, flags)) return;
 
     span_k k;
     span_k_init(c, &k, flags);
@@ -514,21 +524,10 @@ SPAN_INLINE void plot_lin1(span_line *c, int32_t x, uint32_t edge, int flags)
  */
 SPAN_INLINE void plot_persp1(span_line *c, int32_t x, uint32_t edge, int flags)
 {
-    raster_engine *r = c->r;
-    uint32_t addr = c->line + (uint32_t)x;
-    uint32_t dstattr = r->attr[addr];
+    uint32_t addr = c->line + (uint32_t)x, dstattr;
     const int32_t xr = x - c->ix.x0;
     const int32_t z = span_zz(c, xr);
-
-    bool forced = false;
-    if (flags & SPAN_CURSE) { /* plot's rule, PART_INSIDE */
-        uint32_t role = c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
-        int verdict = raster_curse_verdict(dstattr, c->rp->spk.polyattr, role);
-        if (verdict < 0) return;
-        forced = verdict > 0;
-        edge |= role;
-    }
-    if (!forced && !plot_depth(r, flags & SPAN_DEPTH_MASK, &addr, &dstattr, z)) return;
+    if (!plot1_passes(c, &addr, &dstattr, z, &edge, flags)) return;
 
     span_k k;
     span_k_init(c, &k, flags);
