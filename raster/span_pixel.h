@@ -458,95 +458,72 @@ SPAN_INLINE void plot(span_line *c, int32_t x, uint32_t edge, int part, int flag
     plot_write(c, addr, dstattr, z, color, edge, part, flags, k);
 }
 
-/*
- * The first step of plot_lin1 and plot_persp1, before any attribute: plot's overlapping-edge
- * rule (PART_INSIDE, adding the edge's role to @p edge) and the depth test at @p addr, which
- * may move it. False: the pixel is not drawn.
- */
-SPAN_INLINE bool plot1_passes(span_line *c, uint32_t *addr, uint32_t *dstattr, int32_t z,
-                              uint32_t *edge, int flags)
+/* Attribute @p k of a plot1 pixel: at factor @p f0 (persp) or at xs (a lin_fast line). */
+SPAN_INLINE uint32_t plot1_attr(const span_line *c, int k, bool persp, uint32_t f0,
+                                const uint32_t xs[2])
 {
-    raster_engine *r = c->r;
-    *dstattr = r->attr[*addr];
-    bool forced = false;
-    if (flags & SPAN_CURSE) { /* plot's rule, PART_INSIDE */
-        uint32_t role = c->roles[*edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
-        int verdict = raster_curse_verdict(*dstattr, c->rp->spk.polyattr, role);
-        if (verdict < 0) return false;
-        forced = verdict > 0;
-        *edge |= role;
-    }
-    return forced || plot_depth(r, flags & SPAN_DEPTH_MASK, addr, dstattr, z);
+    return persp ? (uint32_t)span_attr_persp(c, k, f0) : span_attr_lin_fast(c, k, xs);
 }
 
 /*
- * One pixel of a linear lin_fast Z-buffered line (the one-pixel spans of draw_vec_line and
- * draw_vec8_line; flags without SPAN_DDA, SPAN_SHADOW, SPAN_WBUFFER or SPAN_AA, which their
- * span functions never have): plot's pixel with the line's kind known (no perspective or
- * lin_fast test), the depth first, and the span's constants (span_k), the attributes and the
- * texel only once the depth test (or the overlapping-edge rule) lets the pixel through. The
- * same pixels and writes as plot (unit.test_raster_span_diff).
+ * One pixel of a Z-buffered line whose kind is known (flags without SPAN_DDA, SPAN_SHADOW,
+ * SPAN_WBUFFER or SPAN_AA, which the span functions that call it never have): plot's pixel
+ * with the depth first, and the span's constants (span_k), the factor, the attributes and the
+ * texel only once the depth test (or the overlapping-edge rule) lets the pixel through. The same
+ * pixels and writes as plot (unit.test_raster_span_diff). @p persp is a constant at each call:
+ * - plot_lin1: a linear lin_fast line (the one-pixel spans of draw_vec_line and
+ *   draw_vec8_line), no perspective or lin_fast test;
+ * - plot_persp1: a perspective line (the one-pixel spans of span_vec8.h draw_persp8_line).
+ *   draw_line took such a span through its three runs (~245 instructions a call,
+ *   scene_terrain ~400 calls a frame).
  */
-SPAN_INLINE void plot_lin1(span_line *c, int32_t x, uint32_t edge, int flags)
+SPAN_INLINE void plot1(span_line *c, int32_t x, uint32_t edge, int flags, bool persp)
 {
-    uint32_t addr = c->line + (uint32_t)x, dstattr;
+    raster_engine *r = c->r;
+    uint32_t addr = c->line + (uint32_t)x;
+    uint32_t dstattr = r->attr[addr];
     const int32_t xr = x - c->ix.x0;
     const int32_t z = span_zz(c, xr);
-    if (!plot1_passes(c, &addr, &dstattr, z, &edge, flags)) return;
+
+    bool forced = false;
+    if (flags & SPAN_CURSE) { /* plot's rule, PART_INSIDE */
+        uint32_t role = c->roles[edge & (RASTER_ATTR_EDGE_LEFT | RASTER_ATTR_EDGE_RIGHT)];
+        int verdict = raster_curse_verdict(dstattr, c->rp->spk.polyattr, role);
+        if (verdict < 0) return;
+        forced = verdict > 0;
+        edge |= role;
+    }
+    if (!forced && !plot_depth(r, flags & SPAN_DEPTH_MASK, &addr, &dstattr, z)) return;
 
     span_k k;
     span_k_init(c, &k, flags);
     span_k_factors(&k, flags);
+    uint32_t f[2] = {0, 0};
+    if (persp) span_factor(c, xr, f);
     const uint32_t xs[2] = {(uint32_t)xr, (uint32_t)(c->ix.xdiff - xr)};
     uint32_t vr = 0, vg = 0, vb = 0; /* flat: unused, the span's colour is flat_color */
     int32_t s = 0, t = 0;
     if (!(flags & SPAN_FLAT)) {
-        vr = span_attr_lin_fast(c, 0, xs);
-        vg = span_attr_lin_fast(c, 1, xs);
-        vb = span_attr_lin_fast(c, 2, xs);
+        vr = plot1_attr(c, 0, persp, f[0], xs);
+        vg = plot1_attr(c, 1, persp, f[0], xs);
+        vb = plot1_attr(c, 2, persp, f[0], xs);
     }
     if (!(flags & SPAN_SHADE_VERTEX)) { /* texcoords: as plot, only where they are read */
-        s = (int32_t)span_attr_lin_fast(c, 3, xs);
-        t = (int32_t)span_attr_lin_fast(c, 4, xs);
+        s = (int32_t)plot1_attr(c, 3, persp, f[0], xs);
+        t = (int32_t)plot1_attr(c, 4, persp, f[0], xs);
     }
     uint32_t color = plot_color(c, &k, flags, vr, vg, vb, s, t);
     plot_write(c, addr, dstattr, z, color, edge, PART_INSIDE, flags, &k);
 }
 
-/*
- * One pixel of a perspective Z-buffered line (the one-pixel spans of span_vec8.h
- * draw_persp8_line; flags without SPAN_DDA, SPAN_SHADOW, SPAN_WBUFFER or SPAN_AA, which its span
- * functions never have; the line not linear): plot's pixel with the line's kind known, the
- * depth first, the span's constants, the factor and the attributes only once the depth test (or
- * the overlapping-edge rule) lets the pixel through. draw_line took such a span through its
- * three runs (~245 instructions a call, scene_terrain ~400 calls a frame). The same pixels and
- * writes as plot (unit.test_raster_span_diff).
- */
+SPAN_INLINE void plot_lin1(span_line *c, int32_t x, uint32_t edge, int flags)
+{
+    plot1(c, x, edge, flags, false);
+}
+
 SPAN_INLINE void plot_persp1(span_line *c, int32_t x, uint32_t edge, int flags)
 {
-    uint32_t addr = c->line + (uint32_t)x, dstattr;
-    const int32_t xr = x - c->ix.x0;
-    const int32_t z = span_zz(c, xr);
-    if (!plot1_passes(c, &addr, &dstattr, z, &edge, flags)) return;
-
-    span_k k;
-    span_k_init(c, &k, flags);
-    span_k_factors(&k, flags);
-    uint32_t f[2];
-    span_factor(c, xr, f);
-    uint32_t vr = 0, vg = 0, vb = 0; /* flat: unused, the span's colour is flat_color */
-    int32_t s = 0, t = 0;
-    if (!(flags & SPAN_FLAT)) {
-        vr = (uint32_t)span_attr_persp(c, 0, f[0]);
-        vg = (uint32_t)span_attr_persp(c, 1, f[0]);
-        vb = (uint32_t)span_attr_persp(c, 2, f[0]);
-    }
-    if (!(flags & SPAN_SHADE_VERTEX)) { /* texcoords: as plot, only where they are read */
-        s = span_attr_persp(c, 3, f[0]);
-        t = span_attr_persp(c, 4, f[0]);
-    }
-    uint32_t color = plot_color(c, &k, flags, vr, vg, vb, s, t);
-    plot_write(c, addr, dstattr, z, color, edge, PART_INSIDE, flags, &k);
+    plot1(c, x, edge, flags, true);
 }
 
 #include "raster/span_vec.h"
