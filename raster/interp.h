@@ -125,6 +125,15 @@ RASTER_HOT void raster_interp_set_pos(raster_interp *ip, int32_t x)
     ip->x = x - ip->x0;
 }
 
+/** The perspective factor num / den of raster_interp_update_factor (melonDS: a 64-bit signed
+ * division, 0 when den is 0), num its 64-bit numerator's bits: by a 32-bit divide where that
+ * gives the same quotient (den > 0, 0 <= num <= UINT32_MAX: its upper half 0). */
+RASTER_HOT uint32_t raster_interp_quotient(uint64_t num, int32_t den)
+{
+    if (den > 0 && !(num >> 32)) return (uint32_t)num / (uint32_t)den;
+    return den == 0 ? 0u : (uint32_t)(int32_t)((int64_t)num / den);
+}
+
 /** Compute the perspective factor at the current position (after raster_interp_set_pos). */
 RASTER_HOT void raster_interp_update_factor(raster_interp *ip)
 {
@@ -134,10 +143,7 @@ RASTER_HOT void raster_interp_update_factor(raster_interp *ip)
      * den = x * w0d + (xdiff - x) * w1d (32-bit), factor = num / den (0 when den is 0). */
     int64_t num = dsgx_shl64(dsgx_mul64(x, ip->w0n), ip->shift);
     int32_t den = dsgx_wrap32(dsgx_mul64(x, ip->w0d) + dsgx_mul64(ip->xdiff - x, ip->w1d));
-    if (den > 0 && num >= 0 && num <= (int64_t)UINT32_MAX) /* same quotient, 32-bit divide */
-        ip->factor = (uint32_t)num / (uint32_t)den;
-    else
-        ip->factor = den == 0 ? 0u : (uint32_t)(int32_t)(num / den);
+    ip->factor = raster_interp_quotient((uint64_t)num, den);
 }
 
 /** Move to position @p x and compute the factor. */

@@ -931,12 +931,7 @@ SPAN_INLINE void seg_advance(raster_slope *s, seg_fac *f)
     s->interp.x++;
     f->num += f->nstep;
     f->den += f->dstep;
-    const int32_t den = (int32_t)f->den;
-    /* (0 <= num <= UINT32_MAX: its upper half 0) */
-    if (den > 0 && !(f->num >> 32)) /* same quotient, 32-bit divide */
-        s->interp.factor = (uint32_t)f->num / (uint32_t)den;
-    else
-        s->interp.factor = den == 0 ? 0u : (uint32_t)(int32_t)((int64_t)f->num / den);
+    s->interp.factor = raster_interp_quotient(f->num, (int32_t)f->den);
     if (s->attr_lin_fast) {
         for (int k = 0; k < RASTER_EDGE_ATTRS - 1; k++) s->attr_acc[k] += s->attr_step[k];
     }
@@ -1415,18 +1410,11 @@ SPAN_INLINE void seg_x_init(seg_x *v, const raster_slope *L, const raster_slope 
 
 /* raster_slope_step_acc's dx step and raster_slope_x of both edges, lane by lane the same
  * 32-bit arithmetic (wrapping adds, the arithmetic shift): the span X of the next line in
- * lanes 0 (left) and 1 (right). Of two Y-major edges (pmajor_lin_fast's), which leaves out:
- * - far_mask: 0 (edge_setup.h, edge.c: set only on X-major edges), so the far end's
- *   correction, d - ((d - inc) & far_mask), is d;
- * - the clamps to [xmin, xmax]: on an edge's lines y0 <= y < y1 its X is within them
- *   unclamped. With xlen = |x1 - x0| (1 if 0), dx = k * inc + (negative ? one : 0) on line
- *   y0 + k, and X = x0 + (dx >> 18) or x0 - (dx >> 18); [xmin, xmax] is [x0, x0 + xlen - 1] or
- *   [x1, x0 - 1]. inc is 0 (x1 = x0), one (45 degrees: xlen = ylen, so k <= xlen - 1) or
- *   |x1 - x0| * floor(2^18 / ylen) (interp.c y18, or the division), so k * inc < xlen * 2^18
- *   for k <= ylen - 1. The X stepped past a segment's last line (seg_x_sync's, line yseg) is
- *   read only where the edge ends there, and then its set-up (line_seg_edges) writes it anew,
- *   or on the polygon's bottom line, which is not drawn. unit.test_raster_activate checks the
- *   range on every line of random Y-major edges. */
+ * lanes 0 (left) and 1 (right). Of two Y-major edges (pmajor_lin_fast's): raster_slope_x_ymajor
+ * (edge.h) lane by lane, without the far-end correction and the clamps (its comment gives the
+ * proof). The X stepped past a segment's last line (seg_x_sync's, line yseg) is read only where
+ * the edge ends there, and then its set-up (line_seg_edges) writes it anew, or on the polygon's
+ * bottom line, which is not drawn. */
 SPAN_INLINE pmajor_i32x4v seg_x_step(seg_x *v)
 {
     const pmajor_u32x4v d = v->dx + v->inc;
