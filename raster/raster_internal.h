@@ -370,7 +370,13 @@ struct raster_engine {
 
     /** A frame drawn one scanline at a time (lines.c, raster_lines_begin): plain data. */
     raster_lines_state lines;
+    /** span.c pmajor_estimate's terms (setup.c est_add, in raster_setup_frame's pass over the
+     *  polygons): est[y] - est[y - 1] as each line's timing charges times RASTER_EST_ONE plus
+     *  the polygons that cross it (lines modulo 256; lines 192 on are not read) */
+    int64_t est[256 + 1];
 };
+/** raster_engine.est: the unit of the charges (a line's count of polygons below it) */
+#define RASTER_EST_ONE ((int64_t)1 << 12)
 
 /* ---- final pass (H5, postpass.c) ---- */
 /** Fill both buffer layers and the border with the clear plane (colour, depth, ID, fog, or

@@ -480,6 +480,33 @@ static bool poly_drawable(const gx_frame *in, const gx_polygon *p, raster_list_b
     return true;
 }
 
+/* The terms of span.c pmajor_estimate's upper bound of each line's timing charges, added up in
+ * raster_setup_frame's pass over the polygons (one pass, not a second over the list): each
+ * polygon charges 12 plus the pixel cost of its bounding box's width on each line it is drawn
+ * on (ytop through ybottom - 1, or its one line when flat) and 4 on its bottom line, and it
+ * crosses lines ytop through ybottom. Both as differences from the line above
+ * (raster_engine.est[y]: the charges times RASTER_EST_ONE, plus the polygons that cross; the
+ * sum down to a line is its charges times RASTER_EST_ONE plus its count, < RASTER_EST_ONE:
+ * at most GX_MAX_POLYGONS). The lines are taken modulo 256 only to stay in the array: the
+ * bound is read only when every polygon has 0 <= ytop <= ybottom (<= 192: poly_drawable),
+ * and lines 192 on are not read. */
+static inline void est_add(int64_t *est, const raster_list_box *bx)
+{
+    int64_t width = (int64_t)bx->x1 + 1 - (bx->x0 < 0 ? 0 : bx->x0);
+    int64_t cost = RASTER_TIMING_PER_POLY +
+                   (width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0);
+    const int64_t c = cost * RASTER_EST_ONE;
+    /* (the charge that ends on line ybottom + 1: the bottom line's 4, or a flat polygon's
+     * whole charge, on its one line) */
+    const int64_t b =
+        bx->ytop == bx->ybottom ? c : (int64_t)RASTER_TIMING_EMPTY_LINE * RASTER_EST_ONE;
+    const uint32_t top = (uint32_t)bx->ytop & 0xFFu, bot = (uint32_t)bx->ybottom & 0xFFu;
+    est[top] += c + 1;
+    est[bot] -= c - b;
+    est[bot + 1] -= b + 1;
+}
+_Static_assert(GX_MAX_POLYGONS < RASTER_EST_ONE, "a line's count below RASTER_EST_ONE");
+
 /* Sort entries: key << 11 | position among the drawn polygons in polygon-RAM order (key: 16
  * bits, translucent flag on top, bit 27), so sorting the whole words is a stable sort by key.
  * Done as an LSD radix sort in two stable passes (the input in index order): by the top Y byte
@@ -518,6 +545,8 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     raster_list_box *box = r->box;
     const gx_polygon **list = r->list;
     uint32_t m = 0, above = 0;
+    int64_t *est = r->est;
+    memset(r->est, 0, sizeof r->est);
     for (uint32_t i = 0; i < n; i++) {
         const gx_polygon *p = &in->polys[i];
         if (!poly_drawable(in, p, &box[m])) continue;
@@ -527,6 +556,7 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         shadows |= polyattr_mode(p->attr) == POLYMODE_SHADOW;
         ytop_ok &= p->ytop >= 0 && p->ytop <= p->ybottom;
         list[m] = p;
+        est_add(est, &box[m]);
         uint32_t e = (p->translucent ? 1u << 27 : 0u) | (key << 11) | m;
         order[m] = e;
         if (sorted & (e < above)) { /* (the first entry out of order: once a frame at most) */

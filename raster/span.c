@@ -1141,32 +1141,16 @@ void raster_draw_band(raster_band *b)
  * pixel cost of its bounding box's width on each line it is drawn on, 4 on its bottom line,
  * and 2 units more needed after the last. Every span lies within its polygon's bounding box
  * (edges are clamped to their extent), so no line costs more than this. Also which lines 8 or
- * more polygons cross (raster_engine.pmajor_full). */
+ * more polygons cross (raster_engine.pmajor_full). From the per-line differences
+ * raster_setup_frame added up (raster_engine.est; the reference: test_raster_pmajor's
+ * estimate_ref, from the boxes). */
 static int64_t pmajor_estimate(raster_engine *r, raster_timing_line *rec)
 {
-    int64_t diff[RASTER_TIMING_LINES + 1] = {0}, bottom[RASTER_TIMING_LINES] = {0};
-    int32_t crossing[RASTER_TIMING_LINES + 1] = {0}; /* polygons with ytop <= y <= ybottom */
-    for (uint32_t i = 0; i < r->npolys; i++) {
-        const raster_list_box *p = &r->box[i]; /* (the polygon's extent: setup.c) */
-        int64_t width = (int64_t)p->x1 + 1 - (p->x0 < 0 ? 0 : p->x0);
-        int64_t cost = RASTER_TIMING_PER_POLY +
-                       (width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0);
-        int32_t yend = p->ytop == p->ybottom ? p->ybottom + 1 : p->ybottom; /* drawn lines */
-        if (p->ytop >= RASTER_TIMING_LINES) continue;
-        crossing[p->ytop]++;
-        crossing[p->ybottom < RASTER_TIMING_LINES ? p->ybottom + 1 : RASTER_TIMING_LINES]--;
-        diff[p->ytop] += cost;
-        diff[yend < RASTER_TIMING_LINES ? yend : RASTER_TIMING_LINES] -= cost;
-        if (p->ytop != p->ybottom && p->ybottom < RASTER_TIMING_LINES)
-            bottom[p->ybottom] += RASTER_TIMING_EMPTY_LINE;
-    }
     int64_t run = 0, most = 0;
-    int32_t n = 0;
     for (int32_t y = 0; y < RASTER_TIMING_LINES; y++) {
-        n += crossing[y];
-        r->pmajor_full[y] = n >= 8;
-        run += diff[y];
-        rec[y].time = run + bottom[y];
+        run += r->est[y];
+        r->pmajor_full[y] = (run & (RASTER_EST_ONE - 1)) >= 8;
+        rec[y].time = run / RASTER_EST_ONE; /* (run >= 0) */
         rec[y].need = rec[y].time > 0 ? rec[y].time + RASTER_TIMING_MIN_TO_START : INT64_MIN;
         most = rec[y].need > most ? rec[y].need : most;
     }

@@ -126,6 +126,7 @@ typedef struct pair {
     unsigned drawn_pmajor; /* frames the fast engine drew polygon by polygon and kept */
     unsigned redrawn;      /* frames it drew polygon by polygon, then again (cut) */
     unsigned cut;          /* frames the timing model cut */
+    unsigned estimated;    /* frames whose timing bound was checked (check_estimate) */
 } pair;
 
 static void pair_init(pair *p, uint32_t seed)
@@ -158,6 +159,57 @@ static void pair_free(pair *p)
     free(p->pal);
 }
 
+/* The reference of span.c pmajor_estimate (as it was before raster_setup_frame added its terms
+ * up, raster_engine.est): from the render list's boxes, polygon by polygon, an upper bound of
+ * each line's timing charges in @p rec and which lines 8 or more polygons cross in @p full.
+ * Valid when every polygon has 0 <= ytop <= ybottom. */
+static void estimate_ref(const raster_engine *r, raster_timing_line *rec, bool *full)
+{
+    int64_t diff[RASTER_TIMING_LINES + 1] = {0}, bottom[RASTER_TIMING_LINES] = {0};
+    int32_t crossing[RASTER_TIMING_LINES + 1] = {0}; /* polygons with ytop <= y <= ybottom */
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        const raster_list_box *p = &r->box[i];
+        int64_t width = (int64_t)p->x1 + 1 - (p->x0 < 0 ? 0 : p->x0);
+        int64_t cost = RASTER_TIMING_PER_POLY +
+                       (width > RASTER_TIMING_FREE_PIXELS ? width - RASTER_TIMING_FREE_PIXELS : 0);
+        int32_t yend = p->ytop == p->ybottom ? p->ybottom + 1 : p->ybottom; /* drawn lines */
+        if (p->ytop >= RASTER_TIMING_LINES) continue;
+        crossing[p->ytop]++;
+        crossing[p->ybottom < RASTER_TIMING_LINES ? p->ybottom + 1 : RASTER_TIMING_LINES]--;
+        diff[p->ytop] += cost;
+        diff[yend < RASTER_TIMING_LINES ? yend : RASTER_TIMING_LINES] -= cost;
+        if (p->ytop != p->ybottom && p->ybottom < RASTER_TIMING_LINES)
+            bottom[p->ybottom] += RASTER_TIMING_EMPTY_LINE;
+    }
+    int64_t run = 0;
+    int32_t n = 0;
+    for (int32_t y = 0; y < RASTER_TIMING_LINES; y++) {
+        n += crossing[y];
+        full[y] = n >= 8;
+        run += diff[y];
+        rec[y].time = run + bottom[y];
+        rec[y].need = rec[y].time > 0 ? rec[y].time + RASTER_TIMING_MIN_TO_START : INT64_MIN;
+    }
+}
+
+/* raster_pmajor_frame's bound (span.c pmajor_estimate, from raster_setup_frame's per-line
+ * terms) against estimate_ref, on the frame @p r has just drawn (its render list stays).
+ * @return whether it was estimated. */
+static bool check_estimate(raster_engine *r, unsigned frame)
+{
+    if (r->has_shadows || r->scanline_order || !r->list_ytop_ok) return false; /* (not estimated) */
+    static raster_timing_line ref[RASTER_TIMING_LINES];
+    bool full[192];
+    estimate_ref(r, ref, full);
+    (void)raster_pmajor_frame(r); /* (the estimate: r->line_rec, r->pmajor_full) */
+    for (int y = 0; y < RASTER_TIMING_LINES; y++) {
+        if (r->line_rec[y].time != ref[y].time || r->line_rec[y].need != ref[y].need ||
+            r->pmajor_full[y] != full[y])
+            fail_msg("frame %u line %d: the timing bound differs from the reference", frame, y);
+    }
+    return true;
+}
+
 /* Render the pair's frame on both engines (the fast one on @p threads threads) and compare
  * everything they produced. */
 static void render_compare(pair *p, unsigned frame, unsigned threads)
@@ -167,6 +219,7 @@ static void render_compare(pair *p, unsigned frame, unsigned threads)
     raster_render(p->fast, p->f, &p->out_fast, &rf);
     raster_render(p->ref, p->f, &p->out_ref, &rr);
     assert_false(p->ref->pmajor);
+    p->estimated += check_estimate(p->fast, frame);
     if (p->fast->pmajor && p->fast->last_lines != RASTER_LINES_CUT) p->drawn_pmajor++;
     if (p->fast->pmajor && p->fast->last_lines == RASTER_LINES_CUT) p->redrawn++;
     /* the upper bound of the timing costs (span.c pmajor_estimate) keeps the frames the timing
@@ -217,6 +270,7 @@ static void test_random_frames(void **state)
     assert_true(p.drawn_pmajor > 100); /* (the polygon-major order did draw) */
     assert_true(p.cut > 5);            /* (frames the timing model cut) */
     assert_true(p.redrawn > 5);        /* (drawn again after the polygon-major order) */
+    assert_true(p.estimated > 100);    /* (the timing bound checked) */
     pair_free(&p);
 }
 
