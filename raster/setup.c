@@ -195,36 +195,6 @@ static bool poly_persp(const gx_polygon *p)
     return persp;
 }
 
-/* The texture cache's plan (pixel.h raster_tex_cache_plan) for the polygons in list order.
- * A run of consecutive polygons with the same TEXIMAGE_PARAM and PLTT_BASE is planned by one
- * call with the run's total area (summed with the plan's saturation): the plan adds each
- * polygon's area to its texture's entry and decodes the texture once the sum reaches its
- * texel count, so one call with the run's sum leaves the same entries (the decode happens
- * within the run either way, before the next texture's polygons; what is decoded depends only
- * on TEXIMAGE_PARAM, PLTT_BASE and the frame, not on which polygon of the run triggers it).
- * Untextured polygons are not planned at all (the plan ignores them). */
-static void plan_textures(raster_engine *r, const gx_frame *in)
-{
-    if (!r->pixel.texturing) return;
-    uint32_t i = 0;
-    while (i < r->npolys) {
-        const gx_polygon *p = r->list[i];
-        uint32_t teximage = p->teximage, pltt = p->pltt_base, area = 0;
-        for (; i < r->npolys; i++) {
-            const gx_polygon *q = r->list[i];
-            if (q->teximage != teximage || q->pltt_base != pltt) break;
-            if (teximage_format(teximage) == TEXFMT_NONE) continue;
-            /* (the bounding box's width times its lines) */
-            const raster_list_box *bx = &r->box[i];
-            uint32_t a = (uint32_t)(bx->x1 - bx->x0 + 1) * (uint32_t)(bx->ybottom - bx->ytop + 1);
-            area = area + a < area ? UINT32_MAX : area + a;
-        }
-        if (teximage_format(teximage) != TEXFMT_NONE)
-            raster_tex_cache_plan(&r->texcache, &r->pixel, p->attr, teximage, pltt, in->tex_vram,
-                                  in->pal_vram, area);
-    }
-}
-
 /* Each line's estimated work (raster_engine.line_work), for the split over threads. A
  * polygon's average width: a triangle's from its extent (raster_engine.box), half the box's
  * width (its area is at most half the box's), other polygons' their area over their lines
@@ -256,9 +226,8 @@ __attribute__((noinline)) static void plan_line_work(raster_engine *r)
     }
 }
 
-static void plan_frame(raster_engine *r, const gx_frame *in)
+static void plan_frame(raster_engine *r)
 {
-    plan_textures(r, in);
     if (r->threads < 2) { /* (line_work: only where to split) */
         for (int y = 0; y < 192; y++) r->line_work[y] = 0;
         return;
@@ -480,6 +449,71 @@ static bool poly_drawable(const gx_frame *in, const gx_polygon *p, raster_list_b
     return true;
 }
 
+/* A polygon's TEXIMAGE_PARAM and PLTT_BASE as one word (adjacent fields). */
+static inline uint64_t tex_word(const gx_polygon *p)
+{
+    uint64_t w;
+    memcpy(&w, &p->teximage, sizeof w);
+    return w;
+}
+_Static_assert(offsetof(gx_polygon, pltt_base) == offsetof(gx_polygon, teximage) + 4,
+               "TEXIMAGE_PARAM and PLTT_BASE adjacent");
+
+/* The texture cache's plan (pixel.h raster_tex_cache_plan) for the polygons in list order.
+ * A run of consecutive polygons with the same TEXIMAGE_PARAM and PLTT_BASE is planned by one
+ * call with the run's area: the plan adds each polygon's area (its bounding box's width times
+ * its lines) to its texture's entry and decodes the texture once the sum reaches its texel
+ * count, so one call with the run's sum leaves the same entries (the decode happens within
+ * the run either way, before the next texture's polygons; what is decoded depends only on
+ * TEXIMAGE_PARAM, PLTT_BASE and the frame, not on which polygon of the run triggers it).
+ * Untextured polygons are not planned at all (the plan ignores them). A run's area is summed
+ * only until it reaches the texture's texel count: the entry's area then reaches it with
+ * either sum, and from there on the cache does the same (it decodes now if the budget allows,
+ * and an entry not decoded now never is: the budget only shrinks), so its area beyond the
+ * texel count is never read; g_heavy_1's runs of one texture are summed for a few dozen
+ * polygons, not all. The reference, a call per polygon with its own area, is
+ * test_raster_setup's plan_ref.
+ * Run k is list[first[k]] up to list[first[k + 1]] (list[m] for the last one): found in
+ * raster_setup_frame's pass over the polygons when the list is in polygon-RAM order (no sort),
+ * else by list_runs; empty runs (run 0 when the first polygon starts a run of its own) are
+ * not planned. */
+static void plan_runs(raster_engine *r, const gx_frame *in, const uint32_t *first, uint32_t nruns,
+                      uint32_t m)
+{
+    for (uint32_t k = 0; k < nruns; k++) {
+        uint32_t i = first[k], end = k + 1u < nruns ? first[k + 1u] : m;
+        if (i == end) continue;
+        const gx_polygon *p = r->list[i];
+        uint32_t teximage = p->teximage;
+        if (teximage_format(teximage) == TEXFMT_NONE) continue;
+        const uint64_t texels = (64u << teximage_size_s(teximage)) << teximage_size_t(teximage);
+        uint64_t area = 0;
+        for (; i < end && area < texels; i++) {
+            const raster_list_box *bx = &r->box[i];
+            area += (uint32_t)(bx->x1 - bx->x0 + 1) * (uint32_t)(bx->ybottom - bx->ytop + 1);
+        }
+        raster_tex_cache_plan(&r->texcache, &r->pixel, p->attr, teximage, p->pltt_base,
+                              in->tex_vram, in->pal_vram,
+                              area > UINT32_MAX ? UINT32_MAX : (uint32_t)area);
+    }
+}
+
+/* The runs of plan_runs in the list (raster_setup_frame sorted it): run_first as its pass
+ * over the polygons writes it. @return the runs. */
+static uint32_t list_runs(const raster_engine *r, uint32_t *first)
+{
+    uint32_t nruns = 1;
+    uint64_t word = 0;
+    first[0] = 0;
+    for (uint32_t i = 0; i < r->npolys; i++) {
+        if (tex_word(r->list[i]) != word) {
+            first[nruns++] = i;
+            word = tex_word(r->list[i]);
+        }
+    }
+    return nruns;
+}
+
 /* The terms of span.c pmajor_estimate's upper bound of each line's timing charges, added up in
  * raster_setup_frame's pass over the polygons (one pass, not a second over the list): each
  * polygon charges 12 plus the pixel cost of its bounding box's width on each line it is drawn
@@ -547,9 +581,21 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     uint32_t m = 0, above = 0;
     int64_t *est = r->est;
     memset(r->est, 0, sizeof r->est);
+    /* The texture plan's runs (plan_runs), used when the list stays in polygon-RAM order: where
+     * TEXIMAGE_PARAM and PLTT_BASE (one 8-byte word) change. Run 0 starts at the first polygon
+     * with the word 0 (it stays empty when the first polygon's differs: no test for the first
+     * polygon in the loop). */
+    uint32_t run_first[GX_MAX_POLYGONS + 1];
+    uint32_t nruns = 1;
+    uint64_t run_tex = 0;
+    run_first[0] = 0;
     for (uint32_t i = 0; i < n; i++) {
         const gx_polygon *p = &in->polys[i];
         if (!poly_drawable(in, p, &box[m])) continue;
+        if (tex_word(p) != run_tex) {
+            run_first[nruns++] = m;
+            run_tex = tex_word(p);
+        }
         /* Y-sort key as melonDS GPU3D.cpp SubmitPolygon builds it: bottom Y << 8 | top Y. */
         uint32_t key = ((uint32_t)p->ybottom & 0xFFu) << 8 | ((uint32_t)p->ytop & 0xFFu);
         if (p->translucent && manual) key = 0;
@@ -594,5 +640,9 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
         r->start_next[i] = r->start_first[ytop];
         r->start_first[ytop] = (uint16_t)i;
     }
-    plan_frame(r, in);
+    if (r->pixel.texturing) { /* (the texture cache's plan) */
+        if (!sorted) nruns = list_runs(r, run_first);
+        plan_runs(r, in, run_first, nruns, m);
+    }
+    plan_frame(r);
 }
