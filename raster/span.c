@@ -1125,9 +1125,9 @@ void raster_draw_band(raster_band *b)
  *  - the shadow stencil rows and the "previous polygon was a shadow mask" flag: frames with
  *    shadow polygons or masks are drawn scanline by scanline (raster_pmajor_frame);
  *  - the timing model: each line's charges are recorded into that line's entry (timing.h
- *    raster_timing_rec_*), in list order per line, and replayed in line order by the caller as
- *    for the bands of several threads (threads.c; a line the live model would have cut sends
- *    the frame back to the scanline order);
+ *    raster_timing_prec_*; the need made at the band's end), in list order per line, and
+ *    replayed in line order by the caller as for the bands of several threads (threads.c; a
+ *    line the live model would have cut sends the frame back to the scanline order);
  *  - the lazy clear (render.c) is exact in any order: a line's valid range only grows to the
  *    one run holding every span that touched it, and only pixels outside it are cleared; the
  *    whole-line clear of lines crossed by 8 or more polygons is done for every line before any
@@ -1225,12 +1225,12 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
                     line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
                     /* (the span's xstart, xend: line_persp_span's) */
                     if (xstart >= 0)
-                        raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+                        raster_timing_prec_width(&rec[y], xend + 1 - xstart);
                     else
-                        raster_timing_rec_span(&rec[y], xstart, xend);
+                        raster_timing_prec_span(&rec[y], xstart, xend);
                 } else {
                     line_setup(r, rp, y, &c); /* (crossed edges) */
-                    raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                    raster_timing_prec_span(&rec[y], c.xstart, c.xend);
                 }
                 pmajor_span_touch(r, y, &c, touch);
                 raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
@@ -1241,7 +1241,7 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
     }
     for (; y < ydraw; y++) {
         line_setup(r, rp, y, &c);
-        raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+        raster_timing_prec_span(&rec[y], c.xstart, c.xend);
         pmajor_span_touch(r, y, &c, touch);
         raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
         step_edges(rp);
@@ -1278,7 +1278,7 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
     line_lin_begin(r, rp, &c);
     for (; y < yseg; y++) {
         line_setup(r, rp, y, &c);
-        raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+        raster_timing_prec_span(&rec[y], c.xstart, c.xend);
         pmajor_span_touch(r, y, &c, touch);
         raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
         rp->xl = raster_slope_step_lin(&rp->left);
@@ -1350,13 +1350,13 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         if (xstart <= xend) {
             fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide, quick);
             if (xstart >= 0)
-                raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+                raster_timing_prec_width(&rec[y], xend + 1 - xstart);
             else
-                raster_timing_rec_span(&rec[y], xstart, xend);
+                raster_timing_prec_span(&rec[y], xstart, xend);
         } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
             fn = raster_span_choose(rp, c);
-            raster_timing_rec_span(&rec[y], c->xstart, c->xend);
+            raster_timing_prec_span(&rec[y], c->xstart, c->xend);
         }
         pmajor_span_touch(r, y, c, touch);
         fn(c, RASTER_TIMING_NO_LIMIT);
@@ -1562,15 +1562,15 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
                 f = rp->span_flat;
             }
             if (xl >= 0)
-                raster_timing_rec_width(ry, xdiff);
+                raster_timing_prec_width(ry, xdiff);
             else
-                raster_timing_rec_span(ry, xl, xend);
+                raster_timing_prec_span(ry, xl, xend);
         } else {
             /* crossed edges: line_setup, from the edges as they are on this line */
             seg_x_sync(&v, rp, ixl, ixr, y - y0, xl, xr);
             line_setup(r, rp, y, c);
             f = raster_span_choose(rp, c);
-            raster_timing_rec_span(ry, c->xstart, c->xend);
+            raster_timing_prec_span(ry, c->xstart, c->xend);
             yput = y + 1; /* (its runs, lin_fast and flat colour are line_setup's) */
         }
         pmajor_span_touch(r, y, c, touch);
@@ -1669,7 +1669,7 @@ SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t
 #endif
             pmajor_lines_plain(r, rp, y, ydraw, rec, touch);
     }
-    if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
+    if (ydraw < yend) raster_timing_prec_bottom(&rec[ydraw]);
 }
 
 #if PMAJOR_AVX2
@@ -1777,6 +1777,7 @@ SPAN_INLINE void band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
                 out_ok = false;
         }
     }
+    for (int32_t y = y0; y < y1; y++) raster_timing_prec_end(&rec[y]);
     b->carry_at = out_at;
     b->ncarry = nout;
     b->carry_ok = out_ok;
