@@ -1532,9 +1532,14 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
      * (inc 0: xr the same on every line), and tests xl only if the left edge is vertical too
      * (xl the same on every line) */
     const int32_t xpush = xr - line_seg_xend(g, xl, xr);
+    /* and folded into the right lane of v, which then gives the span's right end (xend) on
+     * each line, xr - xpush: ((xbase - xpush) + off) ^ xsign on a positive edge (xsign 0),
+     * ~(xbase + off) - xpush = ~((xbase + xpush) + off) on a negative one (xsign -1; a
+     * horizontal edge, inc 0 too); (xpush ^ xsign) - xsign is xpush, -xpush */
+    v.xbase[1] -= ((uint32_t)xpush ^ v.xsign[1]) - v.xsign[1];
+    int32_t xend = xr - xpush;
     raster_timing_line *ry = &rec[y]; /* line y's */
     for (; y < yseg; y++, ry++) {
-        const int32_t xend = xr - xpush;
         raster_span_fn f = fn;
         if (__builtin_expect(xl <= xend, 1)) {
             pmajor_u32x8 lv, rv;
@@ -1567,7 +1572,7 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
                 raster_timing_prec_span(ry, xl, xend);
         } else {
             /* crossed edges: line_setup, from the edges as they are on this line */
-            seg_x_sync(&v, rp, ixl, ixr, y - y0, xl, xr);
+            seg_x_sync(&v, rp, ixl, ixr, y - y0, xl, xend + xpush);
             line_setup(r, rp, y, c);
             f = raster_span_choose(rp, c);
             raster_timing_prec_span(ry, c->xstart, c->xend);
@@ -1579,7 +1584,7 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
         seg_acc_step(R, !zconst);
         const pmajor_i32x4v x = seg_x_step(&v);
         xl = x[0];
-        xr = x[1];
+        xend = x[1];
         rp->xl = xl; /* (read by the span functions of curse.c: curse_roles) */
         if (__builtin_expect(y + 1 == yput, 0)) {
             line_runs_put(c, &runs[y + 1 == ybot]); /* (the next line's: not the top) */
@@ -1588,7 +1593,7 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
             yput = y + 1 < ybot ? ybot : INT32_MIN;
         }
     }
-    seg_x_sync(&v, rp, ixl, ixr, yseg - y0, xl, xr);
+    seg_x_sync(&v, rp, ixl, ixr, yseg - y0, xl, xend + xpush);
 }
 #endif
 
