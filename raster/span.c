@@ -146,6 +146,11 @@ typedef uint64_t pmajor_u64x4 __attribute__((vector_size(32), aligned(8), may_al
 typedef uint32_t pmajor_u32x8 __attribute__((vector_size(32), aligned(4), may_alias));
 typedef uint32_t pmajor_u32x4 __attribute__((vector_size(16), aligned(4), may_alias));
 typedef int32_t pmajor_i32x8 __attribute__((vector_size(32), aligned(4), may_alias));
+#include <immintrin.h>
+/* The functions with AVX2 intrinsics (pmajor_lin_fast's), inlined only into pmajor_poly_avx2:
+ * an intrinsic cannot be inlined into a function not compiled for AVX2, so pmajor_poly_avx2
+ * has its own lin_line loop (pmajor_lin_poly_avx2) beside the shared pmajor_poly's. */
+#define PMAJOR_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
 #else
 #define PMAJOR_AVX2 0
 #endif
@@ -1125,9 +1130,9 @@ void raster_draw_band(raster_band *b)
  *  - the shadow stencil rows and the "previous polygon was a shadow mask" flag: frames with
  *    shadow polygons or masks are drawn scanline by scanline (raster_pmajor_frame);
  *  - the timing model: each line's charges are recorded into that line's entry (timing.h
- *    raster_timing_rec_*), in list order per line, and replayed in line order by the caller as
- *    for the bands of several threads (threads.c; a line the live model would have cut sends
- *    the frame back to the scanline order);
+ *    raster_timing_prec_*; the need made at the band's end), in list order per line, and
+ *    replayed in line order by the caller as for the bands of several threads (threads.c; a
+ *    line the live model would have cut sends the frame back to the scanline order);
  *  - the lazy clear (render.c) is exact in any order: a line's valid range only grows to the
  *    one run holding every span that touched it, and only pixels outside it are cleared; the
  *    whole-line clear of lines crossed by 8 or more polygons is done for every line before any
@@ -1209,12 +1214,12 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
                     line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
                     /* (the span's xstart, xend: line_persp_span's) */
                     if (xstart >= 0)
-                        raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+                        raster_timing_prec_width(&rec[y], xend + 1 - xstart);
                     else
-                        raster_timing_rec_span(&rec[y], xstart, xend);
+                        raster_timing_prec_span(&rec[y], xstart, xend);
                 } else {
                     line_setup(r, rp, y, &c); /* (crossed edges) */
-                    raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+                    raster_timing_prec_span(&rec[y], c.xstart, c.xend);
                 }
                 pmajor_span_touch(r, y, &c, touch);
                 raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
@@ -1225,7 +1230,7 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
     }
     for (; y < ydraw; y++) {
         line_setup(r, rp, y, &c);
-        raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+        raster_timing_prec_span(&rec[y], c.xstart, c.xend);
         pmajor_span_touch(r, y, &c, touch);
         raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
         step_edges(rp);
@@ -1262,7 +1267,7 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
     line_lin_begin(r, rp, &c);
     for (; y < yseg; y++) {
         line_setup(r, rp, y, &c);
-        raster_timing_rec_span(&rec[y], c.xstart, c.xend);
+        raster_timing_prec_span(&rec[y], c.xstart, c.xend);
         pmajor_span_touch(r, y, &c, touch);
         raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
         rp->xl = raster_slope_step_lin(&rp->left);
@@ -1334,13 +1339,13 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         if (xstart <= xend) {
             fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide, quick);
             if (xstart >= 0)
-                raster_timing_rec_width(&rec[y], xend + 1 - xstart);
+                raster_timing_prec_width(&rec[y], xend + 1 - xstart);
             else
-                raster_timing_rec_span(&rec[y], xstart, xend);
+                raster_timing_prec_span(&rec[y], xstart, xend);
         } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
             fn = raster_span_choose(rp, c);
-            raster_timing_rec_span(&rec[y], c->xstart, c->xend);
+            raster_timing_prec_span(&rec[y], c->xstart, c->xend);
         }
         pmajor_span_touch(r, y, c, touch);
         fn(c, RASTER_TIMING_NO_LIMIT);
@@ -1420,18 +1425,21 @@ SPAN_INLINE void seg_x_sync(const seg_x *v, raster_poly *rp, int32_t ixl, int32_
     rp->xr = xr;
 }
 
-/* slope_acc4's values with t in lane 4 (lanes 5-7: 0). The accumulators acc[0..3] and acc[4],
- * and attr_base's r, g, b, s and t, each read as one load within what one store wrote (the
- * step stores acc[0..3] as one vector and acc[4] apart: a load across two stores, or across
- * attr_base's end into acc[0], would wait for them, a store-forwarding stall every line). */
-SPAN_INLINE void slope_acc8(const raster_slope *s, pmajor_u32x8 *v)
+/* slope_acc4's values with t in lane 4 (lanes 5-7: 0 or anything: span_attrs_prepare_lin8's
+ * stores of them are overwritten). The accumulators acc[0..3] and acc[4], and attr_base's r, g,
+ * b, s and t, each read as one load within what one store wrote (the step stores acc[0..3] as
+ * one vector and acc[4] apart: a load across two stores, or across attr_base's end into acc[0],
+ * would wait for them, a store-forwarding stall every line). The halves joined by the
+ * intrinsic on the cast: the generic shuffle of two 16-byte vectors zeroes the upper half
+ * first, a register copy an edge a line (~60 K instructions a frame on g_heavy_1). */
+PMAJOR_AVX2_INLINE void slope_acc8(const raster_slope *s, pmajor_u32x8 *v)
 {
     const pmajor_u32x8 a = (pmajor_u32x8)(*(const pmajor_u64x4 *)s->attr_acc >> 35);
     const pmajor_u32x4 lo = __builtin_shufflevector(a, a, 0, 2, 4, 6) +
                             *(const pmajor_u32x4 *)(s->attr_base + RASTER_EA_R);
     const pmajor_u32x4 t = {s->attr_base[RASTER_EA_T] +
                             (uint32_t)(s->attr_acc[RASTER_EA_T - 1] >> 35)};
-    *v = __builtin_shufflevector(lo, t, 0, 1, 2, 3, 4, 5, 6, 7);
+    *v = (pmajor_u32x8)_mm256_inserti128_si256(_mm256_castsi128_si256((__m128i)lo), (__m128i)t, 1);
 }
 
 /* span_attrs_prepare_lin4 of the five attributes in lanes 0-4 of @p a0 / @p a1 at once (the
@@ -1474,9 +1482,9 @@ SPAN_INLINE void seg_acc_step(raster_slope *s, bool zstep)
  * line_setup as there, with the edges written back before it. The same values as
  * pmajor_lin_lines; unit.test_raster_lines_fast compares the two with line_setup.
  */
-SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
-                                 span_line *c, raster_timing_line *rec, bool touch,
-                                 const line_seg *g, bool zconst, bool fixfn)
+PMAJOR_AVX2_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
+                                        span_line *c, raster_timing_line *rec, bool touch,
+                                        const line_seg *g, bool zconst, bool fixfn)
 {
     raster_slope *L = &rp->left, *R = &rp->right;
     const raster_recip *tab = r->recip;
@@ -1516,9 +1524,14 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
      * (inc 0: xr the same on every line), and tests xl only if the left edge is vertical too
      * (xl the same on every line) */
     const int32_t xpush = xr - line_seg_xend(g, xl, xr);
+    /* and folded into the right lane of v, which then gives the span's right end (xend) on
+     * each line, xr - xpush: ((xbase - xpush) + off) ^ xsign on a positive edge (xsign 0),
+     * ~(xbase + off) - xpush = ~((xbase + xpush) + off) on a negative one (xsign -1; a
+     * horizontal edge, inc 0 too); (xpush ^ xsign) - xsign is xpush, -xpush */
+    v.xbase[1] -= ((uint32_t)xpush ^ v.xsign[1]) - v.xsign[1];
+    int32_t xend = xr - xpush;
     raster_timing_line *ry = &rec[y]; /* line y's */
     for (; y < yseg; y++, ry++) {
-        const int32_t xend = xr - xpush;
         raster_span_fn f = fn;
         if (__builtin_expect(xl <= xend, 1)) {
             pmajor_u32x8 lv, rv;
@@ -1546,15 +1559,15 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
                 f = rp->span_flat;
             }
             if (xl >= 0)
-                raster_timing_rec_width(ry, xdiff);
+                raster_timing_prec_width(ry, xdiff);
             else
-                raster_timing_rec_span(ry, xl, xend);
+                raster_timing_prec_span(ry, xl, xend);
         } else {
             /* crossed edges: line_setup, from the edges as they are on this line */
-            seg_x_sync(&v, rp, ixl, ixr, y - y0, xl, xr);
+            seg_x_sync(&v, rp, ixl, ixr, y - y0, xl, xend + xpush);
             line_setup(r, rp, y, c);
             f = raster_span_choose(rp, c);
-            raster_timing_rec_span(ry, c->xstart, c->xend);
+            raster_timing_prec_span(ry, c->xstart, c->xend);
             yput = y + 1; /* (its runs, lin_fast and flat colour are line_setup's) */
         }
         pmajor_span_touch(r, y, c, touch);
@@ -1563,7 +1576,7 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
         seg_acc_step(R, !zconst);
         const pmajor_i32x4v x = seg_x_step(&v);
         xl = x[0];
-        xr = x[1];
+        xend = x[1];
         rp->xl = xl; /* (read by the span functions of curse.c: curse_roles) */
         if (__builtin_expect(y + 1 == yput, 0)) {
             line_runs_put(c, &runs[y + 1 == ybot]); /* (the next line's: not the top) */
@@ -1572,107 +1585,154 @@ SPAN_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32_t y, i
             yput = y + 1 < ybot ? ybot : INT32_MIN;
         }
     }
-    seg_x_sync(&v, rp, ixl, ixr, yseg - y0, xl, xr);
+    seg_x_sync(&v, rp, ixl, ixr, yseg - y0, xl, xend + xpush);
 }
 #endif
 
-/* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band).
- * Its bottom line (when not flat) is charged and not drawn, as in draw_scanline. @p box: its
- * extent (raster_engine.box); @p touch: some line of [y, yend) may need its pixels made valid
- * for the lazy clear (pmajor_touch). (Inline in its two copies, pmajor_poly_avx2 and
- * pmajor_poly_plain, each out of line: inlined into the band's loop, g_heavy_1 ran 78 K more
- * instructions.) */
-SPAN_INLINE void pmajor_poly(raster_band *b, raster_poly *rp, int32_t y, int32_t yend,
-                             raster_timing_line *rec, const raster_list_box *box, bool touch,
-                             bool avx2)
+/* The start of pmajor_poly's segment at line y of a lin_line polygon: its end @p *yseg (the
+ * lines up to the next edge set-up, line_seg_edges: the edges' tests of line_setup_lin once for
+ * all of them), the edges' part @p g, @p zconst, @p quick. @return false where
+ * pmajor_lines_ref has drawn the segment (an edge line_lin_edge_ok refuses). */
+SPAN_INLINE bool pmajor_lin_seg(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
+                                raster_timing_line *rec, bool touch, int32_t *yseg, line_seg *g,
+                                bool *zconst, bool *quick)
 {
-    raster_engine *r = b->r;
-    int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
-    if (y < ydraw) b->drew = true;
-    if (rp->lin_line) {
-        span_line c;
-        line_lin_begin(r, rp, &c);
-        /* (narrow: line_lin_interp also takes it for the reciprocal table there) */
-        const bool narrow = line_lin_narrow(box) && r->recip;
-        raster_slope *L = &rp->left, *R = &rp->right;
-        while (y < ydraw) {
-            /* the lines up to the next edge set-up: the edges' tests of line_setup_lin once
-             * for all of them */
-            const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
-            if (!line_lin_edge_ok(L, yseg - y) || !line_lin_edge_ok(R, yseg - y)) {
-                pmajor_lines_ref(r, rp, y, yseg, rec, touch);
-                y = yseg;
-                continue;
-            }
-            line_seg g;
-            line_seg_init(rp, &g);
-            /* both edges at one depth on every line (zacc_on false: z0; screen-parallel
-             * polygons, e.g. 2D sprites and UI): every span's depth fields are the same, set
-             * here once (a crossed line's line_setup sets the same values) */
-            const bool zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
-            /* both edges Y-major and no line polygon rule: the lines' runs from line_runs */
-            const bool quick = !L->xmajor && !R->xmajor && !g.rule;
-#if PMAJOR_AVX2
-            if (avx2 && quick && narrow && rp->span_lin) {
-                /* fixfn: the span function and flat colour are the segment's (no flat
-                 * variant, or r, g, b step on neither edge) */
-                const bool fixfn =
-                    !rp->span_flat || !(L->attr_step[0] | L->attr_step[1] | L->attr_step[2] |
-                                        R->attr_step[0] | R->attr_step[1] | R->attr_step[2]);
-                if (zconst) {
-                    span_z_const(&c, L->z0);
-                    if (fixfn)
-                        pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, true, true);
-                    else
-                        pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, true, false);
-                } else if (fixfn) {
-                    pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, false, true);
-                } else {
-                    pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, false, false);
-                }
-                y = yseg;
-                continue;
-            }
-#endif
-            if (zconst) {
-                span_z_const(&c, L->z0);
-                if (quick)
-                    pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true, avx2, true);
-                else
-                    pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, true, avx2, false);
-            } else {
-                pmajor_lin_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, false, avx2, quick);
-            }
-            y = yseg;
-        }
-    } else {
-#if PMAJOR_AVX2
-        if (avx2)
-            pmajor_lines_avx2(r, rp, y, ydraw, rec, touch);
-        else
-#endif
-            pmajor_lines_plain(r, rp, y, ydraw, rec, touch);
+    const raster_slope *L = &rp->left, *R = &rp->right;
+    *yseg = line_seg_edges(r, rp, y, ydraw);
+    if (!line_lin_edge_ok(L, *yseg - y) || !line_lin_edge_ok(R, *yseg - y)) {
+        pmajor_lines_ref(r, rp, y, *yseg, rec, touch);
+        return false;
     }
-    if (ydraw < yend) raster_timing_rec_bottom(&rec[ydraw]);
+    line_seg_init(rp, g);
+    /* both edges at one depth on every line (zacc_on false: z0; screen-parallel polygons, e.g.
+     * 2D sprites and UI): every span's depth fields are the same, set once a segment (a crossed
+     * line's line_setup sets the same values) */
+    *zconst = !L->zacc_on && !R->zacc_on && L->z0 == R->z0;
+    /* both edges Y-major and no line polygon rule: the lines' runs from line_runs */
+    *quick = !L->xmajor && !R->xmajor && !g->rule;
+    return true;
 }
 
-#if PMAJOR_AVX2
-/* pmajor_poly of an engine with span_isa AVX2 (PMAJOR_AVX2). */
-static __attribute__((noinline, target("avx2"))) void
-pmajor_poly_avx2(raster_band *b, raster_poly *rp, int32_t y, int32_t yend, raster_timing_line *rec,
-                 const raster_list_box *box, bool touch)
+/* pmajor_lin_lines of a segment pmajor_lin_seg began. */
+SPAN_INLINE void pmajor_lin_seg_lines(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
+                                      span_line *c, raster_timing_line *rec, bool touch,
+                                      bool narrow, const line_seg *g, bool zconst, bool quick,
+                                      bool avx2)
 {
-    pmajor_poly(b, rp, y, yend, rec, box, touch, true);
+    if (zconst) {
+        span_z_const(c, rp->left.z0);
+        if (quick)
+            pmajor_lin_lines(r, rp, y, yseg, c, rec, touch, narrow, g, true, avx2, true);
+        else
+            pmajor_lin_lines(r, rp, y, yseg, c, rec, touch, narrow, g, true, avx2, false);
+    } else {
+        pmajor_lin_lines(r, rp, y, yseg, c, rec, touch, narrow, g, false, avx2, quick);
+    }
 }
-#endif
 
-/* pmajor_poly of other engines. */
+/* pmajor_poly's lines [y, ydraw) of a lin_line polygon, segment by segment. */
+SPAN_INLINE void pmajor_lin_poly(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
+                                 raster_timing_line *rec, const raster_list_box *box, bool touch,
+                                 bool avx2)
+{
+    span_line c;
+    line_lin_begin(r, rp, &c);
+    /* (narrow: line_lin_interp also takes it for the reciprocal table there) */
+    const bool narrow = line_lin_narrow(box) && r->recip;
+    while (y < ydraw) {
+        int32_t yseg;
+        line_seg g;
+        bool zconst, quick;
+        if (pmajor_lin_seg(r, rp, y, ydraw, rec, touch, &yseg, &g, &zconst, &quick))
+            pmajor_lin_seg_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, zconst, quick, avx2);
+        y = yseg;
+    }
+}
+
+/* The lines [y, yend) polygon @p rp draws (ydraw: its bottom line, when not flat, is charged
+ * and not drawn, as in draw_scanline), the band's drew flag set when there are any. */
+SPAN_INLINE int32_t pmajor_ydraw(raster_band *b, const raster_poly *rp, int32_t y, int32_t yend)
+{
+    const int32_t ydraw = rp->ytop != rp->ybottom && rp->ybottom < yend ? rp->ybottom : yend;
+    if (y < ydraw) b->drew = true;
+    return ydraw;
+}
+
+/* Lines [y, yend) of one polygon activated at y (yend: one past its last line in the band) on
+ * an engine without span_isa AVX2. @p box: its extent (raster_engine.box); @p touch: some line
+ * of [y, yend) may need its pixels made valid for the lazy clear (pmajor_touch). */
 SPAN_NOINLINE static void pmajor_poly_plain(raster_band *b, raster_poly *rp, int32_t y,
                                             int32_t yend, raster_timing_line *rec,
                                             const raster_list_box *box, bool touch)
 {
-    pmajor_poly(b, rp, y, yend, rec, box, touch, false);
+    raster_engine *r = b->r;
+    const int32_t ydraw = pmajor_ydraw(b, rp, y, yend);
+    if (rp->lin_line)
+        pmajor_lin_poly(r, rp, y, ydraw, rec, box, touch, false);
+    else
+        pmajor_lines_plain(r, rp, y, ydraw, rec, touch);
+    if (ydraw < yend) raster_timing_prec_bottom(&rec[ydraw]);
 }
+
+#if PMAJOR_AVX2
+/* pmajor_lin_poly of pmajor_poly_avx2: a segment pmajor_lin_fast can draw goes there (its own
+ * copy of the loop: pmajor_lin_fast's intrinsics inline only into AVX2 code). */
+PMAJOR_AVX2_INLINE void pmajor_lin_poly_avx2(raster_engine *r, raster_poly *rp, int32_t y,
+                                             int32_t ydraw, raster_timing_line *rec,
+                                             const raster_list_box *box, bool touch)
+{
+    span_line c;
+    line_lin_begin(r, rp, &c);
+    const bool narrow = line_lin_narrow(box) && r->recip;
+    const raster_slope *L = &rp->left, *R = &rp->right;
+    while (y < ydraw) {
+        int32_t yseg;
+        line_seg g;
+        bool zconst, quick;
+        if (!pmajor_lin_seg(r, rp, y, ydraw, rec, touch, &yseg, &g, &zconst, &quick)) {
+            y = yseg;
+            continue;
+        }
+        if (quick && narrow && rp->span_lin) {
+            /* fixfn: the span function and flat colour are the segment's (no flat variant, or
+             * r, g, b step on neither edge) */
+            const bool fixfn =
+                !rp->span_flat || !(L->attr_step[0] | L->attr_step[1] | L->attr_step[2] |
+                                    R->attr_step[0] | R->attr_step[1] | R->attr_step[2]);
+            if (zconst) {
+                span_z_const(&c, L->z0);
+                if (fixfn)
+                    pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, true, true);
+                else
+                    pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, true, false);
+            } else if (fixfn) {
+                pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, false, true);
+            } else {
+                pmajor_lin_fast(r, rp, y, yseg, &c, rec, touch, &g, false, false);
+            }
+        } else {
+            pmajor_lin_seg_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, zconst, quick, true);
+        }
+        y = yseg;
+    }
+}
+
+/* pmajor_poly_plain of an engine with span_isa AVX2 (PMAJOR_AVX2), compiled for AVX2. (The
+ * lines inline in each copy, each out of line: inlined into the band's loop, g_heavy_1 ran 78 K
+ * more instructions.) */
+static __attribute__((noinline, target("avx2"))) void
+pmajor_poly_avx2(raster_band *b, raster_poly *rp, int32_t y, int32_t yend, raster_timing_line *rec,
+                 const raster_list_box *box, bool touch)
+{
+    raster_engine *r = b->r;
+    const int32_t ydraw = pmajor_ydraw(b, rp, y, yend);
+    if (rp->lin_line)
+        pmajor_lin_poly_avx2(r, rp, y, ydraw, rec, box, touch);
+    else
+        pmajor_lines_avx2(r, rp, y, ydraw, rec, touch);
+    if (ydraw < yend) raster_timing_prec_bottom(&rec[ydraw]);
+}
+#endif
 
 /* The lazy clear's checks of a band's polygon lines (span_touch, render.c raster_span_begin)
  * change nothing on a line the band's whole-line clear has made valid (pmajor_full: its valid
@@ -1761,6 +1821,7 @@ SPAN_INLINE void band_pmajor(raster_band *b, raster_timing_line *rec, bool carry
                 out_ok = false;
         }
     }
+    for (int32_t y = y0; y < y1; y++) raster_timing_prec_end(&rec[y]);
     b->carry_at = out_at;
     b->ncarry = nout;
     b->carry_ok = out_ok;

@@ -211,6 +211,48 @@ static inline void raster_timing_rec_width(raster_timing_line *rec, int32_t w)
 }
 
 /**
+ * The polygon-major loop's form of the records above (span.c band_pmajor; the same time and,
+ * after raster_timing_prec_end, the same need): while a band draws, rec->need holds not the
+ * need but what it follows from, m = max(w, 4) of the line's last charge (w: its width), 6 for
+ * a bottom line; raster_timing_prec_end turns it into the need once the band's lines are
+ * drawn. A charge of w pixels adds 12 + max(w - 4, 0) = 8 + m and needs time + max(6 - m, 0)
+ * (2 units after the 12, the pixels' cost counted: m 4 or less, 5 or 6 or more: 2, 1, 0 more),
+ * so the line loop's record is an add and two stores, its need's compare and select made once
+ * a line in the band's end instead of once a polygon line. Start lines with
+ * raster_timing_rec_start. (unit.test_raster_timing compares them with the records above.)
+ */
+static inline void raster_timing_prec_width(raster_timing_line *rec, int32_t w)
+{
+    const int64_t m = w > RASTER_TIMING_FREE_PIXELS ? w : RASTER_TIMING_FREE_PIXELS;
+    rec->time += RASTER_TIMING_PER_POLY - RASTER_TIMING_FREE_PIXELS + m;
+    rec->need = m;
+}
+/** raster_timing_rec_span's charge in raster_timing_prec_width's form. */
+static inline void raster_timing_prec_span(raster_timing_line *rec, int32_t xl, int32_t xr)
+{
+    int32_t first = xl < 0 ? 0 : xl;
+    int64_t over = (int64_t)xr + 1 - first - RASTER_TIMING_FREE_PIXELS; /* cost when > 0 */
+    int64_t cost = over > 0 ? over : 0;
+    rec->time += RASTER_TIMING_PER_POLY + cost;
+    /* (m: 4 + the cost, up to 6 where no more is needed) */
+    rec->need = RASTER_TIMING_FREE_PIXELS +
+                (cost < RASTER_TIMING_MIN_TO_START ? cost : RASTER_TIMING_MIN_TO_START);
+}
+/** raster_timing_rec_bottom in raster_timing_prec_width's form. */
+static inline void raster_timing_prec_bottom(raster_timing_line *rec)
+{
+    rec->time += RASTER_TIMING_EMPTY_LINE;
+    rec->need = RASTER_TIMING_FREE_PIXELS + RASTER_TIMING_MIN_TO_START;
+}
+/** The need of a line recorded by raster_timing_prec_*, in place (INT64_MIN when nothing was
+ *  charged, as raster_timing_rec_start left it). */
+static inline void raster_timing_prec_end(raster_timing_line *rec)
+{
+    const int64_t m = rec->need, six = RASTER_TIMING_FREE_PIXELS + RASTER_TIMING_MIN_TO_START;
+    if (m != INT64_MIN) rec->need = rec->time + (m < six ? six - m : 0);
+}
+
+/**
  * raster_timing_poly_span(t, y, xl, xr, true), with the common case inline (the scanline loop
  * asks once per polygon line): a timed line that is not aborted and has time for the
  * polygon's 12 units, its start test and all its pixels is charged here; every other case

@@ -315,6 +315,55 @@ static void test_rec_width_matches_span(void **state)
     }
 }
 
+/* The polygon-major loop's scratch records (raster_timing_prec_*, the need made by
+ * raster_timing_prec_end) against the records above: random sequences of charges (spans
+ * starting on and off screen, widths 1..600, bottom lines, none) give the same time and need. */
+static void test_prec_matches_rec(void **state)
+{
+    (void)state;
+    uint32_t seed = 777;
+    for (int run = 0; run < 20000; run++) {
+        raster_timing_line a, b;
+        raster_timing_rec_start(&a);
+        raster_timing_rec_start(&b);
+        seed = seed * 1103515245u + 12345u;
+        const int n = (int)(seed >> 16) % 5; /* charges on the line (0: none) */
+        for (int k = 0; k < n; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const uint32_t v = seed >> 8;
+            const int32_t w = 1 + (int32_t)(v % 600u), xl = (int32_t)((v >> 10) % 700u) - 350;
+            switch ((v >> 20) % 3u) {
+            case 0:
+                raster_timing_rec_width(&a, w);
+                raster_timing_prec_width(&b, w);
+                break;
+            case 1:
+                raster_timing_rec_span(&a, xl, xl + w - 1);
+                raster_timing_prec_span(&b, xl, xl + w - 1);
+                break;
+            default:
+                raster_timing_rec_bottom(&a);
+                raster_timing_prec_bottom(&b);
+                break;
+            }
+        }
+        raster_timing_prec_end(&b);
+        assert_true(a.time == b.time && a.need == b.need);
+    }
+    /* every width's need, on its own and after another charge */
+    for (int32_t w = 1; w <= 600; w++) {
+        raster_timing_line a, b;
+        raster_timing_rec_start(&a);
+        raster_timing_rec_start(&b);
+        raster_timing_rec_bottom(&a);
+        raster_timing_prec_bottom(&b);
+        raster_timing_rec_width(&a, w);
+        raster_timing_prec_width(&b, w);
+        raster_timing_prec_end(&b);
+        assert_true(a.time == b.time && a.need == b.need);
+    }
+}
+
 static void test_inline_span_matches(void **state)
 {
     fixture *f = *state;
@@ -370,6 +419,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_power_on_frame_untimed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline_span_matches, setup, teardown),
         cmocka_unit_test(test_rec_width_matches_span),
+        cmocka_unit_test(test_prec_matches_rec),
         cmocka_unit_test_setup_teardown(test_light_pair_costs_512, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadlines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_light_frame_rdlines_46, setup, teardown),
