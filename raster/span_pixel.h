@@ -40,6 +40,11 @@ enum {
     /* the overlapping-edge rule (curse.c; never with SPAN_AA or SPAN_SHADOW): each pixel
      * carries its run's role (span_line.roles) */
     SPAN_CURSE = 512,
+    /* SPAN_SHADE_MODDEC on a polygon whose texture repeats on both axes without flip
+     * (raster_span_k.plain, known when the span function is chosen: span_vec8.h draw_vec8's
+     * linear span functions, span_fns_vec8.c span_fn_w*p_*): the wrap is (coord >> 4) & mask,
+     * with the shift taken from the accumulator's own bits and no test per call */
+    SPAN_TEX_PLAIN = 1024,
 };
 
 /** Everything constant over one polygon's line. */
