@@ -141,10 +141,14 @@ SPAN_INLINE uint32_t span_wrap(const raster_tex_axis *ax, const uint16_t *tab, u
 /* raster_shade_modulate_decoded with the constants of k (same arithmetic, raster_modulate6).
  * @p flat: the vertex colour is k's flat colour (vr, vg, vb unused). */
 SPAN_INLINE uint32_t span_moddec(const span_k *k, uint32_t vr, uint32_t vg, uint32_t vb, int32_t s,
-                                 int32_t t, bool flat)
+                                 int32_t t, bool flat, bool plain)
 {
-    uint32_t ws = span_wrap(&k->p->ax_s, k->p->tab_s, k->p->pm_s, s, k->p->repeat);
-    uint32_t wt = span_wrap(&k->p->ax_t, k->p->tab_t, k->p->pm_t, t, k->p->repeat);
+    /* (@p plain, SPAN_TEX_PLAIN: both axes repeat without flip, the wrap is the bits below
+     * the size, mask = size - 1) */
+    uint32_t ws = plain ? ((uint32_t)s >> 4) & k->p->ax_s.mask
+                        : span_wrap(&k->p->ax_s, k->p->tab_s, k->p->pm_s, s, k->p->repeat);
+    uint32_t wt = plain ? ((uint32_t)t >> 4) & k->p->ax_t.mask
+                        : span_wrap(&k->p->ax_t, k->p->tab_t, k->p->pm_t, t, k->p->repeat);
     uint32_t px = k->p->texels[(wt << k->p->wlog2) + ws];
     if (flat && k->ident) return px;
     uint32_t r1 = flat ? k->fr1 : (vr >> 3) + 1;
@@ -362,7 +366,8 @@ SPAN_INLINE uint32_t plot_color(const span_line *c, const span_k *k, int flags, 
                                 uint32_t vg, uint32_t vb, int32_t s, int32_t t)
 {
     if (flags & SPAN_SHADE_MODDEC)
-        return span_moddec(k, vr, vg, vb, s, t, (flags & SPAN_FLAT) != 0);
+        return span_moddec(k, vr, vg, vb, s, t, (flags & SPAN_FLAT) != 0,
+                           (flags & SPAN_TEX_PLAIN) != 0);
     if (flags & SPAN_FLAT) return k->flat;
     if (flags & SPAN_SHADE_VERTEX) /* = raster_shade_vertex, the alpha from k */
         return (vr >> 3) | ((vg >> 3) << 8) | ((vb >> 3) << 16) | k->p->valpha;
