@@ -137,7 +137,10 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
             rp->span_lin = raster_spf_vmod[d];
             rp->span_flat = raster_spf_vfmod[d];
 #if SPAN_VEC8
-            if (w) rp->span_lin = raster_spf_wmod[d], rp->span_flat = raster_spf_wfmod[d];
+            if (w && rp->spk.plain)
+                rp->span_lin = raster_spf_wmodp[d], rp->span_flat = raster_spf_wfmodp[d];
+            else if (w)
+                rp->span_lin = raster_spf_wmod[d], rp->span_flat = raster_spf_wfmod[d];
 #endif
         }
         (void)w;

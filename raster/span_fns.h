@@ -50,6 +50,9 @@ extern const raster_span_fn raster_spf_vvtx[4], raster_spf_vmod[4], raster_spf_v
  * index = depth (0-3) */
 extern const raster_span_fn raster_spf_wvtx[4], raster_spf_wmod[4], raster_spf_wflat[4],
     raster_spf_wfmod[4];
+/* the same modulate, textures that repeat on both axes without flip (raster_span_k.plain:
+ * SPAN_TEX_PLAIN) */
+extern const raster_span_fn raster_spf_wmodp[4], raster_spf_wfmodp[4];
 extern const raster_span_fn raster_spf_qvtx[4], raster_spf_qmod[4], raster_spf_qflat[4],
     raster_spf_qfmod[4];
 #endif

@@ -22,7 +22,9 @@
     SPAN_FN_W(wvtx_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA)                                        \
     SPAN_FN_W(wmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA)                                        \
     SPAN_FN_W(wflat_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA | SPAN_FLAT)                           \
-    SPAN_FN_W(wfmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT)
+    SPAN_FN_W(wfmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT)                           \
+    SPAN_FN_W(wmodp_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_TEX_PLAIN)                      \
+    SPAN_FN_W(wfmodp_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA | SPAN_FLAT | SPAN_TEX_PLAIN)
 SPAN_FN_VEC8(0)
 SPAN_FN_VEC8(1)
 SPAN_FN_VEC8(2)
@@ -31,6 +33,9 @@ const raster_span_fn raster_spf_wvtx[4] = TABLE4(span_fn_wvtx_);
 const raster_span_fn raster_spf_wmod[4] = TABLE4(span_fn_wmod_);
 const raster_span_fn raster_spf_wflat[4] = TABLE4(span_fn_wflat_);
 const raster_span_fn raster_spf_wfmod[4] = TABLE4(span_fn_wfmod_);
+/* (the modulate's for textures that repeat on both axes without flip: SPAN_TEX_PLAIN) */
+const raster_span_fn raster_spf_wmodp[4] = TABLE4(span_fn_wmodp_);
+const raster_span_fn raster_spf_wfmodp[4] = TABLE4(span_fn_wfmodp_);
 /* Perspective Z-buffered spans eight pixels at a time (span_vec8.h draw_persp8_line; the
  * W-buffered ones keep the four-lane step): index = depth (0-3). */
 #define SPAN_FN_Q(name, fl)                                                                        \

@@ -40,6 +40,11 @@ enum {
     /* the overlapping-edge rule (curse.c; never with SPAN_AA or SPAN_SHADOW): each pixel
      * carries its run's role (span_line.roles) */
     SPAN_CURSE = 512,
+    /* SPAN_SHADE_MODDEC on a polygon whose texture repeats on both axes without flip
+     * (raster_span_k.plain, known when the span function is chosen: span_vec8.h draw_vec8's
+     * linear span functions, span_fns_vec8.c span_fn_w*p_*): the wrap is (coord >> 4) & mask,
+     * with the shift taken from the accumulator's own bits and no test per call */
+    SPAN_TEX_PLAIN = 1024,
 };
 
 /** Everything constant over one polygon's line. */
@@ -136,10 +141,14 @@ SPAN_INLINE uint32_t span_wrap(const raster_tex_axis *ax, const uint16_t *tab, u
 /* raster_shade_modulate_decoded with the constants of k (same arithmetic, raster_modulate6).
  * @p flat: the vertex colour is k's flat colour (vr, vg, vb unused). */
 SPAN_INLINE uint32_t span_moddec(const span_k *k, uint32_t vr, uint32_t vg, uint32_t vb, int32_t s,
-                                 int32_t t, bool flat)
+                                 int32_t t, bool flat, bool plain)
 {
-    uint32_t ws = span_wrap(&k->p->ax_s, k->p->tab_s, k->p->pm_s, s, k->p->repeat);
-    uint32_t wt = span_wrap(&k->p->ax_t, k->p->tab_t, k->p->pm_t, t, k->p->repeat);
+    /* (@p plain, SPAN_TEX_PLAIN: both axes repeat without flip, the wrap is the bits below
+     * the size, mask = size - 1) */
+    uint32_t ws = plain ? ((uint32_t)s >> 4) & k->p->ax_s.mask
+                        : span_wrap(&k->p->ax_s, k->p->tab_s, k->p->pm_s, s, k->p->repeat);
+    uint32_t wt = plain ? ((uint32_t)t >> 4) & k->p->ax_t.mask
+                        : span_wrap(&k->p->ax_t, k->p->tab_t, k->p->pm_t, t, k->p->repeat);
     uint32_t px = k->p->texels[(wt << k->p->wlog2) + ws];
     if (flat && k->ident) return px;
     uint32_t r1 = flat ? k->fr1 : (vr >> 3) + 1;
@@ -357,7 +366,8 @@ SPAN_INLINE uint32_t plot_color(const span_line *c, const span_k *k, int flags, 
                                 uint32_t vg, uint32_t vb, int32_t s, int32_t t)
 {
     if (flags & SPAN_SHADE_MODDEC)
-        return span_moddec(k, vr, vg, vb, s, t, (flags & SPAN_FLAT) != 0);
+        return span_moddec(k, vr, vg, vb, s, t, (flags & SPAN_FLAT) != 0,
+                           (flags & SPAN_TEX_PLAIN) != 0);
     if (flags & SPAN_FLAT) return k->flat;
     if (flags & SPAN_SHADE_VERTEX) /* = raster_shade_vertex, the alpha from k */
         return (vr >> 3) | ((vg >> 3) << 8) | ((vb >> 3) << 16) | k->p->valpha;

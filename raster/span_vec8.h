@@ -250,6 +250,14 @@ SPAN_AVX2_FN bool vec8_persp_bad(__m256d n0, __m256d d0, __m256d n1, __m256d d1)
     return _mm256_movemask_pd(bad) != 0;
 }
 
+/* The right shift of draw_vec8's attribute @p a (0-4: r, g, b, s, t) from the accumulator's bit
+ * 35 (span_dda: attribute = acc >> 35) to the lanes the step reads: a colour channel's v >> 3
+ * (the modulate's and the vertex colour's six bits), with SPAN_TEX_PLAIN (@p plain) a texture
+ * coordinate's coord >> 4 (the wrap is then its bits below the axis' size); else the
+ * coordinate itself. From the accumulator the shifted bits are one shift of its high halves
+ * (vec8_acc_bits), not a shift more a lane. */
+#define VEC8_ATTR_SH(a, plain) ((a) < 3 ? 38 : (plain) ? 39 : 35)
+
 /* Pixels [xs, xe) of a line (see the top of this file), xe <= 256: linear (SPAN_DDA) or
  * perspective Z-buffered (draw_persp8_line checked the ranges, span_pixel.h persp_ok), with or
  * without the overlapping-edge rule (SPAN_CURSE). lim1 / lim2: the left run ends before lim1,
@@ -262,6 +270,7 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     const bool tex = (flags & SPAN_SHADE_MODDEC) != 0;
     const bool flat = (flags & SPAN_FLAT) != 0;
     const int a0 = flat ? 3 : 0, a1 = tex ? 5 : 3;
+    const bool plain_k = tex && (flags & SPAN_TEX_PLAIN) != 0;
 
     /* (the span's ends as vectors first: fewer general registers live through the set-up) */
     const __m256i vlim1 = vec8_set1(lim1), vlim2 = vec8_set1(lim2);
@@ -273,8 +282,10 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     const bool persp = !(flags & SPAN_DDA);
     uint64_t xr = (uint32_t)(xs - c->ix.x0), xl = (uint32_t)(c->ix.xdiff - (xs - c->ix.x0));
     vec8_acc va[5], vz;
-    /* the attributes at the step's pixels; @p one: linear ones formed here, at the set-up, so
-     * that only their eight 32-bit lanes stay live into the step, not two 64-bit vectors */
+    /* the attributes at the step's pixels as the step reads them (VEC8_ATTR_SH: a colour
+     * channel >> 3, with SPAN_TEX_PLAIN a texture coordinate >> 4); @p one: linear ones
+     * formed here, at the set-up, so that only their eight 32-bit lanes stay live into the
+     * step, not two 64-bit vectors */
     __m256i av[5];
     __m256i vd[5], vb[5], vp[5];
     __m256d xd0 = _mm256_setzero_pd(), xd1 = _mm256_setzero_pd(), wn = _mm256_setzero_pd(),
@@ -296,7 +307,7 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
             vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
                           c->a_sel[a] ? 0u - dr : dr);
-            if (one) av[a] = vec8_acc_bits(&va[a], 35);
+            if (one) av[a] = vec8_acc_bits(&va[a], VEC8_ATTR_SH(a, plain_k));
         }
     }
     if (persp && !one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
@@ -413,13 +424,21 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 const __m256i b = one ? vec8_set1((int32_t)c->a_base[a]) : vb[a];
                 const __m256i pd = one ? vec8_set1((int32_t)c->a_pd[a]) : vp[a];
                 av[a] = vec8_attr_persp(b, pd, d, f0);
+                if (VEC8_ATTR_SH(a, plain_k) != 35)
+                    av[a] = _mm256_srli_epi32(av[a], VEC8_ATTR_SH(a, plain_k) - 35);
             }
         } else if (!one) {
-            for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], 35);
+            for (int a = a0; a < a1; a++) av[a] = vec8_acc_bits(&va[a], VEC8_ATTR_SH(a, plain_k));
         }
         if (tex) {
-            __m256i ws = vec8_wrap(p->v_wrap[0], av[3], repeat, plain);
-            __m256i wt = vec8_wrap(p->v_wrap[1], av[4], repeat, plain);
+            __m256i ws, wt;
+            if (plain_k) {
+                ws = _mm256_and_si256(av[3], VEC8_K(p->v_wrap[0][2]));
+                wt = _mm256_and_si256(av[4], VEC8_K(p->v_wrap[1][2]));
+            } else {
+                ws = vec8_wrap(p->v_wrap[0], av[3], repeat, plain);
+                wt = vec8_wrap(p->v_wrap[1], av[4], repeat, plain);
+            }
             const __m128i wlog2 = _mm_cvtsi32_si128((int)(one ? p->wlog2 : wlog2_l));
             const uint32_t *const tx = one ? p->texels : tx_l;
             __m256i idx = _mm256_add_epi32(_mm256_sll_epi32(wt, wlog2), ws);
@@ -434,9 +453,8 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                 if (!flat) {
                     /* (v >> 3) + 1 per channel, 2 * pa1 for alpha, as bytes, then 16 bits */
                     __m256i v6 = _mm256_or_si256(
-                        _mm256_or_si256(_mm256_srli_epi32(av[0], 3),
-                                        _mm256_slli_epi32(_mm256_srli_epi32(av[1], 3), 8)),
-                        _mm256_or_si256(_mm256_slli_epi32(_mm256_srli_epi32(av[2], 3), 16),
+                        _mm256_or_si256(av[0], _mm256_slli_epi32(av[1], 8)),
+                        _mm256_or_si256(_mm256_slli_epi32(av[2], 16),
                                         vec8_set1((int32_t)((2 * p->pa1 - 1) << 24))));
                     v6 = _mm256_add_epi32(v6, vec8_set1(0x01010101));
                     mlo = _mm256_unpacklo_epi8(v6, _mm256_setzero_si256());
@@ -453,11 +471,9 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         } else if (flat) {
             color = vec8_set1((int32_t)c->flat_color);
         } else {
-            color =
-                _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi32(av[0], 3),
-                                                _mm256_slli_epi32(_mm256_srli_epi32(av[1], 3), 8)),
-                                _mm256_or_si256(_mm256_slli_epi32(_mm256_srli_epi32(av[2], 3), 16),
-                                                vec8_set1((int32_t)p->valpha)));
+            color = _mm256_or_si256(
+                _mm256_or_si256(av[0], _mm256_slli_epi32(av[1], 8)),
+                _mm256_or_si256(_mm256_slli_epi32(av[2], 16), vec8_set1((int32_t)p->valpha)));
         }
         __m256i alpha = _mm256_srli_epi32(color, 24);
         __m256i vis = _mm256_cmpgt_epi32(alpha, VEC8_K(p->v_aref));

@@ -260,6 +260,21 @@ static void test_small_linear_polygons(void **state)
     no_aa_frames(0xABCDEF01u, 0x1234567u, 100, 1200, shape_small_linear);
 }
 
+/* As shape_small_linear, and a textured polygon's texture repeats on both axes without flip
+ * three times in four (raster_span_k.plain: span_vec8.h's SPAN_TEX_PLAIN span functions, the
+ * wrap from the accumulator's bits), with texture coordinates far apart (many wraps a line). */
+static void shape_small_linear_plain(gx_polygon *q, uint32_t *seed)
+{
+    shape_small_linear(q, seed);
+    if (q->teximage && !one_in(seed, 4)) q->teximage = (q->teximage & ~(0xFu << 16)) | 3u << 16;
+}
+
+static void test_small_linear_plain(void **state)
+{
+    (void)state;
+    no_aa_frames(0x9A1B2C3Du, 0x7654321u, 100, 1200, shape_small_linear_plain);
+}
+
 /* The overlapping-edge rule of edge marking (raster/curse.c) on its own: edge marking on,
  * anti-aliasing off, opaque polygons of a few IDs over each other (most pixels meet an edge of
  * the same ID), linear (half of them: one W) and perspective, flat and per-vertex colours: the
@@ -438,7 +453,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_frames),     cmocka_unit_test(test_small_linear_polygons),
         cmocka_unit_test(test_edge_marking_rule), cmocka_unit_test(test_edge_marking_rule_strips),
-        cmocka_unit_test(test_persp_ranges),
+        cmocka_unit_test(test_persp_ranges),      cmocka_unit_test(test_small_linear_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
