@@ -199,18 +199,7 @@ static inline void raster_timing_rec_span(raster_timing_line *rec, int32_t xl, i
         time > start + RASTER_TIMING_MIN_TO_START ? time : start + RASTER_TIMING_MIN_TO_START;
 }
 
-/** raster_timing_rec_span(rec, xl, xl + @p w - 1) of a span that starts on screen (xl >= 0),
- *  @p w pixels long (in 32 bits: the polygon-major loop's spans, span.c, which has @p w). */
-static inline void raster_timing_rec_width(raster_timing_line *rec, int32_t w)
-{
-    const int32_t cost = w > RASTER_TIMING_FREE_PIXELS ? w - RASTER_TIMING_FREE_PIXELS : 0;
-    const int64_t start = rec->time + RASTER_TIMING_PER_POLY, time = start + cost;
-    rec->time = time;
-    rec->need =
-        time > start + RASTER_TIMING_MIN_TO_START ? time : start + RASTER_TIMING_MIN_TO_START;
-}
-
-/**
+/*
  * The polygon-major loop's form of the records above (span.c band_pmajor; the same time and,
  * after raster_timing_prec_end, the same need): while a band draws, rec->need holds not the
  * need but what it follows from, m = max(w, 4) of the line's last charge (w: its width), 6 for
@@ -221,6 +210,8 @@ static inline void raster_timing_rec_width(raster_timing_line *rec, int32_t w)
  * a line in the band's end instead of once a polygon line. Start lines with
  * raster_timing_rec_start. (unit.test_raster_timing compares them with the records above.)
  */
+/** A span that starts on screen (xl >= 0), @p w pixels long (in 32 bits: span.c has @p w):
+ *  raster_timing_rec_span(rec, xl, xl + w - 1) in this form. */
 static inline void raster_timing_prec_width(raster_timing_line *rec, int32_t w)
 {
     const int64_t m = w > RASTER_TIMING_FREE_PIXELS ? w : RASTER_TIMING_FREE_PIXELS;

@@ -289,12 +289,13 @@ static void test_failed_start_still_costs_12(void **state)
 /* The inline fast path (raster_timing_poly_span_px) gives the same limits and leaves the
  * same model state as raster_timing_poly_span on random frames of random spans, loads heavy
  * enough to cut, skip and abort lines. */
-/* The polygon-major loop's records (timing.h raster_timing_rec_span, and
- * raster_timing_rec_width for spans starting on screen) against the model's charge written
+/* The records (timing.h raster_timing_rec_span, and the polygon-major loop's
+ * raster_timing_prec_width for spans starting on screen, its need made by
+ * raster_timing_prec_end) against the model's charge written
  * out (raster_timing_poly_span's recording: the 12 and the pixel cost, with the start test's 2
  * or the pixel cost, whichever is more, still needed after the 12): widths 1..600 at several
  * starts and line times. */
-static void test_rec_width_matches_span(void **state)
+static void test_prec_width_matches_span(void **state)
 {
     (void)state;
     const int64_t befores[] = {0, 1, 37, 499, (int64_t)1 << 40};
@@ -306,7 +307,8 @@ static void test_rec_width_matches_span(void **state)
                 const raster_timing_line want = {befores[i] + 12 + cost,
                                                  befores[i] + 12 + (cost > 2 ? cost : 2)};
                 raster_timing_line a = {befores[i], 0}, b = a;
-                raster_timing_rec_width(&a, w);
+                raster_timing_prec_width(&a, w);
+                raster_timing_prec_end(&a);
                 raster_timing_rec_span(&b, starts[j], starts[j] + w - 1);
                 assert_true(a.time == want.time && a.need == want.need);
                 assert_true(b.time == want.time && b.need == want.need);
@@ -334,7 +336,7 @@ static void test_prec_matches_rec(void **state)
             const int32_t w = 1 + (int32_t)(v % 600u), xl = (int32_t)((v >> 10) % 700u) - 350;
             switch ((v >> 20) % 3u) {
             case 0:
-                raster_timing_rec_width(&a, w);
+                raster_timing_rec_span(&a, 0, w - 1);
                 raster_timing_prec_width(&b, w);
                 break;
             case 1:
@@ -357,7 +359,7 @@ static void test_prec_matches_rec(void **state)
         raster_timing_rec_start(&b);
         raster_timing_rec_bottom(&a);
         raster_timing_prec_bottom(&b);
-        raster_timing_rec_width(&a, w);
+        raster_timing_rec_span(&a, 0, w - 1);
         raster_timing_prec_width(&b, w);
         raster_timing_prec_end(&b);
         assert_true(a.time == b.time && a.need == b.need);
@@ -418,7 +420,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_power_on_frame_untimed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline_span_matches, setup, teardown),
-        cmocka_unit_test(test_rec_width_matches_span),
+        cmocka_unit_test(test_prec_width_matches_span),
         cmocka_unit_test(test_prec_matches_rec),
         cmocka_unit_test_setup_teardown(test_light_pair_costs_512, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadlines, setup, teardown),
