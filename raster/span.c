@@ -149,7 +149,7 @@ typedef int32_t pmajor_i32x8 __attribute__((vector_size(32), aligned(4), may_ali
 #include <immintrin.h>
 /* The functions with AVX2 intrinsics (pmajor_lin_fast's), inlined only into pmajor_poly_avx2:
  * an intrinsic cannot be inlined into a function not compiled for AVX2, so pmajor_poly_avx2
- * has its own lin_line loop (pmajor_lin_poly_avx2) beside the shared pmajor_poly's. */
+ * has its own lin_line loop (pmajor_lin_poly_avx2) beside pmajor_poly_plain's (pmajor_lin_poly). */
 #define PMAJOR_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
 #else
 #define PMAJOR_AVX2 0
@@ -515,7 +515,7 @@ static inline void line_lin_interp(span_line *c, int32_t xstart, int32_t xend,
 
 /* The parts of a line's set-up (line_setup_lin, line_setup_persp) that depend only on the
  * polygon's two current edges, known once per edge pair (line_seg_init; the lines between two
- * edge set-ups: line_seg_edges, pmajor_poly / pmajor_lines): the fill rules (fill_rules: of a
+ * edge set-ups: line_seg_edges, pmajor_poly_* / pmajor_lines): the fill rules (fill_rules: of a
  * line above / on the polygon's bottom line, and whether the line polygon rule applies) and
  * the right vertical edge's push (line_setup). */
 typedef struct line_seg {
@@ -661,7 +661,7 @@ SPAN_INLINE raster_span_fn line_lin_span(raster_engine *r, raster_poly *rp, int3
  * line_lin_narrow's result for the polygon, and the engine has its reciprocal table (false:
  * not known).
  * unit.test_raster_lines_fast compares the two on random frames. (The polygon-major loop,
- * pmajor_poly, takes line_lin_span straight, with the edges' tests once per edge pair.)
+ * pmajor_poly_*, takes line_lin_span straight, with the edges' tests once per edge pair.)
  */
 SPAN_INLINE void line_setup_lin(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
                                 bool narrow)
@@ -1186,7 +1186,7 @@ SPAN_INLINE void pmajor_span_touch(raster_engine *r, int32_t y, const span_line 
     if (touch) span_touch(r, y, c, RASTER_TIMING_NO_LIMIT);
 }
 
-/* pmajor_poly's lines [y, ydraw) of a polygon that is not lin_line: by line_setup_persp when
+/* pmajor_poly_*'s lines [y, ydraw) of a polygon that is not lin_line: by line_setup_persp when
  * line_persp_ok, else line_setup. (Out of line, pmajor_lines_avx2 / pmajor_lines_plain: with
  * these loops inline beside line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to
  * +0.17 M instructions.) */
@@ -1198,7 +1198,7 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
         line_persp_begin(r, rp, &c);
         const bool wbuf = rp->wbuffer, aa = rp->span_flags & SPAN_AA;
         while (y < ydraw) {
-            /* the lines up to the next edge set-up, as in pmajor_poly */
+            /* the lines up to the next edge set-up, as in pmajor_poly_* */
             const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
             line_seg g;
             line_seg_init(rp, &g);
@@ -1258,7 +1258,7 @@ SPAN_NOINLINE static void pmajor_lines_plain(raster_engine *r, raster_poly *rp, 
     pmajor_lines(r, rp, y, ydraw, rec, touch, false);
 }
 
-/* pmajor_poly's lines [y, yseg) of a lin_line polygon whose edges line_setup_lin does not
+/* pmajor_poly_*'s lines [y, yseg) of a lin_line polygon whose edges line_setup_lin does not
  * take (line_lin_edge_ok): line_setup, as line_setup_lin falls back to. (Out of line: rare.) */
 SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, int32_t y,
                                            int32_t yseg, raster_timing_line *rec, bool touch)
@@ -1307,7 +1307,7 @@ SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide, bool xmajor
     return xmajor ? raster_slope_x(s) : raster_slope_x_ymajor(s);
 }
 
-/* pmajor_poly's lines [y, yseg) of a segment of a lin_line polygon whose edges line_lin_span
+/* pmajor_poly_*'s lines [y, yseg) of a segment of a lin_line polygon whose edges line_lin_span
  * takes; @p zconst: span_z_const holds for them; @p quick: their runs, fill rules and edge
  * flags are line_runs' (both edges Y-major, no line polygon rule). (Inline with constant
  * flags: one loop for each; a constant quick took g_heavy_1 from 9.26 M to 9.10 M
@@ -1589,7 +1589,7 @@ PMAJOR_AVX2_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32
 }
 #endif
 
-/* The start of pmajor_poly's segment at line y of a lin_line polygon: its end @p *yseg (the
+/* The start of pmajor_poly_*'s segment at line y of a lin_line polygon: its end @p *yseg (the
  * lines up to the next edge set-up, line_seg_edges: the edges' tests of line_setup_lin once for
  * all of them), the edges' part @p g, @p zconst, @p quick. @return false where
  * pmajor_lines_ref has drawn the segment (an edge line_lin_edge_ok refuses). */
@@ -1630,10 +1630,9 @@ SPAN_INLINE void pmajor_lin_seg_lines(raster_engine *r, raster_poly *rp, int32_t
     }
 }
 
-/* pmajor_poly's lines [y, ydraw) of a lin_line polygon, segment by segment. */
+/* pmajor_poly_plain's lines [y, ydraw) of a lin_line polygon, segment by segment. */
 SPAN_INLINE void pmajor_lin_poly(raster_engine *r, raster_poly *rp, int32_t y, int32_t ydraw,
-                                 raster_timing_line *rec, const raster_list_box *box, bool touch,
-                                 bool avx2)
+                                 raster_timing_line *rec, const raster_list_box *box, bool touch)
 {
     span_line c;
     line_lin_begin(r, rp, &c);
@@ -1644,7 +1643,7 @@ SPAN_INLINE void pmajor_lin_poly(raster_engine *r, raster_poly *rp, int32_t y, i
         line_seg g;
         bool zconst, quick;
         if (pmajor_lin_seg(r, rp, y, ydraw, rec, touch, &yseg, &g, &zconst, &quick))
-            pmajor_lin_seg_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, zconst, quick, avx2);
+            pmajor_lin_seg_lines(r, rp, y, yseg, &c, rec, touch, narrow, &g, zconst, quick, false);
         y = yseg;
     }
 }
@@ -1668,7 +1667,7 @@ SPAN_NOINLINE static void pmajor_poly_plain(raster_band *b, raster_poly *rp, int
     raster_engine *r = b->r;
     const int32_t ydraw = pmajor_ydraw(b, rp, y, yend);
     if (rp->lin_line)
-        pmajor_lin_poly(r, rp, y, ydraw, rec, box, touch, false);
+        pmajor_lin_poly(r, rp, y, ydraw, rec, box, touch);
     else
         pmajor_lines_plain(r, rp, y, ydraw, rec, touch);
     if (ydraw < yend) raster_timing_prec_bottom(&rec[ydraw]);
