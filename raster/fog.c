@@ -47,6 +47,10 @@ void raster_fog_setup(raster_fog *f, const gx_render_regs *regs)
     f->fog_rb = (f->color6 & 0x003F003Fu);
     f->fog_ga = ((f->color6 >> 8) & 0x3Fu) | (f->alpha << 16);
     for (int i = 0; i < 33; i++) f->pair[i] = f->table[i] | (uint32_t)f->table[i + 1] << 16;
+    for (int i = 0; i < 32; i++) f->dens[i] = f->table[i + 1];
+    f->k_umax = 32u << 17, f->k_frac = 0x1FFFFu, f->k_sub = 0x00010000u, f->k_min = 0x001F001Fu;
+    f->k_lo = 0xF070F070u, f->k_hi = 0x00800080u, f->k_t1 = 0xFFFFu, f->k_one = 1;
+    f->k_mrb = 0x003F003Fu, f->k_mga = 0x001F003Fu, f->k_rgb = 0x003F3F3Fu, f->k_a = 0x1F000000u;
 }
 
 uint32_t raster_fog_density(const raster_fog *f, uint32_t z)
@@ -188,64 +192,15 @@ static inline __m128i fog_blend4(const raster_fog *f, __m128i c, __m128i d)
     return out;
 }
 
-#if !defined(DSGX_NO_AVX2) && (defined(__x86_64__) || defined(__i386__)) &&                        \
-    (defined(__GNUC__) || defined(__clang__))
+#ifdef RASTER_POSTPASS_AVX2 /* (raster_fog_density8, raster_fog_blend8: postpass_internal.h) */
 #define FOG_AVX2 1
-#include <immintrin.h>
-
-#define FOG_AVX2_FN static inline __attribute__((always_inline, target("avx2")))
-
-/* raster_fog_density of eight depths. As fog_density4 (for any 32-bit depth: the offset
- * compare unsigned), and: the index's clamp to 32 as an
- * unsigned minimum, and its fraction left as it is (pair[32] holds table[32] twice: any fraction
- * gives table[32]); both table entries of each lane by one gather of pair[]; the interpolation
- * as d0 + ((d1 - d0) * frac >> 17) (arithmetic shift): d0 * (0x20000 - frac) + d1 * frac is
- * d0 * 2^17 + (d1 - d0) * frac, and adding a multiple of 2^17 commutes with the floor of the
- * division by 2^17; (d1 - d0) * frac lies within +-127 * 2^17, one 32-bit product. */
-FOG_AVX2_FN __m256i fog_density8(const raster_fog *f, __m256i z)
-{
-    const __m256i off = _mm256_set1_epi32((int32_t)f->offset);
-    __m256i below = _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(z, off), z),
-                                     _mm256_set1_epi32(-1)); /* z < offset, unsigned */
-    __m256i v = _mm256_sll_epi32(_mm256_srli_epi32(_mm256_sub_epi32(z, off), 2),
-                                 _mm_cvtsi32_si128((int32_t)f->shift));
-    __m256i index = _mm256_min_epu32(_mm256_srli_epi32(v, 17), _mm256_set1_epi32(32));
-    index = _mm256_andnot_si256(below, index);
-    __m256i frac = _mm256_andnot_si256(below, _mm256_and_si256(v, _mm256_set1_epi32(0x1FFFF)));
-    __m256i pr = _mm256_i32gather_epi32((const int *)f->pair, index, 4);
-    __m256i t0 = _mm256_and_si256(pr, _mm256_set1_epi32(0xFFFF)), t1 = _mm256_srli_epi32(pr, 16);
-    __m256i d = _mm256_add_epi32(
-        t0, _mm256_srai_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(t1, t0), frac), 17));
-    __m256i full = _mm256_cmpgt_epi32(d, _mm256_set1_epi32(126));
-    return _mm256_blendv_epi8(d, _mm256_set1_epi32(128), full);
-}
-
-/* fog_blend4 on eight colours */
-FOG_AVX2_FN __m256i fog_blend8(const raster_fog *f, __m256i c, __m256i d)
-{
-    __m256i d16 = _mm256_or_si256(d, _mm256_slli_epi32(d, 16));
-    __m256i nd16 = _mm256_sub_epi16(_mm256_set1_epi16(128), d16);
-    const __m256i mrb = _mm256_set1_epi32(0x003F003F), mga = _mm256_set1_epi32(0x001F003F);
-    __m256i rb = _mm256_and_si256(c, mrb), ga = _mm256_and_si256(_mm256_srli_epi32(c, 8), mga);
-    rb = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_set1_epi32((int32_t)f->fog_rb), d16),
-                          _mm256_mullo_epi16(rb, nd16));
-    ga = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_set1_epi32((int32_t)f->fog_ga), d16),
-                          _mm256_mullo_epi16(ga, nd16));
-    rb = _mm256_and_si256(_mm256_srli_epi16(rb, 7), mrb);
-    ga = _mm256_and_si256(_mm256_srli_epi16(ga, 7), mga);
-    __m256i out = _mm256_or_si256(rb, _mm256_slli_epi32(ga, 8));
-    if (f->alpha_only)
-        out = _mm256_or_si256(_mm256_and_si256(c, _mm256_set1_epi32(0x003F3F3F)),
-                              _mm256_and_si256(out, _mm256_set1_epi32(0x1F000000)));
-    return out;
-}
 
 /* raster_fog_pass eight pixels at a time (engines with span_isa AVX2): the same steps, the
  * same reuse of the last group's results; the lower layer's pixels under edge pixels eight at
  * a time too (those with the fog bit written, the others stored back unchanged: the group's
  * words are this line's). */
-FOG_AVX2_FN void fog_rows_avx2(raster_engine *r, const raster_fog *f, int y0, int y1,
-                               const bool lower)
+static inline __attribute__((always_inline, target("avx2"))) void
+fog_rows_avx2(raster_engine *r, const raster_fog *f, int y0, int y1, const bool lower)
 {
     const __m256i fogbit = _mm256_set1_epi32((int32_t)RASTER_ATTR_FOG);
     const __m256i edgebits = _mm256_set1_epi32((int32_t)RASTER_ATTR_EDGE_MASK);
@@ -261,12 +216,12 @@ FOG_AVX2_FN void fog_rows_avx2(raster_engine *r, const raster_fog *f, int y0, in
                 __m256i c = _mm256_loadu_si256((const __m256i *)&r->color[i]);
                 if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(z, zlast)) != -1) {
                     zlast = z;
-                    dlast = fog_density8(f, z);
+                    dlast = raster_fog_density8(f, z);
                     clast = _mm256_xor_si256(c, _mm256_set1_epi32(-1)); /* (not c: recompute) */
                 }
                 if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(c, clast)) != -1) {
                     clast = c;
-                    olast = fog_blend8(f, c, dlast);
+                    olast = raster_fog_blend8(f, c, dlast);
                 }
                 _mm256_storeu_si256((__m256i *)&r->color[i], _mm256_blendv_epi8(c, olast, fog));
             }
@@ -280,7 +235,7 @@ FOG_AVX2_FN void fog_rows_avx2(raster_engine *r, const raster_fog *f, int y0, in
             if (_mm256_testz_si256(lfog, lfog)) continue;
             __m256i z = _mm256_loadu_si256((const __m256i *)&r->depth[lo]);
             __m256i c = _mm256_loadu_si256((const __m256i *)&r->color[lo]);
-            __m256i out = fog_blend8(f, c, fog_density8(f, z));
+            __m256i out = raster_fog_blend8(f, c, raster_fog_density8(f, z));
             _mm256_storeu_si256((__m256i *)&r->color[lo], _mm256_blendv_epi8(c, out, lfog));
         }
     }

@@ -377,6 +377,72 @@ static void test_fog_pass_bits(void **state)
     assert_int_equal(f->out.px[5 * 256 + 5], PX(63, 0, 0, 31));
 }
 
+#ifdef RASTER_POSTPASS_AVX2
+/* raster_fog_density8 and raster_fog_blend8 on @p z and @p c, @p d (eight lanes each) */
+static __attribute__((target("avx2"))) void fog_kernels8(const raster_fog *fog, const uint32_t z[8],
+                                                         const uint32_t c[8], const uint32_t d[8],
+                                                         uint32_t dens[8], uint32_t out[8])
+{
+    _mm256_storeu_si256((__m256i *)dens,
+                        raster_fog_density8(fog, _mm256_loadu_si256((const __m256i *)z)));
+    _mm256_storeu_si256((__m256i *)out,
+                        raster_fog_blend8(fog, _mm256_loadu_si256((const __m256i *)c),
+                                          _mm256_loadu_si256((const __m256i *)d)));
+}
+#endif
+
+/* The eight-lane fog kernels lane by lane against raster_fog_density / raster_fog_blend: random
+ * fog registers (tables rising or random, up to 127: full fog; every shift; offsets; colours;
+ * alpha-only), depths over the whole 24-bit range, at and around the offset and at every table
+ * index's boundary (the byte shuffles' two halves, index 0 and 32), colours with random high
+ * bits and every density 0..128. The pass test below reaches them only where its buffers do. */
+static void test_fog_kernels8(void **state)
+{
+#ifdef RASTER_POSTPASS_AVX2
+    fixture *f = *state;
+    if (raster_span_isa_best() < RASTER_SPAN_ISA_AVX2) skip();
+    gx_render_regs *g = &f->in->regs;
+    uint32_t st = 0xF06F06u;
+    for (int round = 0; round < 200; round++) {
+        for (int i = 0; i < 32; i++)
+            g->fog_table[i] = (uint8_t)(round % 2 ? xs32(&st) & 0x7Fu : i * 4 + (xs32(&st) & 7u));
+        g->fog_offset = (uint16_t)(round % 5 == 0 ? 0 : xs32(&st) & 0x7FFFu);
+        g->fog_color = xs32(&st) & 0x1F7FFFu;
+        g->disp3dcnt =
+            (uint16_t)((1u << 7) | ((uint32_t)(round % 16) << 8) | (round % 3 == 0 ? 1u << 6 : 0u));
+        raster_fog fog;
+        raster_fog_setup(&fog, g);
+        for (int n = 0; n < 512; n++) {
+            uint32_t z[8], c[8], d[8], dens[8], out[8];
+            for (int k = 0; k < 8; k++) {
+                uint32_t r = xs32(&st), step = 0x80000u >> fog.shift;
+                switch (r & 3u) {
+                case 0: z[k] = xs32(&st) & 0xFFFFFFu; break;
+                case 1: z[k] = fog.offset + (xs32(&st) % 9u) - 4u; break;
+                default:
+                    z[k] = fog.offset + (xs32(&st) % 34u) * (step ? step : 1u) + (r >> 30) - 2u;
+                }
+                z[k] &= 0xFFFFFFu;
+                c[k] = xs32(&st);
+                d[k] = (uint32_t)(n * 8 + k) % 129u;
+            }
+            fog_kernels8(&fog, z, c, d, dens, out);
+            for (int k = 0; k < 8; k++) {
+                if (dens[k] != raster_fog_density(&fog, z[k]))
+                    fail_msg("round %d depth %06x: density %u, reference %u", round, z[k], dens[k],
+                             raster_fog_density(&fog, z[k]));
+                if (out[k] != raster_fog_blend(&fog, c[k], d[k]))
+                    fail_msg("round %d colour %08x density %u: %08x, reference %08x", round, c[k],
+                             d[k], out[k], raster_fog_blend(&fog, c[k], d[k]));
+            }
+        }
+    }
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* The fog pass (eight pixels at a time with AVX2, four with SSE2: each form the build and the
  * machine have) against raster_fog_pass_ref (one pixel at a
  * time through raster_fog_density / raster_fog_blend): random buffers of both layers (depths
@@ -732,6 +798,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fog_blend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_blend_channels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_pass_bits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fog_kernels8, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fog_pass_matches_ref, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_marking_against_clear_plane, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_mark_pass_matches_ref, setup, teardown),
