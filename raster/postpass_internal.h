@@ -102,11 +102,11 @@ void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1);
 /* a raster_fog constant in every lane, read from the struct (raster_fog.k_*) */
 #define RASTER_FOG_K(f, field) _mm256_set1_epi32((int32_t)(f)->field)
 
-/* raster_fog_density of eight depths. As fog.c fog_density4 (depths and the offset below 2^24,
- * so z - offset does not overflow as a signed lane), and:
- *  - the index and fraction from u = min(v, 32 << 17), v from max(z - offset, 0): u = 0 below
- *    the offset, and index 32 with fraction 0 beyond the table, as there (u >> 17 and
- *    u & 0x1FFFF).
+/* raster_fog_density of eight depths. As fog.c fog_density4 (for any 32-bit depth: the offset
+ * compare unsigned; W-buffer depths are not bounded by 2^24), and:
+ *  - the index and fraction from u = min(v, 32 << 17), v from z - offset, 0 where z <= offset
+ *    (z == offset gives 0 either way): u = 0 below the offset, and index 32 with fraction 0
+ *    beyond the table, as there (u >> 17 and u & 0x1FFFF).
  *  - the two entries table[index] and table[index + 1] are FOG_TABLE[max(index - 1, 0)] and
  *    FOG_TABLE[min(index, 31)] (table[] is FOG_TABLE with its first and last entries repeated):
  *    both looked up at once from the 32-byte FOG_TABLE (raster_fog.dens) by two byte shuffles,
@@ -119,8 +119,9 @@ void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1);
  *  - 127 or more becomes 128 as d + ((d + 1) >> 7): entries are 7 bits, so d <= 127. */
 RASTER_AVX2_INLINE __m256i raster_fog_density8(const raster_fog *f, __m256i z)
 {
-    __m256i t =
-        _mm256_max_epi32(_mm256_sub_epi32(z, RASTER_FOG_K(f, offset)), _mm256_setzero_si256());
+    const __m256i off = RASTER_FOG_K(f, offset);
+    __m256i below = _mm256_cmpeq_epi32(_mm256_max_epu32(z, off), off); /* z <= offset */
+    __m256i t = _mm256_andnot_si256(below, _mm256_sub_epi32(z, off));
     __m256i v = _mm256_sllv_epi32(_mm256_srli_epi32(t, 2), RASTER_FOG_K(f, shift));
     __m256i u = _mm256_min_epu32(v, RASTER_FOG_K(f, k_umax));
     __m256i frac = _mm256_and_si256(u, RASTER_FOG_K(f, k_frac));

@@ -393,9 +393,10 @@ static __attribute__((target("avx2"))) void fog_kernels8(const raster_fog *fog, 
 
 /* The eight-lane fog kernels lane by lane against raster_fog_density / raster_fog_blend: random
  * fog registers (tables rising or random, up to 127: full fog; every shift; offsets; colours;
- * alpha-only), depths over the whole 24-bit range, at and around the offset and at every table
- * index's boundary (the byte shuffles' two halves, index 0 and 32), colours with random high
- * bits and every density 0..128. The pass test below reaches them only where its buffers do. */
+ * alpha-only), depths over the whole 24-bit range (and beyond: W-buffer values), at and around the
+ * offset and at every table index's boundary (the byte shuffles' two halves, index 0 and 32),
+ * colours with random high bits and every density 0..128. The pass test below reaches them only
+ * where its buffers do. */
 static void test_fog_kernels8(void **state)
 {
 #ifdef RASTER_POSTPASS_AVX2
@@ -422,7 +423,7 @@ static void test_fog_kernels8(void **state)
                 default:
                     z[k] = fog.offset + (xs32(&st) % 34u) * (step ? step : 1u) + (r >> 30) - 2u;
                 }
-                z[k] &= 0xFFFFFFu;
+                if ((r >> 2 & 15u) != 0) z[k] &= 0xFFFFFFu; /* (else any 32-bit depth) */
                 c[k] = xs32(&st);
                 d[k] = (uint32_t)(n * 8 + k) % 129u;
             }
