@@ -943,16 +943,14 @@ SPAN_INLINE void seg_advance(raster_slope *s, seg_fac *f)
     s->zacc += s->zstep; /* (0 unless zacc_on) */
 }
 
-/* step_edges on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
- * again where one ends), @p lx / @p rx the edges' xmajor, @p fl / @p fr their factors
- * (seg_fac_init at the segment's start): a Y-major edge's X by raster_slope_x_ymajor (the X
- * stepped past the segment's last line, yseg, may lie out of the edge's range only if the
- * edge ends there: then line_seg_edges sets it up again, and rp->xl / rp->xr anew, or the line
- * is the polygon's bottom, not drawn). */
-SPAN_INLINE void seg_step_edges(raster_poly *rp, bool lx, bool rx, seg_fac *fl, seg_fac *fr)
+/* step_edges' X on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
+ * again where one ends) once both edges have advanced (seg_advance, each with its factor from
+ * seg_fac_init at the segment's start), @p lx / @p rx the edges' xmajor: a Y-major edge's X by
+ * raster_slope_x_ymajor (the X stepped past the segment's last line, yseg, may lie out of the
+ * edge's range only if the edge ends there: then line_seg_edges sets it up again, and rp->xl /
+ * rp->xr anew, or the line is the polygon's bottom, not drawn). */
+SPAN_INLINE void seg_step_x(raster_poly *rp, bool lx, bool rx)
 {
-    seg_advance(&rp->left, fl);
-    seg_advance(&rp->right, fr);
     rp->xl = lx ? raster_slope_x(&rp->left) : raster_slope_x_ymajor(&rp->left);
     rp->xr = rx ? raster_slope_x(&rp->right) : raster_slope_x_ymajor(&rp->right);
 }
@@ -1222,8 +1220,16 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
                     raster_timing_prec_span(&rec[y], c.xstart, c.xend);
                 }
                 pmajor_span_touch(r, y, &c, touch);
-                raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-                seg_step_edges(rp, lx, rx, &fl, &fr);
+                const raster_span_fn fn = raster_span_choose(rp, &c);
+                /* The next line's edge values (two divisions for the factors, ~15 cycles of
+                 * latency each, on which the next line's set-up waits) are begun before the
+                 * span is drawn, so that they run in its shadow; the span functions read no
+                 * edge's per-line fields. rp->xl / rp->xr after: curse.c's roles compare the
+                 * span's start with this line's rp->xl. */
+                seg_advance(&rp->left, &fl);
+                seg_advance(&rp->right, &fr);
+                fn(&c, RASTER_TIMING_NO_LIMIT);
+                seg_step_x(rp, lx, rx);
             }
         }
         return;
@@ -1276,7 +1282,7 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
 }
 
 /* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
- * 0) when !@p zstep, on a segment's lines (seg_step_edges: its X by raster_slope_x_ymajor
+ * 0) when !@p zstep, on a segment's lines (seg_step_x: its X by raster_slope_x_ymajor
  * when @p xmajor is false, which the edge's xmajor is then). */
 SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide, bool xmajor)
 {

@@ -143,7 +143,7 @@ static void test_slope_setup_matches_ref(void **state)
         assert_int_equal(xf, xr);
         assert_slopes_equal(&fast, &ref);
         /* span.c seg_x_step (pmajor_lin_fast) and edge.h raster_slope_x_ymajor (span.c
-         * seg_step_edges, seg_step) step a Y-major edge's X without the clamps: on the edge's
+         * seg_step_x, seg_step) step a Y-major edge's X without the clamps: on the edge's
          * lines from the set-up's on (y0 <= line < y1; edges of the screen's lengths), its X
          * unclamped lies in [xmin, xmax], so it is raster_slope_x's */
         if (!ref.xmajor && y >= y0 && y1 - y0 <= 256) {
