@@ -799,20 +799,28 @@ SPAN_INLINE int32_t slope_attr_wide(const raster_slope *s, __m128i v[2], bool wi
 }
 #endif
 
+/* Whether line_persp_span takes both edges' values and the span's set-up on eight lanes
+ * (@p wide, pmajor_lines_avx2's, and both edges perspective): constant between two edge
+ * set-ups. */
+SPAN_INLINE bool line_persp_w8(const raster_poly *rp, bool wide)
+{
+    return PMAJOR_AVX2 && wide && !rp->left.interp.linear && !rp->right.interp.linear;
+}
+
 /* line_setup_persp's line once the edges are set up and not crossed (@p xstart <= @p xend,
  * the span's ends with line_seg_xend's push); @p g: the edges' part, line_seg_init; @p wide:
- * pmajor_lines_avx2's (slope_attr_wide). */
+ * pmajor_lines_avx2's (slope_attr_wide); @p w8: line_persp_w8(rp, wide). */
 SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
                                  bool wbuf, bool aa, int32_t xstart, int32_t xend,
-                                 const line_seg *g, bool wide)
+                                 const line_seg *g, bool wide, bool w8)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
-    __m128i lv[2], rv[2];
+    /* (zero: gcc 12 does not see that the eight-lane path, w8, leaves them unread) */
+    __m128i lv[2] = {0}, rv[2] = {0};
     int32_t wl, wr;
 #if PMAJOR_AVX2
     /* both edges perspective: their values and the span's set-up on eight lanes */
-    const bool w8 = wide && !L->interp.linear && !R->interp.linear;
     pmajor_u32x8 l8, r8;
     if (w8) {
         slope_persp8(L, &l8);
@@ -825,8 +833,12 @@ SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, s
         wl = slope_attr_wide(L, lv, wide);
         wr = slope_attr_wide(R, rv, wide);
     }
+#if !PMAJOR_AVX2
+    (void)w8;
+#endif
 #else
     (void)wide;
+    (void)w8;
     int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
     raster_slope_attr_values(L, la);
     raster_slope_attr_values(R, ra);
@@ -885,7 +897,7 @@ SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, 
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g, false);
+    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g, false, false);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -1184,6 +1196,42 @@ SPAN_INLINE void pmajor_span_touch(raster_engine *r, int32_t y, const span_line 
     if (touch) span_touch(r, y, c, RASTER_TIMING_NO_LIMIT);
 }
 
+/* pmajor_lines' lines [y, yseg) of a line_persp_ok polygon between two edge set-ups (@p g,
+ * @p xpush, @p fl, @p fr: the segment's, as set up there; @p w8: line_persp_w8); @return yseg. */
+SPAN_INLINE int32_t pmajor_persp_seg(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
+                                     span_line *c, raster_timing_line *rec, bool touch,
+                                     const line_seg *g, int32_t xpush, seg_fac *fl, seg_fac *fr,
+                                     bool wbuf, bool aa, bool wide, bool w8)
+{
+    const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
+    for (; y < yseg; y++) {
+        int32_t xstart = rp->xl, xend = rp->xr - xpush;
+        if (xstart <= xend) {
+            line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, g, wide, w8);
+            /* (the span's xstart, xend: line_persp_span's) */
+            if (xstart >= 0)
+                raster_timing_prec_width(&rec[y], xend + 1 - xstart);
+            else
+                raster_timing_prec_span(&rec[y], xstart, xend);
+        } else {
+            line_setup(r, rp, y, c); /* (crossed edges) */
+            raster_timing_prec_span(&rec[y], c->xstart, c->xend);
+        }
+        pmajor_span_touch(r, y, c, touch);
+        const raster_span_fn fn = raster_span_choose(rp, c);
+        /* The next line's edge values (two divisions for the factors, ~15 cycles of latency
+         * each, on which the next line's set-up waits) are begun before the span is drawn, so
+         * that they run in its shadow; the span functions read no edge's per-line fields.
+         * rp->xl / rp->xr after: curse.c's roles compare the span's start with this line's
+         * rp->xl. */
+        seg_advance(&rp->left, fl);
+        seg_advance(&rp->right, fr);
+        fn(c, RASTER_TIMING_NO_LIMIT);
+        seg_step_x(rp, lx, rx);
+    }
+    return y;
+}
+
 /* pmajor_poly_*'s lines [y, ydraw) of a polygon that is not lin_line: by line_setup_persp when
  * line_persp_ok, else line_setup. (Out of line, pmajor_lines_avx2 / pmajor_lines_plain: with
  * these loops inline beside line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to
@@ -1200,37 +1248,20 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
             line_seg g;
             line_seg_init(rp, &g);
-            const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
             /* line_seg_xend's push, the segment's constant (as in pmajor_lin_fast) */
             const int32_t xpush = rp->xr - line_seg_xend(&g, rp->xl, rp->xr);
             seg_fac fl, fr;
             seg_fac_init(&fl, &rp->left.interp);
             seg_fac_init(&fr, &rp->right.interp);
-            for (; y < yseg; y++) {
-                int32_t xstart = rp->xl, xend = rp->xr - xpush;
-                if (xstart <= xend) {
-                    line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
-                    /* (the span's xstart, xend: line_persp_span's) */
-                    if (xstart >= 0)
-                        raster_timing_prec_width(&rec[y], xend + 1 - xstart);
-                    else
-                        raster_timing_prec_span(&rec[y], xstart, xend);
-                } else {
-                    line_setup(r, rp, y, &c); /* (crossed edges) */
-                    raster_timing_prec_span(&rec[y], c.xstart, c.xend);
-                }
-                pmajor_span_touch(r, y, &c, touch);
-                const raster_span_fn fn = raster_span_choose(rp, &c);
-                /* The next line's edge values (two divisions for the factors, ~15 cycles of
-                 * latency each, on which the next line's set-up waits) are begun before the
-                 * span is drawn, so that they run in its shadow; the span functions read no
-                 * edge's per-line fields. rp->xl / rp->xr after: curse.c's roles compare the
-                 * span's start with this line's rp->xl. */
-                seg_advance(&rp->left, &fl);
-                seg_advance(&rp->right, &fr);
-                fn(&c, RASTER_TIMING_NO_LIMIT);
-                seg_step_x(rp, lx, rx);
-            }
+            /* the segment's lines with the modes known: the common case (no W-buffer, no
+             * anti-aliasing, both edges perspective on eight lanes) without their tests */
+            const bool w8 = line_persp_w8(rp, wide);
+            if (w8 && !wbuf && !aa)
+                y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, false,
+                                     false, true, true);
+            else
+                y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, wbuf, aa,
+                                     wide, w8);
         }
         return;
     }
