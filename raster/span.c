@@ -153,6 +153,9 @@ typedef int32_t pmajor_i32x8 __attribute__((vector_size(32), aligned(4), may_ali
 #define PMAJOR_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
 #else
 #define PMAJOR_AVX2 0
+typedef struct persp8_seg {
+    int unused; /* (line_persp_w8 is false) */
+} persp8_seg;
 #endif
 
 #if SPAN_VEC
@@ -736,6 +739,31 @@ SPAN_INLINE void slope_persp8(const raster_slope *s, pmajor_u32x8 *v)
     *v = *(const pmajor_u32x8 *)s->attr_base + ((*(const pmajor_u32x8 *)s->attr_d * fs) >> 9);
 }
 
+/* slope_persp8's select folded out of its multiply, for a segment's lines (attr_d and attr_sel
+ * are the edge set-up's): with m = 0 - sel, d * f[sel] mod 2^32 is ((d * factor) ^ m) - m +
+ * ((d << 9) & m), i.e. d * factor or 512 d - d * factor; @p neg: m, @p d9: (d << 9) & m. */
+typedef struct slope_pre8 {
+    pmajor_u32x8 neg, d9;
+} slope_pre8;
+
+SPAN_INLINE void slope_pre8_init(const raster_slope *s, slope_pre8 *p)
+{
+    p->neg = 0u - *(const pmajor_u32x8 *)s->attr_sel;
+    p->d9 = (*(const pmajor_u32x8 *)s->attr_d << 9) & p->neg;
+}
+
+/* slope_persp8 with the edge's slope_pre8 @p p: one broadcast of the factor a line. */
+SPAN_INLINE void slope_persp8_pre(const raster_slope *s, const slope_pre8 *p, pmajor_u32x8 *v)
+{
+    const pmajor_u32x8 prod = *(const pmajor_u32x8 *)s->attr_d * s->interp.factor;
+    *v = *(const pmajor_u32x8 *)s->attr_base + ((((prod ^ p->neg) - p->neg) + p->d9) >> 9);
+}
+
+/* Both edges' slope_pre8 (line_persp_w8's segments). */
+typedef struct persp8_seg {
+    slope_pre8 l, r;
+} persp8_seg;
+
 /* raster_slope_attr_vec's @p v from slope_persp8's lanes @p w; @return W. */
 SPAN_INLINE int32_t slope_persp8_split(const pmajor_u32x8 *w, __m128i v[2])
 {
@@ -809,10 +837,11 @@ SPAN_INLINE bool line_persp_w8(const raster_poly *rp, bool wide)
 
 /* line_setup_persp's line once the edges are set up and not crossed (@p xstart <= @p xend,
  * the span's ends with line_seg_xend's push); @p g: the edges' part, line_seg_init; @p wide:
- * pmajor_lines_avx2's (slope_attr_wide); @p w8: line_persp_w8(rp, wide). */
+ * pmajor_lines_avx2's (slope_attr_wide); @p w8: line_persp_w8(rp, wide), then @p p8 the
+ * edges' slope_pre8. */
 SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
                                  bool wbuf, bool aa, int32_t xstart, int32_t xend,
-                                 const line_seg *g, bool wide, bool w8)
+                                 const line_seg *g, bool wide, bool w8, const persp8_seg *p8)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
@@ -823,8 +852,8 @@ SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, s
     /* both edges perspective: their values and the span's set-up on eight lanes */
     pmajor_u32x8 l8, r8;
     if (w8) {
-        slope_persp8(L, &l8);
-        slope_persp8(R, &r8);
+        slope_persp8_pre(L, &p8->l, &l8);
+        slope_persp8_pre(R, &p8->r, &r8);
         wl = (int32_t)l8[0];
         wr = (int32_t)r8[0];
     } else
@@ -835,10 +864,12 @@ SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, s
     }
 #if !PMAJOR_AVX2
     (void)w8;
+    (void)p8;
 #endif
 #else
     (void)wide;
     (void)w8;
+    (void)p8;
     int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
     raster_slope_attr_values(L, la);
     raster_slope_attr_values(R, ra);
@@ -897,7 +928,7 @@ SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, 
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g, false, false);
+    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g, false, false, NULL);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -1204,10 +1235,17 @@ SPAN_INLINE int32_t pmajor_persp_seg(raster_engine *r, raster_poly *rp, int32_t 
                                      bool wbuf, bool aa, bool wide, bool w8)
 {
     const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
+    persp8_seg p8;
+#if PMAJOR_AVX2
+    if (w8) {
+        slope_pre8_init(&rp->left, &p8.l);
+        slope_pre8_init(&rp->right, &p8.r);
+    }
+#endif
     for (; y < yseg; y++) {
         int32_t xstart = rp->xl, xend = rp->xr - xpush;
         if (xstart <= xend) {
-            line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, g, wide, w8);
+            line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, g, wide, w8, &p8);
             /* (the span's xstart, xend: line_persp_span's) */
             if (xstart >= 0)
                 raster_timing_prec_width(&rec[y], xend + 1 - xstart);
