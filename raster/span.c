@@ -1297,9 +1297,12 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             if (w8 && !wbuf && !aa)
                 y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, false,
                                      false, true, true);
+            else if (!w8)
+                y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, wbuf, aa,
+                                     wide, false);
             else
                 y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, wbuf, aa,
-                                     wide, w8);
+                                     true, true);
         }
         return;
     }
