@@ -313,6 +313,22 @@ RASTER_EDGE_AVX2_FN unsigned raster_slope_attrs_pair_avx2(raster_slope *sl, rast
 #define RASTER_EDGE_AVX2 0
 #endif
 
+/** One edge set up at line @p y from its ends @p e (setup.c raster_poly_setup_left / _right:
+ *  an edge that starts at a vertex below the polygon's top), inline: raster_slope_core,
+ *  raster_slope_attrs_vtx, the lower vertex's X and raster_slope_depth_in, as raster_slope_pair
+ *  sets up each of its edges (one call, not three out of line that each store the fields the
+ *  next overwrites; unit.test_raster_activate against the reference). @return its span X. */
+RASTER_HOT int32_t raster_slope_one(raster_slope *s, int side, const raster_edge_ends *e,
+                                    bool hw_gaps, bool wbuffer, int32_t y, const raster_recip *tab)
+{
+    const int32_t x = raster_slope_core(s, side, hw_gaps, e->a->sx, e->b->sx, e->a->sy, e->b->sy,
+                                        e->wa, e->wb, y, tab, true, false);
+    raster_slope_attrs_vtx(s, e->wa, e->wb, e->a, e->b);
+    s->x1 = e->b->sx;
+    raster_slope_depth_in(s, e->za, e->zb, wbuffer);
+    return x;
+}
+
 /** raster_slope_setup_pair without AVX2 (its @p wide false), inline: each edge's attributes by
  *  raster_slope_attrs_vtx. */
 RASTER_HOT void raster_slope_pair(raster_slope *sl, raster_slope *sr, const raster_edge_ends *el,

@@ -57,11 +57,12 @@ void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
         rp->cur_l = rp->next_l;
         rp->next_l = next_vtx(rp, rp->cur_l, fwd);
     }
-    const gx_vertex *a = poly_vtx(rp, rp->cur_l), *b = poly_vtx(rp, rp->next_l);
-    rp->xl = raster_slope_setup_tab(&rp->left, RASTER_SIDE_LEFT, !r->melonds_gaps, a->sx, b->sx,
-                                    a->sy, b->sy, p->w[rp->cur_l], p->w[rp->next_l], y, r->recip);
-    edge_attrs(&rp->left, p, rp->cur_l, rp->next_l, a, b);
-    rp->yl_next = b->sy;
+    const unsigned c = rp->cur_l, n = rp->next_l;
+    const raster_edge_ends e = {poly_vtx(rp, c), poly_vtx(rp, n), p->w[c],
+                                p->w[n],         p->z[c],         p->z[n]};
+    rp->xl = raster_slope_one(&rp->left, RASTER_SIDE_LEFT, &e, !r->melonds_gaps, p->wbuffer, y,
+                              r->recip);
+    rp->yl_next = e.b->sy;
 }
 
 void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
@@ -72,11 +73,12 @@ void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
         rp->cur_r = rp->next_r;
         rp->next_r = next_vtx(rp, rp->cur_r, fwd);
     }
-    const gx_vertex *a = poly_vtx(rp, rp->cur_r), *b = poly_vtx(rp, rp->next_r);
-    rp->xr = raster_slope_setup_tab(&rp->right, RASTER_SIDE_RIGHT, !r->melonds_gaps, a->sx, b->sx,
-                                    a->sy, b->sy, p->w[rp->cur_r], p->w[rp->next_r], y, r->recip);
-    edge_attrs(&rp->right, p, rp->cur_r, rp->next_r, a, b);
-    rp->yr_next = b->sy;
+    const unsigned c = rp->cur_r, n = rp->next_r;
+    const raster_edge_ends e = {poly_vtx(rp, c), poly_vtx(rp, n), p->w[c],
+                                p->w[n],         p->z[c],         p->z[n]};
+    rp->xr = raster_slope_one(&rp->right, RASTER_SIDE_RIGHT, &e, !r->melonds_gaps, p->wbuffer, y,
+                              r->recip);
+    rp->yr_next = e.b->sy;
 }
 
 /* The edges at line y of a polygon drawn on one line (@p flat), or of every other polygon in a

@@ -153,6 +153,9 @@ typedef int32_t pmajor_i32x8 __attribute__((vector_size(32), aligned(4), may_ali
 #define PMAJOR_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
 #else
 #define PMAJOR_AVX2 0
+typedef struct persp8_seg {
+    int unused; /* (line_persp_w8 is false) */
+} persp8_seg;
 #endif
 
 #if SPAN_VEC
@@ -736,6 +739,31 @@ SPAN_INLINE void slope_persp8(const raster_slope *s, pmajor_u32x8 *v)
     *v = *(const pmajor_u32x8 *)s->attr_base + ((*(const pmajor_u32x8 *)s->attr_d * fs) >> 9);
 }
 
+/* slope_persp8's select folded out of its multiply, for a segment's lines (attr_d and attr_sel
+ * are the edge set-up's): with m = 0 - sel, d * f[sel] mod 2^32 is ((d * factor) ^ m) - m +
+ * ((d << 9) & m), i.e. d * factor or 512 d - d * factor; @p neg: m, @p d9: (d << 9) & m. */
+typedef struct slope_pre8 {
+    pmajor_u32x8 neg, d9;
+} slope_pre8;
+
+SPAN_INLINE void slope_pre8_init(const raster_slope *s, slope_pre8 *p)
+{
+    p->neg = 0u - *(const pmajor_u32x8 *)s->attr_sel;
+    p->d9 = (*(const pmajor_u32x8 *)s->attr_d << 9) & p->neg;
+}
+
+/* slope_persp8 with the edge's slope_pre8 @p p: one broadcast of the factor a line. */
+SPAN_INLINE void slope_persp8_pre(const raster_slope *s, const slope_pre8 *p, pmajor_u32x8 *v)
+{
+    const pmajor_u32x8 prod = *(const pmajor_u32x8 *)s->attr_d * s->interp.factor;
+    *v = *(const pmajor_u32x8 *)s->attr_base + ((((prod ^ p->neg) - p->neg) + p->d9) >> 9);
+}
+
+/* Both edges' slope_pre8 (line_persp_w8's segments). */
+typedef struct persp8_seg {
+    slope_pre8 l, r;
+} persp8_seg;
+
 /* raster_slope_attr_vec's @p v from slope_persp8's lanes @p w; @return W. */
 SPAN_INLINE int32_t slope_persp8_split(const pmajor_u32x8 *w, __m128i v[2])
 {
@@ -799,24 +827,33 @@ SPAN_INLINE int32_t slope_attr_wide(const raster_slope *s, __m128i v[2], bool wi
 }
 #endif
 
+/* Whether line_persp_span takes both edges' values and the span's set-up on eight lanes
+ * (@p wide, pmajor_lines_avx2's, and both edges perspective): constant between two edge
+ * set-ups. */
+SPAN_INLINE bool line_persp_w8(const raster_poly *rp, bool wide)
+{
+    return PMAJOR_AVX2 && wide && !rp->left.interp.linear && !rp->right.interp.linear;
+}
+
 /* line_setup_persp's line once the edges are set up and not crossed (@p xstart <= @p xend,
  * the span's ends with line_seg_xend's push); @p g: the edges' part, line_seg_init; @p wide:
- * pmajor_lines_avx2's (slope_attr_wide). */
+ * pmajor_lines_avx2's (slope_attr_wide); @p w8: line_persp_w8(rp, wide), then @p p8 the
+ * edges' slope_pre8. */
 SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, span_line *c,
                                  bool wbuf, bool aa, int32_t xstart, int32_t xend,
-                                 const line_seg *g, bool wide)
+                                 const line_seg *g, bool wide, bool w8, const persp8_seg *p8)
 {
     const raster_slope *L = &rp->left, *R = &rp->right;
 #if SPAN_VEC
-    __m128i lv[2], rv[2];
+    /* (zero: gcc 12 does not see that the eight-lane path, w8, leaves them unread) */
+    __m128i lv[2] = {0}, rv[2] = {0};
     int32_t wl, wr;
 #if PMAJOR_AVX2
     /* both edges perspective: their values and the span's set-up on eight lanes */
-    const bool w8 = wide && !L->interp.linear && !R->interp.linear;
     pmajor_u32x8 l8, r8;
     if (w8) {
-        slope_persp8(L, &l8);
-        slope_persp8(R, &r8);
+        slope_persp8_pre(L, &p8->l, &l8);
+        slope_persp8_pre(R, &p8->r, &r8);
         wl = (int32_t)l8[0];
         wr = (int32_t)r8[0];
     } else
@@ -825,8 +862,14 @@ SPAN_INLINE void line_persp_span(raster_engine *r, raster_poly *rp, int32_t y, s
         wl = slope_attr_wide(L, lv, wide);
         wr = slope_attr_wide(R, rv, wide);
     }
+#if !PMAJOR_AVX2
+    (void)w8;
+    (void)p8;
+#endif
 #else
     (void)wide;
+    (void)w8;
+    (void)p8;
     int32_t la[RASTER_EDGE_ATTRS], ra[RASTER_EDGE_ATTRS];
     raster_slope_attr_values(L, la);
     raster_slope_attr_values(R, ra);
@@ -885,7 +928,7 @@ SPAN_INLINE void line_setup_persp(raster_engine *r, raster_poly *rp, int32_t y, 
         line_setup(r, rp, y, c); /* (the edges are set up for y: it does not repeat that) */
         return;
     }
-    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g, false);
+    line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, &g, false, false, NULL);
 }
 
 uint8_t raster_span_flags(const raster_engine *r, const raster_poly *rp)
@@ -943,16 +986,14 @@ SPAN_INLINE void seg_advance(raster_slope *s, seg_fac *f)
     s->zacc += s->zstep; /* (0 unless zacc_on) */
 }
 
-/* step_edges on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
- * again where one ends), @p lx / @p rx the edges' xmajor, @p fl / @p fr their factors
- * (seg_fac_init at the segment's start): a Y-major edge's X by raster_slope_x_ymajor (the X
- * stepped past the segment's last line, yseg, may lie out of the edge's range only if the
- * edge ends there: then line_seg_edges sets it up again, and rp->xl / rp->xr anew, or the line
- * is the polygon's bottom, not drawn). */
-SPAN_INLINE void seg_step_edges(raster_poly *rp, bool lx, bool rx, seg_fac *fl, seg_fac *fr)
+/* step_edges' X on a segment's lines (line_seg_edges: the edges' lines y0 <= y < y1, set up
+ * again where one ends) once both edges have advanced (seg_advance, each with its factor from
+ * seg_fac_init at the segment's start), @p lx / @p rx the edges' xmajor: a Y-major edge's X by
+ * raster_slope_x_ymajor (the X stepped past the segment's last line, yseg, may lie out of the
+ * edge's range only if the edge ends there: then line_seg_edges sets it up again, and rp->xl /
+ * rp->xr anew, or the line is the polygon's bottom, not drawn). */
+SPAN_INLINE void seg_step_x(raster_poly *rp, bool lx, bool rx)
 {
-    seg_advance(&rp->left, fl);
-    seg_advance(&rp->right, fr);
     rp->xl = lx ? raster_slope_x(&rp->left) : raster_slope_x_ymajor(&rp->left);
     rp->xr = rx ? raster_slope_x(&rp->right) : raster_slope_x_ymajor(&rp->right);
 }
@@ -1186,6 +1227,49 @@ SPAN_INLINE void pmajor_span_touch(raster_engine *r, int32_t y, const span_line 
     if (touch) span_touch(r, y, c, RASTER_TIMING_NO_LIMIT);
 }
 
+/* pmajor_lines' lines [y, yseg) of a line_persp_ok polygon between two edge set-ups (@p g,
+ * @p xpush, @p fl, @p fr: the segment's, as set up there; @p w8: line_persp_w8); @return yseg. */
+SPAN_INLINE int32_t pmajor_persp_seg(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
+                                     span_line *c, raster_timing_line *rec, bool touch,
+                                     const line_seg *g, int32_t xpush, seg_fac *fl, seg_fac *fr,
+                                     bool wbuf, bool aa, bool wide, bool w8)
+{
+    const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
+    persp8_seg p8;
+#if PMAJOR_AVX2
+    if (w8) {
+        slope_pre8_init(&rp->left, &p8.l);
+        slope_pre8_init(&rp->right, &p8.r);
+    }
+#endif
+    for (; y < yseg; y++) {
+        int32_t xstart = rp->xl, xend = rp->xr - xpush;
+        if (xstart <= xend) {
+            line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, g, wide, w8, &p8);
+            /* (the span's xstart, xend: line_persp_span's) */
+            if (xstart >= 0)
+                raster_timing_prec_width(&rec[y], xend + 1 - xstart);
+            else
+                raster_timing_prec_span(&rec[y], xstart, xend);
+        } else {
+            line_setup(r, rp, y, c); /* (crossed edges) */
+            raster_timing_prec_span(&rec[y], c->xstart, c->xend);
+        }
+        pmajor_span_touch(r, y, c, touch);
+        const raster_span_fn fn = raster_span_choose(rp, c);
+        /* The next line's edge values (two divisions for the factors, ~15 cycles of latency
+         * each, on which the next line's set-up waits) are begun before the span is drawn, so
+         * that they run in its shadow; the span functions read no edge's per-line fields.
+         * rp->xl / rp->xr after: curse.c's roles compare the span's start with this line's
+         * rp->xl. */
+        seg_advance(&rp->left, fl);
+        seg_advance(&rp->right, fr);
+        fn(c, RASTER_TIMING_NO_LIMIT);
+        seg_step_x(rp, lx, rx);
+    }
+    return y;
+}
+
 /* pmajor_poly_*'s lines [y, ydraw) of a polygon that is not lin_line: by line_setup_persp when
  * line_persp_ok, else line_setup. (Out of line, pmajor_lines_avx2 / pmajor_lines_plain: with
  * these loops inline beside line_setup_lin's, the latter's lost registers, g_heavy_1 +0.05 to
@@ -1202,29 +1286,23 @@ SPAN_INLINE void pmajor_lines(raster_engine *r, raster_poly *rp, int32_t y, int3
             const int32_t yseg = line_seg_edges(r, rp, y, ydraw);
             line_seg g;
             line_seg_init(rp, &g);
-            const bool lx = rp->left.xmajor, rx = rp->right.xmajor;
             /* line_seg_xend's push, the segment's constant (as in pmajor_lin_fast) */
             const int32_t xpush = rp->xr - line_seg_xend(&g, rp->xl, rp->xr);
             seg_fac fl, fr;
             seg_fac_init(&fl, &rp->left.interp);
             seg_fac_init(&fr, &rp->right.interp);
-            for (; y < yseg; y++) {
-                int32_t xstart = rp->xl, xend = rp->xr - xpush;
-                if (xstart <= xend) {
-                    line_persp_span(r, rp, y, &c, wbuf, aa, xstart, xend, &g, wide);
-                    /* (the span's xstart, xend: line_persp_span's) */
-                    if (xstart >= 0)
-                        raster_timing_prec_width(&rec[y], xend + 1 - xstart);
-                    else
-                        raster_timing_prec_span(&rec[y], xstart, xend);
-                } else {
-                    line_setup(r, rp, y, &c); /* (crossed edges) */
-                    raster_timing_prec_span(&rec[y], c.xstart, c.xend);
-                }
-                pmajor_span_touch(r, y, &c, touch);
-                raster_span_choose(rp, &c)(&c, RASTER_TIMING_NO_LIMIT);
-                seg_step_edges(rp, lx, rx, &fl, &fr);
-            }
+            /* the segment's lines with the modes known: the common case (no W-buffer, no
+             * anti-aliasing, both edges perspective on eight lanes) without their tests */
+            const bool w8 = line_persp_w8(rp, wide);
+            if (w8 && !wbuf && !aa)
+                y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, false,
+                                     false, true, true);
+            else if (!w8)
+                y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, wbuf, aa,
+                                     wide, false);
+            else
+                y = pmajor_persp_seg(r, rp, y, yseg, &c, rec, touch, &g, xpush, &fl, &fr, wbuf, aa,
+                                     true, true);
         }
         return;
     }
@@ -1276,7 +1354,7 @@ SPAN_NOINLINE static void pmajor_lines_ref(raster_engine *r, raster_poly *rp, in
 }
 
 /* raster_slope_step_acc(s, true) of an edge whose depth does not step (zacc_on false: zstep
- * 0) when !@p zstep, on a segment's lines (seg_step_edges: its X by raster_slope_x_ymajor
+ * 0) when !@p zstep, on a segment's lines (seg_step_x: its X by raster_slope_x_ymajor
  * when @p xmajor is false, which the edge's xmajor is then). */
 SPAN_INLINE int32_t seg_step(raster_slope *s, bool zstep, bool wide, bool xmajor)
 {

@@ -9,7 +9,9 @@
  *    raster_slope_setup, raster_slope_attrs_ref (one attribute at a time), the lower vertex's
  *    X and raster_slope_depth: what setup.c did edge by edge before;
  *  - raster_slope_setup_pair_lin (a lin_line polygon's pair: all four W equal with bits 0-6
- *    clear, Z-buffered; the linear case known without its tests) against the same reference.
+ *    clear, Z-buffered; the linear case known without its tests) against the same reference;
+ *  - raster_slope_one (edge_setup.h: one edge, setup.c raster_poly_setup_left / _right, an edge
+ *    that starts below the polygon's top) against the same reference, each edge of the pairs.
  * Every field of raster_slope is compared (both sides start from the same bytes, so a field
  * neither writes compares equal and one that only one side writes does not).
  */
@@ -24,6 +26,7 @@
 
 #include "gx/gx_frame.h"
 #include "raster/edge.h"
+#include "raster/edge_setup.h"
 #include "test_rand.h"
 
 /* Every field of two edges, equal. */
@@ -143,7 +146,7 @@ static void test_slope_setup_matches_ref(void **state)
         assert_int_equal(xf, xr);
         assert_slopes_equal(&fast, &ref);
         /* span.c seg_x_step (pmajor_lin_fast) and edge.h raster_slope_x_ymajor (span.c
-         * seg_step_edges, seg_step) step a Y-major edge's X without the clamps: on the edge's
+         * seg_step_x, seg_step) step a Y-major edge's X without the clamps: on the edge's
          * lines from the set-up's on (y0 <= line < y1; edges of the screen's lengths), its X
          * unclamped lies in [xmin, xmax], so it is raster_slope_x's */
         if (!ref.xmajor && y >= y0 && y1 - y0 <= 256) {
@@ -245,6 +248,16 @@ static void test_pair_matches_ref(void **state)
         lin_fast += refl.attr_lin_fast + refr.attr_lin_fast;
         slow += (refl.interp.linear && !refl.attr_lin_fast) +
                 (refr.interp.linear && !refr.attr_lin_fast);
+        {
+            raster_slope fl, fr;
+            memset(&fl, 0xA5, sizeof fl);
+            memset(&fr, 0xA5, sizeof fr);
+            const raster_recip *t = (i & 7) ? tab : NULL;
+            assert_int_equal(raster_slope_one(&fl, RASTER_SIDE_LEFT, &el, gaps, wbuf, y, t), xl);
+            assert_int_equal(raster_slope_one(&fr, RASTER_SIDE_RIGHT, &er, gaps, wbuf, y, t), xr);
+            assert_slopes_equal(&fl, &refl);
+            assert_slopes_equal(&fr, &refr);
+        }
         for (int wide = 0; wide <= (int)avx2; wide++) {
             raster_slope fl, fr;
             memset(&fl, 0xA5, sizeof fl);
