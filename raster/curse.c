@@ -171,6 +171,12 @@ CURSE_P8FN(qmod_0, SPAN_SHADE_MODDEC | 0)
 CURSE_P8FN(qmod_1, SPAN_SHADE_MODDEC | 1)
 CURSE_P8FN(qfmod_0, SPAN_SHADE_MODDEC | SPAN_FLAT | 0)
 CURSE_P8FN(qfmod_1, SPAN_SHADE_MODDEC | SPAN_FLAT | 1)
+/* (the modulate's for textures that repeat on both axes without flip: SPAN_TEX_PLAIN, as
+ * span_fns_vec8.c's) */
+CURSE_P8FN(qmodp_0, SPAN_SHADE_MODDEC | SPAN_TEX_PLAIN | 0)
+CURSE_P8FN(qmodp_1, SPAN_SHADE_MODDEC | SPAN_TEX_PLAIN | 1)
+CURSE_P8FN(qfmodp_0, SPAN_SHADE_MODDEC | SPAN_FLAT | SPAN_TEX_PLAIN | 0)
+CURSE_P8FN(qfmodp_1, SPAN_SHADE_MODDEC | SPAN_FLAT | SPAN_TEX_PLAIN | 1)
 #endif
 
 #define T2(p)                                                                                      \
@@ -194,6 +200,7 @@ static const raster_span_fn curse_vmod[2] = T2(vmod), curse_vfmod[2] = T2(vfmod)
 #endif
 #if SPAN_VEC8
 static const raster_span_fn curse_qmod[2] = T2(qmod), curse_qfmod[2] = T2(qfmod),
+                            curse_qmodp[2] = T2(qmodp), curse_qfmodp[2] = T2(qfmodp),
                             curse_wmod[2] = T2(wmod), curse_wfmod[2] = T2(wfmod);
 #endif
 
@@ -235,8 +242,9 @@ bool raster_curse_select_poly(const raster_engine *r, raster_poly *rp)
         if (r->span_isa >= RASTER_SPAN_ISA_AVX2 && !(i & SPAN_WBUFFER)) {
             rp->span_lin = curse_wmod[d];
             rp->span_flat = curse_wfmod[d];
-            rp->span_gen = curse_qmod[d];
-            rp->spk.pflat = curse_qfmod[d];
+            const bool plain = rp->spk.plain;
+            rp->span_gen = plain ? curse_qmodp[d] : curse_qmod[d];
+            rp->spk.pflat = plain ? curse_qfmodp[d] : curse_qfmod[d];
         }
 #endif
     }

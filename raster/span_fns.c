@@ -170,8 +170,9 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
                 rp->span_gen = raster_spf_qvtx[d];
                 rp->spk.pflat = raster_spf_qflat[d];
             } else if (rp->shader.kind == RASTER_SHADE_MODULATE && rp->shader.decoded) {
-                rp->span_gen = raster_spf_qmod[d];
-                rp->spk.pflat = raster_spf_qfmod[d];
+                const bool plain = rp->spk.plain;
+                rp->span_gen = plain ? raster_spf_qmodp[d] : raster_spf_qmod[d];
+                rp->spk.pflat = plain ? raster_spf_qfmodp[d] : raster_spf_qfmod[d];
             }
         }
 #endif

@@ -55,6 +55,7 @@ extern const raster_span_fn raster_spf_wvtx[4], raster_spf_wmod[4], raster_spf_w
 extern const raster_span_fn raster_spf_wmodp[4], raster_spf_wfmodp[4];
 extern const raster_span_fn raster_spf_qvtx[4], raster_spf_qmod[4], raster_spf_qflat[4],
     raster_spf_qfmod[4];
+extern const raster_span_fn raster_spf_qmodp[4], raster_spf_qfmodp[4]; /* (plain, as w*p) */
 #endif
 
 #endif

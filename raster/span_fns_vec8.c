@@ -49,7 +49,9 @@ const raster_span_fn raster_spf_wfmodp[4] = TABLE4(span_fn_wfmodp_);
     SPAN_FN_Q(qvtx_##i, (i) | SPAN_SHADE_VERTEX)                                                   \
     SPAN_FN_Q(qmod_##i, (i) | SPAN_SHADE_MODDEC)                                                   \
     SPAN_FN_Q(qflat_##i, (i) | SPAN_SHADE_VERTEX | SPAN_FLAT)                                      \
-    SPAN_FN_Q(qfmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT)
+    SPAN_FN_Q(qfmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT)                                      \
+    SPAN_FN_Q(qmodp_##i, (i) | SPAN_SHADE_MODDEC | SPAN_TEX_PLAIN)                                 \
+    SPAN_FN_Q(qfmodp_##i, (i) | SPAN_SHADE_MODDEC | SPAN_FLAT | SPAN_TEX_PLAIN)
 SPAN_FN_PVEC8(0)
 SPAN_FN_PVEC8(1)
 SPAN_FN_PVEC8(2)
@@ -58,4 +60,7 @@ const raster_span_fn raster_spf_qvtx[4] = TABLE4(span_fn_qvtx_);
 const raster_span_fn raster_spf_qmod[4] = TABLE4(span_fn_qmod_);
 const raster_span_fn raster_spf_qflat[4] = TABLE4(span_fn_qflat_);
 const raster_span_fn raster_spf_qfmod[4] = TABLE4(span_fn_qfmod_);
+/* (the modulate's for textures that repeat on both axes without flip: SPAN_TEX_PLAIN) */
+const raster_span_fn raster_spf_qmodp[4] = TABLE4(span_fn_qmodp_);
+const raster_span_fn raster_spf_qfmodp[4] = TABLE4(span_fn_qfmodp_);
 #endif

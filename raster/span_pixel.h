@@ -42,8 +42,9 @@ enum {
     SPAN_CURSE = 512,
     /* SPAN_SHADE_MODDEC on a polygon whose texture repeats on both axes without flip
      * (raster_span_k.plain, known when the span function is chosen: span_vec8.h draw_vec8's
-     * linear span functions, span_fns_vec8.c span_fn_w*p_*): the wrap is (coord >> 4) & mask,
-     * with the shift taken from the accumulator's own bits and no test per call */
+     * span functions, span_fns_vec8.c span_fn_w*p_* and span_fn_q*p_*, curse.c curse_fn_q*p_*):
+     * the wrap is (coord >> 4) & mask, with the shift taken from the accumulator's own bits (the
+     * perspective attribute's one shift) and no test per call */
     SPAN_TEX_PLAIN = 1024,
 };
 

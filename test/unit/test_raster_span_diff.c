@@ -278,13 +278,13 @@ static void test_small_linear_plain(void **state)
 /* The overlapping-edge rule of edge marking (raster/curse.c) on its own: edge marking on,
  * anti-aliasing off, opaque polygons of a few IDs over each other (most pixels meet an edge of
  * the same ID), linear (half of them: one W) and perspective, flat and per-vertex colours: the
- * rule's vector variants (roles per lane; four and eight lanes) against the generic ones. */
-static void test_edge_marking_rule(void **state)
+ * rule's vector variants (roles per lane; four and eight lanes) against the generic ones.
+ * @p plain: a textured polygon's texture repeats on both axes without flip three times in four
+ * (raster_span_k.plain: curse.c's SPAN_TEX_PLAIN variants). */
+static void edge_marking_frames(uint32_t seed, uint32_t pair_seed, bool plain)
 {
-    (void)state;
-    uint32_t seed = 0x0DDBA11u;
     pair p;
-    pair_init(&p, 0x7654321u);
+    pair_init(&p, pair_seed);
     for (unsigned frame = 0; frame < 60; frame++) {
         random_frame(p.f, &seed, 0);
         p.f->regs.disp3dcnt = (uint16_t)((p.f->regs.disp3dcnt & ~0x10u) | 0x20u);
@@ -302,6 +302,8 @@ static void test_edge_marking_rule(void **state)
                     q->wbuffer = false;
                     for (int i = 1; i < q->nverts; i++) q->w[i] = q->w[0];
                 }
+                if (plain && q->teximage && !one_in(&seed, 4))
+                    q->teximage = (q->teximage & ~(0xFu << 16)) | 3u << 16;
                 uint32_t fmt = teximage_format(q->teximage);
                 q->translucent = fmt == TEXFMT_A3I5 || fmt == TEXFMT_A5I3;
                 q->shadow = q->shadow_mask = false;
@@ -312,6 +314,18 @@ static void test_edge_marking_rule(void **state)
         render_compare(&p, frame);
     }
     pair_free(&p);
+}
+
+static void test_edge_marking_rule(void **state)
+{
+    (void)state;
+    edge_marking_frames(0x0DDBA11u, 0x7654321u, false);
+}
+
+static void test_edge_marking_rule_plain(void **state)
+{
+    (void)state;
+    edge_marking_frames(0x0B5E55EDu, 0x3141593u, true);
 }
 
 /* One opaque polygon of ID @p id for test_edge_marking_rule_strips: @p n vertices @p xy
@@ -448,12 +462,35 @@ static void test_persp_ranges(void **state)
     no_aa_frames(0xFAC7025u, 0x2468ACEu, 50, 400, shape_persp_ranges);
 }
 
+/* Perspective polygons whose texture repeats on both axes without flip (raster_span_k.plain:
+ * span_fns_vec8.c's span_fn_q*p_*, the wrap from the attribute's one shift): opaque,
+ * Z-buffered, seven in eight, each vertex's W anywhere from 0x100; the texture plain three
+ * times in four, with texture coordinates far apart (many wraps a line). */
+static void shape_persp_plain(gx_polygon *q, uint32_t *seed)
+{
+    if (one_in(seed, 8)) return;
+    make_opaque_zbuffered(q);
+    for (int i = 0; i < q->nverts; i++) q->w[i] = rnd_in(seed, 0x100, 0xFFFF);
+    if (q->teximage && !one_in(seed, 4)) q->teximage = (q->teximage & ~(0xFu << 16)) | 3u << 16;
+}
+
+static void test_persp_plain(void **state)
+{
+    (void)state;
+    no_aa_frames(0x9E75F1A7u, 0x1357BDFu, 50, 600, shape_persp_plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_frames),     cmocka_unit_test(test_small_linear_polygons),
-        cmocka_unit_test(test_edge_marking_rule), cmocka_unit_test(test_edge_marking_rule_strips),
-        cmocka_unit_test(test_persp_ranges),      cmocka_unit_test(test_small_linear_plain),
+        cmocka_unit_test(test_random_frames),
+        cmocka_unit_test(test_small_linear_polygons),
+        cmocka_unit_test(test_edge_marking_rule),
+        cmocka_unit_test(test_edge_marking_rule_strips),
+        cmocka_unit_test(test_persp_ranges),
+        cmocka_unit_test(test_small_linear_plain),
+        cmocka_unit_test(test_edge_marking_rule_plain),
+        cmocka_unit_test(test_persp_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
