@@ -1227,6 +1227,16 @@ SPAN_INLINE void pmajor_span_touch(raster_engine *r, int32_t y, const span_line 
     if (touch) span_touch(r, y, c, RASTER_TIMING_NO_LIMIT);
 }
 
+/* The timing record of a line whose span is [xstart, xend] with xstart <= xend (the segment
+ * loops' uncrossed lines): its width when the span starts on the screen, else the span. */
+SPAN_INLINE void pmajor_prec(raster_timing_line *rec, int32_t xstart, int32_t xend)
+{
+    if (xstart >= 0)
+        raster_timing_prec_width(rec, xend + 1 - xstart);
+    else
+        raster_timing_prec_span(rec, xstart, xend);
+}
+
 /* pmajor_lines' lines [y, yseg) of a line_persp_ok polygon between two edge set-ups (@p g,
  * @p xpush, @p fl, @p fr: the segment's, as set up there; @p w8: line_persp_w8); @return yseg. */
 SPAN_INLINE int32_t pmajor_persp_seg(raster_engine *r, raster_poly *rp, int32_t y, int32_t yseg,
@@ -1247,10 +1257,7 @@ SPAN_INLINE int32_t pmajor_persp_seg(raster_engine *r, raster_poly *rp, int32_t 
         if (xstart <= xend) {
             line_persp_span(r, rp, y, c, wbuf, aa, xstart, xend, g, wide, w8, &p8);
             /* (the span's xstart, xend: line_persp_span's) */
-            if (xstart >= 0)
-                raster_timing_prec_width(&rec[y], xend + 1 - xstart);
-            else
-                raster_timing_prec_span(&rec[y], xstart, xend);
+            pmajor_prec(&rec[y], xstart, xend);
         } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
             raster_timing_prec_span(&rec[y], c->xstart, c->xend);
@@ -1416,10 +1423,7 @@ SPAN_INLINE void pmajor_lin_lines(raster_engine *r, raster_poly *rp, int32_t y, 
         raster_span_fn fn;
         if (xstart <= xend) {
             fn = line_lin_span(r, rp, y, c, narrow, zconst, xstart, xend, g, wide, quick);
-            if (xstart >= 0)
-                raster_timing_prec_width(&rec[y], xend + 1 - xstart);
-            else
-                raster_timing_prec_span(&rec[y], xstart, xend);
+            pmajor_prec(&rec[y], xstart, xend);
         } else {
             line_setup(r, rp, y, c); /* (crossed edges) */
             fn = raster_span_choose(rp, c);
