@@ -161,6 +161,18 @@ SPAN_AVX2_FN void vec8_factor_init(const span_line *c, uint64_t xr, __m256d *xd0
     *dbase = _mm256_set1_pd((double)c->den_base);
 }
 
+/* draw_vec8's factor f0 = floor(num / den) of the eight lanes at positions @p xd0 (pixels
+ * 0-3) and @p xd1 (4-7): num = x * w0n * 256, den = x * den_step + den_base, exact doubles in
+ * persp_ok's ranges, so the truncated quotient is draw_persp_line's integer one. */
+SPAN_AVX2_FN __m256i vec8_factor(__m256d xd0, __m256d xd1, __m256d wn, __m256d dstep, __m256d dbase)
+{
+    const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
+    const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
+    const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
+    return _mm256_set_m128i(_mm256_cvttpd_epi32(_mm256_div_pd(n1, d1)),
+                            _mm256_cvttpd_epi32(_mm256_div_pd(n0, d0)));
+}
+
 /* span_k_init's ident for draw_vec8 (SPAN_FLAT with SPAN_SHADE_MODDEC): the flat modulate
  * by white with polygon alpha 31 returns the texel as it is. */
 SPAN_AVX2_FN bool vec8_ident(const span_line *c, const raster_span_k *p)
@@ -310,7 +322,16 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             if (one) av[a] = vec8_acc_bits(&va[a], VEC8_ATTR_SH(a, plain_k));
         }
     }
-    if (persp && !one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
+    /* the loop's factor one step ahead (f0n: the step's; xd0 / xd1: the next step's lanes):
+     * each step starts the next one's divisions before its own depth test, gather and stores,
+     * so that the divider's latency is not on the step's chain */
+    __m256i f0n = _mm256_setzero_si256();
+    if (persp && !one) {
+        vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
+        f0n = vec8_factor(xd0, xd1, wn, dstep, dbase);
+        xd0 = _mm256_add_pd(xd0, _mm256_set1_pd(8.0));
+        xd1 = _mm256_add_pd(xd1, _mm256_set1_pd(8.0));
+    }
     vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
     const __m256i zbase = vec8_set1((int32_t)(uint32_t)(uint64_t)c->zbase);
     const __m256i z0 = one ? _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase) : zbase;
@@ -346,6 +367,14 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
     int32_t x = xs;
     do {
         uint32_t addr = (uint32_t)(line + x);
+        __m256i f0 = f0n;
+        if (persp && !one && x + 8 < xe) {
+            /* (the next step's factor, when there is a next step: its lanes are those the
+             * step would form, the ones past the span's end included, as before) */
+            f0n = vec8_factor(xd0, xd1, wn, dstep, dbase);
+            xd0 = _mm256_add_pd(xd0, _mm256_set1_pd(8.0));
+            xd1 = _mm256_add_pd(xd1, _mm256_set1_pd(8.0));
+        }
         __m256i valid = _mm256_cmpgt_epi32(vxe, xv);
         __m256i z = one ? z0 : _mm256_add_epi32(vec8_acc_bits(&vz, 13), zbase);
         /* (the six buffers' words as offsets from one address: gcc had formed a pointer a
@@ -401,24 +430,27 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
 
         __m256i color;
         if (persp) {
-            /* f0 = floor(num / den) per lane, f1 = 256 - f0, each attribute base + ((d * f)
-             * >> 8): draw_vec's arithmetic (exact: see draw_persp_line), eight lanes */
-            if (one) vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
-            if (check) {
-                /* persp8_ok's ranges on the step's own lanes, the lanes past the span's last
-                 * pixel moved onto it (every term is monotone in x: the check of the lanes is
-                 * that of the ends), before any store */
-                const __m256d xlast = _mm256_set1_pd((double)(xr + (uint32_t)(xe - xs - 1)));
-                xd0 = _mm256_min_pd(xd0, xlast);
-                xd1 = _mm256_min_pd(xd1, xlast);
+            /* f0 = floor(num / den) per lane (the loop's formed a step ahead), each attribute
+             * base + ((pd + ps * f0) >> 8): draw_vec's arithmetic (exact: see
+             * draw_persp_line), eight lanes */
+            if (one) {
+                vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
+                if (check) {
+                    /* persp8_ok's ranges on the step's own lanes, the lanes past the span's last
+                     * pixel moved onto it (every term is monotone in x: the check of the lanes is
+                     * that of the ends), before any store */
+                    const __m256d xlast = _mm256_set1_pd((double)(xr + (uint32_t)(xe - xs - 1)));
+                    xd0 = _mm256_min_pd(xd0, xlast);
+                    xd1 = _mm256_min_pd(xd1, xlast);
+                }
+                const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
+                const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
+                const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
+                if (check && vec8_persp_bad(n0, d0, n1, d1)) return false;
+                __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(n0, d0));
+                __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(n1, d1));
+                f0 = _mm256_set_m128i(q1, q0);
             }
-            const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
-            const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
-            const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
-            if (check && vec8_persp_bad(n0, d0, n1, d1)) return false;
-            __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(n0, d0));
-            __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(n1, d1));
-            const __m256i f0 = _mm256_set_m128i(q1, q0);
             for (int a = a0; a < a1; a++) {
                 const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
                 const __m256i b = one ? vec8_set1((int32_t)c->a_base[a]) : vb[a];
@@ -514,10 +546,7 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         if (one) break;
         x += 8;
         xv = _mm256_add_epi32(xv, vec8_set1(8));
-        if (persp) {
-            xd0 = _mm256_add_pd(xd0, _mm256_set1_pd(8.0));
-            xd1 = _mm256_add_pd(xd1, _mm256_set1_pd(8.0));
-        } else {
+        if (!persp) {
             for (int a = a0; a < a1; a++) vec8_acc_step(&va[a]);
         }
         vec8_acc_step(&vz);
