@@ -443,13 +443,14 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
                     xd0 = _mm256_min_pd(xd0, xlast);
                     xd1 = _mm256_min_pd(xd1, xlast);
                 }
-                const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
-                const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
-                const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
-                if (check && vec8_persp_bad(n0, d0, n1, d1)) return false;
-                __m128i q0 = _mm256_cvttpd_epi32(_mm256_div_pd(n0, d0));
-                __m128i q1 = _mm256_cvttpd_epi32(_mm256_div_pd(n1, d1));
-                f0 = _mm256_set_m128i(q1, q0);
+                if (check) {
+                    /* (the terms vec8_factor forms: the compiler shares them) */
+                    const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
+                    const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
+                    const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
+                    if (vec8_persp_bad(n0, d0, n1, d1)) return false;
+                }
+                f0 = vec8_factor(xd0, xd1, wn, dstep, dbase);
             }
             for (int a = a0; a < a1; a++) {
                 const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
