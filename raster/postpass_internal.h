@@ -91,7 +91,8 @@ void raster_fog_pass(raster_engine *r, const raster_fog *f, int y0, int y1);
  *  reference the four-pixel pass is checked against (unit.test_raster_postpass). */
 void raster_fog_pass_ref(raster_engine *r, const raster_fog *f, int y0, int y1);
 
-/* ---- the eight-lane fog kernels (fog.c's pass and postpass.c's fused final pass) ---- */
+/* ---- the eight-lane fog kernels (fog.c's pass; here so that unit.test_raster_postpass can
+ * check them lane by lane) ---- */
 #if defined(__SSE2__) && !defined(DSGX_NO_SIMD) && !defined(DSGX_NO_AVX2) &&                       \
     (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define RASTER_POSTPASS_AVX2 1
