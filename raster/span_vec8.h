@@ -27,9 +27,10 @@
  * +0.34 M instructions). What differs from draw_vec:
  *  - the 64-bit accumulators are held as lanes {0, 1, 4, 5} and {2, 3, 6, 7}, so that one
  *    in-lane shuffle of their low 32 bits gives pixels 0-7 in order;
- *  - the destination words are read with masked loads and the drawn lanes written with
- *    masked stores (vpmaskmovd: lanes outside the mask are neither read nor written), so no
- *    word past the span's end (xe <= 256: never another line's, which another thread may be
+ *  - the destination words are read with masked loads, and the drawn lanes written by vec8_store:
+ *    the step's eight words read, blended and written whole where they lie in the line, a
+ *    masked store (vpmaskmovd: lanes outside the mask are neither read nor written) where the
+ *    step reaches past the line's end, so no other line's word (which another thread may be
  *    drawing) is touched, and no lane-by-lane path is needed at the line's end;
  *  - the modulate's 16-bit products are formed per 128-bit half (unpack and pack in-lane are
  *    each other's inverse: the pixels stay in order);
@@ -148,6 +149,25 @@ SPAN_AVX2_FN __m256i vec8_depth_pass(int dt, __m256i dstz, __m256i z, __m256i ds
 #define VEC8_AT(pa, buf, layer)                                                                    \
     ((int *)((pa) + offsetof(raster_engine, buf) +                                                 \
              (size_t)(layer)*RASTER_BUF_SIZE * sizeof(uint32_t)))
+
+/* A step's drawn lanes (@p mask) of @p v into the eight words at @p p. Where the eight words lie
+ * in the line (@p inrow: the step starts at x <= 248) they are read, blended and written whole:
+ * on AMD Zen 4 (this project's benchmark machine since 2026-11-27) a 256-bit vpmaskmovd store
+ * costs far more than a load, a blend and a store (g_heavy_1's render ran ~31% longer, and
+ * scene_terrain's ~23%, with masked stores at every step: bench/README.md "Lead, 2026-11-27
+ * (tenth session)"). The lanes outside the mask are written back as read: the thread that
+ * draws a line is the only one that writes its words, and nothing writes them between this
+ * read and this write. Past the line's end (x > 248) the words are the next line's, which
+ * another thread may be drawing (threads.c): there the masked store, which neither reads nor
+ * writes the lanes outside the mask. */
+SPAN_AVX2_FN void vec8_store(int *p, __m256i mask, __m256i v, bool inrow)
+{
+    if (inrow)
+        _mm256_storeu_si256((__m256i *)p,
+                            _mm256_blendv_epi8(_mm256_loadu_si256((const __m256i *)p), v, mask));
+    else
+        _mm256_maskstore_epi32(p, mask, v);
+}
 
 /* draw_vec8's perspective factor terms at relative position @p xr: the lanes' positions (pixels
  * 0-3, 4-7) and the numerator's and denominator's factors, as doubles. */
@@ -532,13 +552,14 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             __m256i dsta1 = _mm256_maskload_epi32(VEC8_AT(pa, attr, 1), under);
             draw1 = _mm256_and_si256(under, vec8_depth_pass(dt, dstz1, z, dsta1));
         }
-        _mm256_maskstore_epi32(VEC8_AT(pa, depth, 0), draw, z);
-        _mm256_maskstore_epi32(VEC8_AT(pa, color, 0), draw, color);
-        _mm256_maskstore_epi32(VEC8_AT(pa, attr, 0), draw, attr);
+        const bool inrow = x <= 256 - 8;
+        vec8_store(VEC8_AT(pa, depth, 0), draw, z, inrow);
+        vec8_store(VEC8_AT(pa, color, 0), draw, color, inrow);
+        vec8_store(VEC8_AT(pa, attr, 0), draw, attr, inrow);
         if (_mm256_movemask_ps(_mm256_castsi256_ps(draw1))) {
-            _mm256_maskstore_epi32(VEC8_AT(pa, depth, 1), draw1, z);
-            _mm256_maskstore_epi32(VEC8_AT(pa, color, 1), draw1, color);
-            _mm256_maskstore_epi32(VEC8_AT(pa, attr, 1), draw1, attr);
+            vec8_store(VEC8_AT(pa, depth, 1), draw1, z, inrow);
+            vec8_store(VEC8_AT(pa, color, 1), draw1, color, inrow);
+            vec8_store(VEC8_AT(pa, attr, 1), draw1, attr, inrow);
         }
         if (slow)
             vec8_slow(c, addr, slow, curse ? _mm256_movemask_ps(_mm256_castsi256_ps(forced)) : 0, z,
