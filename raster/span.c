@@ -1653,9 +1653,16 @@ PMAJOR_AVX2_INLINE void pmajor_lin_fast(raster_engine *r, raster_poly *rp, int32
             yput = y + 1; /* (its runs, lin_fast and flat colour are line_setup's) */
         }
         pmajor_span_touch(r, y, c, touch);
-        f(c, RASTER_TIMING_NO_LIMIT);
+        /* The next line's accumulators are stepped before the span is drawn (the span functions
+         * read no edge's per-line fields): their loads, adds and stores run in the span's
+         * shadow, and the next line's slope_acc8 loads what was stored a span earlier instead of
+         * just before it, on the chain to its set-up (g_heavy_1 render paired 0.93, the same
+         * instructions). The X stays after the call: stepped before it too, it is kept across
+         * the call on the stack, +30 K instructions on g_heavy_1 for no more gain and
+         * line_polygons (short spans) 1% slower. */
         seg_acc_step(L, !zconst);
         seg_acc_step(R, !zconst);
+        f(c, RASTER_TIMING_NO_LIMIT);
         const pmajor_i32x4v x = seg_x_step(&v);
         xl = x[0];
         xend = x[1];
