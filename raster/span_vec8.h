@@ -327,7 +327,7 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
          * itself (vpmulld: the product's low 32 bits), the same integers for any d, where the
          * float product it replaced needed |d| <= 2^16 (without the two conversions an
          * attribute a step, nor the one of ps a call); no second factor. (The
-         * one step broadcasts them, and sets up the factor's terms, at the step: 15 vectors
+         * one step broadcasts them at the step (its factor: below, at the set-up): 15 vectors
          * and 5 more live through the depth test did not fit in 16 registers.) */
         for (int a = a0; a < a1 && !one; a++) {
             vd[a] = vec8_set1((int32_t)c->a_ps[a]);
@@ -469,9 +469,9 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
 
         __m256i color;
         if (persp) {
-            /* f0 = floor(num / den) per lane (the loop's formed a step ahead), each attribute
-             * base + ((pd + ps * f0) >> 8): draw_vec's arithmetic (exact: see
-             * draw_persp_line), eight lanes */
+            /* f0 = floor(num / den) per lane (the loop's formed a step ahead, the one step's at
+             * the set-up), each attribute base + ((pd + ps * f0) >> 8): draw_vec's arithmetic
+             * (exact: see draw_persp_line), eight lanes */
             for (int a = a0; a < a1; a++) {
                 const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
                 const __m256i b = one ? vec8_set1((int32_t)c->a_base[a]) : vb[a];
