@@ -327,7 +327,7 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
          * itself (vpmulld: the product's low 32 bits), the same integers for any d, where the
          * float product it replaced needed |d| <= 2^16 (without the two conversions an
          * attribute a step, nor the one of ps a call); no second factor. (The
-         * one step broadcasts them, and sets up the factor's terms, at the step: 15 vectors
+         * one step broadcasts them at the step (its factor: below, at the set-up): 15 vectors
          * and 5 more live through the depth test did not fit in 16 registers.) */
         for (int a = a0; a < a1 && !one; a++) {
             vd[a] = vec8_set1((int32_t)c->a_ps[a]);
@@ -351,6 +351,25 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
         f0n = vec8_factor(xd0, xd1, wn, dstep, dbase);
         xd0 = _mm256_add_pd(xd0, _mm256_set1_pd(8.0));
         xd1 = _mm256_add_pd(xd1, _mm256_set1_pd(8.0));
+    }
+    if (persp && one) {
+        /* the one step's factor first, so that its divisions' latency overlaps the set-up
+         * and the depth test */
+        vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
+        if (check) {
+            /* persp8_ok's ranges on the step's own lanes, the lanes past the span's last
+             * pixel moved onto it (every term is monotone in x: the check of the lanes is
+             * that of the ends), before any store */
+            const __m256d xlast = _mm256_set1_pd((double)(xr + (uint32_t)(xe - xs - 1)));
+            xd0 = _mm256_min_pd(xd0, xlast);
+            xd1 = _mm256_min_pd(xd1, xlast);
+            /* (the terms vec8_factor forms: the compiler shares them) */
+            const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
+            const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
+            const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
+            if (vec8_persp_bad(n0, d0, n1, d1)) return false;
+        }
+        f0n = vec8_factor(xd0, xd1, wn, dstep, dbase);
     }
     vec8_acc_init(&vz, (uint64_t)(c->zacc0 + c->zstep * (int64_t)xr), (uint64_t)c->zstep);
     const __m256i zbase = vec8_set1((int32_t)(uint32_t)(uint64_t)c->zbase);
@@ -450,28 +469,9 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
 
         __m256i color;
         if (persp) {
-            /* f0 = floor(num / den) per lane (the loop's formed a step ahead), each attribute
-             * base + ((pd + ps * f0) >> 8): draw_vec's arithmetic (exact: see
-             * draw_persp_line), eight lanes */
-            if (one) {
-                vec8_factor_init(c, xr, &xd0, &xd1, &wn, &dstep, &dbase);
-                if (check) {
-                    /* persp8_ok's ranges on the step's own lanes, the lanes past the span's last
-                     * pixel moved onto it (every term is monotone in x: the check of the lanes is
-                     * that of the ends), before any store */
-                    const __m256d xlast = _mm256_set1_pd((double)(xr + (uint32_t)(xe - xs - 1)));
-                    xd0 = _mm256_min_pd(xd0, xlast);
-                    xd1 = _mm256_min_pd(xd1, xlast);
-                }
-                if (check) {
-                    /* (the terms vec8_factor forms: the compiler shares them) */
-                    const __m256d n0 = _mm256_mul_pd(xd0, wn), n1 = _mm256_mul_pd(xd1, wn);
-                    const __m256d d0 = _mm256_add_pd(_mm256_mul_pd(xd0, dstep), dbase);
-                    const __m256d d1 = _mm256_add_pd(_mm256_mul_pd(xd1, dstep), dbase);
-                    if (vec8_persp_bad(n0, d0, n1, d1)) return false;
-                }
-                f0 = vec8_factor(xd0, xd1, wn, dstep, dbase);
-            }
+            /* f0 = floor(num / den) per lane (the loop's formed a step ahead, the one step's at
+             * the set-up), each attribute base + ((pd + ps * f0) >> 8): draw_vec's arithmetic
+             * (exact: see draw_persp_line), eight lanes */
             for (int a = a0; a < a1; a++) {
                 const __m256i d = one ? vec8_set1((int32_t)c->a_ps[a]) : vd[a];
                 const __m256i b = one ? vec8_set1((int32_t)c->a_base[a]) : vb[a];
