@@ -49,36 +49,39 @@ static void edge_attrs(raster_slope *s, const gx_polygon *p, unsigned i, unsigne
     raster_slope_depth(s, p->z[i], p->z[j], p->wbuffer);
 }
 
-void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
+/* An edge's ends from slot c (vertex a) to slot n (vertex b), as raster_slope_one and
+ * raster_slope_pair read them. */
+static raster_edge_ends edge_ends(const raster_poly *rp, unsigned c, unsigned n)
 {
     const gx_polygon *p = rp->poly;
-    bool fwd = p->facing_front;
-    while (y >= poly_vtx(rp, rp->next_l)->sy && rp->cur_l != p->vbottom) {
-        rp->cur_l = rp->next_l;
-        rp->next_l = next_vtx(rp, rp->cur_l, fwd);
+    return (raster_edge_ends){poly_vtx(rp, c), poly_vtx(rp, n), p->w[c], p->w[n], p->z[c], p->z[n]};
+}
+
+/* One edge's walk from slot *cur down to line y (forward: to the next slot) and its set-up at
+ * y into @p s: raster_poly_setup_left and _right, which differ only in the fields they pass.
+ * @return the edge's X on line y (raster_slope_one). */
+RASTER_HOT int32_t setup_edge(raster_engine *r, raster_poly *rp, int32_t y, int side, bool forward,
+                              uint8_t *cur, uint8_t *next, raster_slope *s, int32_t *ynext)
+{
+    while (y >= poly_vtx(rp, *next)->sy && *cur != rp->poly->vbottom) {
+        *cur = *next;
+        *next = next_vtx(rp, *cur, forward);
     }
-    const unsigned c = rp->cur_l, n = rp->next_l;
-    const raster_edge_ends e = {poly_vtx(rp, c), poly_vtx(rp, n), p->w[c],
-                                p->w[n],         p->z[c],         p->z[n]};
-    rp->xl = raster_slope_one(&rp->left, RASTER_SIDE_LEFT, &e, !r->melonds_gaps, p->wbuffer, y,
-                              r->recip);
-    rp->yl_next = e.b->sy;
+    const raster_edge_ends e = edge_ends(rp, *cur, *next);
+    *ynext = e.b->sy;
+    return raster_slope_one(s, side, &e, !r->melonds_gaps, rp->poly->wbuffer, y, r->recip);
+}
+
+void raster_poly_setup_left(raster_engine *r, raster_poly *rp, int32_t y)
+{
+    rp->xl = setup_edge(r, rp, y, RASTER_SIDE_LEFT, rp->poly->facing_front, &rp->cur_l, &rp->next_l,
+                        &rp->left, &rp->yl_next);
 }
 
 void raster_poly_setup_right(raster_engine *r, raster_poly *rp, int32_t y)
 {
-    const gx_polygon *p = rp->poly;
-    bool fwd = !p->facing_front;
-    while (y >= poly_vtx(rp, rp->next_r)->sy && rp->cur_r != p->vbottom) {
-        rp->cur_r = rp->next_r;
-        rp->next_r = next_vtx(rp, rp->cur_r, fwd);
-    }
-    const unsigned c = rp->cur_r, n = rp->next_r;
-    const raster_edge_ends e = {poly_vtx(rp, c), poly_vtx(rp, n), p->w[c],
-                                p->w[n],         p->z[c],         p->z[n]};
-    rp->xr = raster_slope_one(&rp->right, RASTER_SIDE_RIGHT, &e, !r->melonds_gaps, p->wbuffer, y,
-                              r->recip);
-    rp->yr_next = e.b->sy;
+    rp->xr = setup_edge(r, rp, y, RASTER_SIDE_RIGHT, !rp->poly->facing_front, &rp->cur_r,
+                        &rp->next_r, &rp->right, &rp->yr_next);
 }
 
 /* The edges at line y of a polygon drawn on one line (@p flat), or of every other polygon in a
@@ -152,6 +155,8 @@ RASTER_HOT int32_t walk_edges(raster_poly *rp, int32_t y, raster_edge_ends *el,
         nr = cr + str;
         nr -= nr >= n ? n : 0u;
     }
+    /* (edge_ends' form from the registers the walk holds: edge_ends itself loaded rp->verts
+     * and p->vtx again, g_heavy_1 +5 instructions a polygon) */
     *el = (raster_edge_ends){&verts[vtx[cl]], &verts[vtx[nl]], p->w[cl],
                              p->w[nl],        p->z[cl],        p->z[nl]};
     *er = (raster_edge_ends){&verts[vtx[cr]], &verts[vtx[nr]], p->w[cr],
