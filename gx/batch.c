@@ -672,14 +672,20 @@ static GX_NOINLINE int direct_hand_back(gx_engine *gx, const batch *b, size_t v,
 
 /* The polygon of batch vertices @p v .. @p v + @p n - 1 completed in a direct loop
  * (batch_direct_rtc, batch_direct_cyc): gx_geom_store_direct, or the hand-back to the submit
- * path, and the polygon's outcome handed to the cycle model (@p c). */
+ * path, and the polygon's outcome handed to the cycle model (@p c; @p vtail: with the vertex
+ * tail, gx_cyc_vertex_end, or without it, gx_cyc_vertex_end_pp: batch_direct_rtc). */
 static GX_ALWAYS_INLINE void direct_polygon(gx_engine *gx, gx_cycle_state *c, const batch *b,
                                             const gx_polygon *tmpl, size_t v, uint32_t n,
-                                            uint32_t strip_polys)
+                                            uint32_t strip_polys, const bool vtail)
 {
     int done = gx_geom_store_direct(gx, tmpl, b->clip + v, b->color + v, b->tex + v, (int)n);
     if (done == GX_DIRECT_LEFT) done = direct_hand_back(gx, b, v, n, strip_polys);
-    gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED, done == GX_DIRECT_STORED_QUAD, false);
+    if (vtail)
+        gx_cyc_vertex_end(c, true, done == GX_DIRECT_REJECTED, done == GX_DIRECT_STORED_QUAD,
+                          false);
+    else
+        gx_cyc_vertex_end_pp(c, true, done == GX_DIRECT_REJECTED, done == GX_DIRECT_STORED_QUAD,
+                             false);
 }
 
 /* The assembly state as the direct loops (batch_direct_rtc, batch_direct_cyc) leave it after
@@ -708,7 +714,12 @@ static GX_ALWAYS_INLINE void direct_loop_end(gx_geom_state *g, batch_pass3 *p, s
  * (gx_cyc_vertex_end) as it leaves it in the geometry state. The assembly state direct_vertex
  * updates per vertex (slot, polygon count, the completion flags) is kept in registers and set
  * as the last vertex leaves it (nothing reads it in between but a hand-back, before which it
- * is set), the polygon buffer's slots (p->last_j) as the last vertices left them. */
+ * is set), the polygon buffer's slots (p->last_j) as the last vertices left them. The cycle
+ * model's vertex and normal tails are not kept per vertex either (gx_cyc_issue_vertex_pp,
+ * gx_cyc_vertex_end_pp): the attribute commands' charges were summed in pass 1, so nothing in
+ * the loop reads them, and each vertex sets them anew (NP 0 at its issue, VP 7 at its work, 4
+ * after it); VP is set once after the last vertex, NP by batch_finish (the commands after it).
+ * g_heavy_1's geometry -4.5% instructions (bench/README.md, geo10). */
 static GX_ALWAYS_INLINE void batch_direct_rtc(gx_engine *gx, const batch *b, batch_pass3 *p,
                                               size_t j, size_t end, int64_t *issue, uint64_t *total)
 {
@@ -723,17 +734,18 @@ static GX_ALWAYS_INLINE void batch_direct_rtc(gx_engine *gx, const batch *b, bat
     int64_t is = *issue;
     for (; j < end; j++) {
         int32_t a = b->attr_sum[j];
-        if (a) gx_cyc_run(c, a);
-        is = gx_cyc_issue(c, GX_WAIT_VERTEX);
+        if (a) gx_cyc_run_pp(c, a);
+        is = gx_cyc_issue_vertex_pp(c);
         t += (uint64_t)a + (uint64_t)is + 1 + GX_VERTEX_WORK;
         if (++s < n) {
-            gx_cyc_vertex_end(c, false, false, false, false);
+            gx_cyc_vertex_end_pp(c, false, false, false, false);
             continue;
         }
         s = 0;
-        direct_polygon(gx, c, b, &p->tmpl, j + 1 - n, n, strip_polys + npoly);
+        direct_polygon(gx, c, b, &p->tmpl, j + 1 - n, n, strip_polys + npoly, false);
         npoly++;
     }
+    cl.vp = GX_VP_VERTEX - GX_VERTEX_WORK; /* (gx_cyc_vertex_end; NP: batch_finish sets it) */
     gx->cmd.cyc = cl;
     *issue = is;
     *total = t;
@@ -798,7 +810,7 @@ static GX_ALWAYS_INLINE void batch_direct_cyc(gx_engine *gx, gx_cycle_state *c, 
             gx_cyc_vertex_end(c, false, false, false, false);
         } else {
             s = 0;
-            direct_polygon(gx, c, b, &p->tmpl, j + 1 - n, n, strip_polys + npoly);
+            direct_polygon(gx, c, b, &p->tmpl, j + 1 - n, n, strip_polys + npoly, true);
             npoly++;
         }
         busy = idle_after(c, (int64_t)slice - charged);

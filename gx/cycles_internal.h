@@ -24,10 +24,10 @@ static inline void gx_cyc_pp_idle(gx_cycle_state *c)
     c->slots_free = 1;
 }
 
-/** @p n cycles pass, busy or idle: the vertex tail and the polygon pipeline count down. */
-static inline void gx_cyc_run(gx_cycle_state *c, int64_t n)
+/** gx_cyc_run for the polygon pipeline alone (the vertex tail left as it is: batch.c's direct
+ *  loop, where it is always set anew before it is read). */
+static inline void gx_cyc_run_pp(gx_cycle_state *c, int64_t n)
 {
-    if (c->vp > 0) c->vp = c->vp > n ? c->vp - (int32_t)n : 0;
     if (c->pp > 0) {
         if (c->pp > n) {
             c->pp -= (int32_t)n;
@@ -43,6 +43,13 @@ static inline void gx_cyc_run(gx_cycle_state *c, int64_t n)
     }
 }
 
+/** @p n cycles pass, busy or idle: the vertex tail and the polygon pipeline count down. */
+static inline void gx_cyc_run(gx_cycle_state *c, int64_t n)
+{
+    if (c->vp > 0) c->vp = c->vp > n ? c->vp - (int32_t)n : 0;
+    gx_cyc_run_pp(c, n);
+}
+
 /** Charge @p n busy cycles. @return n */
 static inline int64_t gx_cyc_add(gx_cycle_state *c, int64_t n)
 {
@@ -50,15 +57,16 @@ static inline int64_t gx_cyc_add(gx_cycle_state *c, int64_t n)
     return n;
 }
 
-/* Wait for the next free vertex slot, in whole grid steps (melonDS NextVertexSlot).
- * @return the cycles waited (the vertex command's issue charge) */
-static inline int64_t gx_cycles_next_vertex_slot(gx_cycle_state *c)
+/* Wait for the next free vertex slot, in whole grid steps (melonDS NextVertexSlot); @p vtail:
+ * the vertex tail counts down too (false: gx_cyc_run_pp's callers). @return the cycles waited
+ * (the vertex command's issue charge) */
+static GX_ALWAYS_INLINE int64_t gx_cyc_next_slot(gx_cycle_state *c, const bool vtail)
 {
     int64_t charged = 0;
     int32_t n = (GX_SLOT_STEP - c->slot_counter) + 1;
     for (;;) {
         charged += n;
-        if (c->vp > 0) c->vp = c->vp > n ? c->vp - n : 0;
+        if (vtail && c->vp > 0) c->vp = c->vp > n ? c->vp - n : 0;
         if (c->pp <= 0) break; /* cannot happen: we only wait while PP runs */
         if (c->pp > n) {
             c->pp -= n;
@@ -75,6 +83,12 @@ static inline int64_t gx_cycles_next_vertex_slot(gx_cycle_state *c)
         }
     }
     return charged;
+}
+
+/* gx_cyc_next_slot with the vertex tail. */
+static inline int64_t gx_cycles_next_vertex_slot(gx_cycle_state *c)
+{
+    return gx_cyc_next_slot(c, true);
 }
 
 /* cycles.c: the rare waits, out of line */
@@ -180,6 +194,31 @@ static inline int64_t gx_cyc_vertex_end(gx_cycle_state *c, bool completed, bool 
     c->vp = GX_VP_VERTEX + 1; /* (counted down by 1 + 3 below: 7 - 3 as before) */
     gx_cyc_run(c, 1 + GX_VERTEX_WORK);
     return GX_VERTEX_WORK;
+}
+
+/** A vertex command's issue (GX_WAIT_VERTEX) for the polygon pipeline alone, the vertex and
+ *  normal tails left as they are: batch.c's direct loop reads neither between its vertices and
+ *  sets them after its last one (VP 4, as gx_cyc_vertex_end leaves it; NP as the commands
+ *  after it leave it). @return the issue's cycles */
+static GX_ALWAYS_INLINE int64_t gx_cyc_issue_vertex_pp(gx_cycle_state *c)
+{
+    if (c->slots_free & 1u) {
+        gx_cyc_run_pp(c, 1);
+        return 1;
+    }
+    return gx_cyc_next_slot(c, false);
+}
+
+/** gx_cyc_vertex_end for the polygon pipeline alone (gx_cyc_issue_vertex_pp). */
+static GX_ALWAYS_INLINE void gx_cyc_vertex_end_pp(gx_cycle_state *c, bool completed, bool rejected,
+                                                  bool quad, bool strip)
+{
+    if (completed) {
+        gx_cyc_polygon_start(c, rejected, quad, strip);
+        gx_cyc_run_pp(c, GX_VERTEX_WORK);
+    } else {
+        gx_cyc_run_pp(c, 1 + GX_VERTEX_WORK);
+    }
 }
 
 /** gx_cyc_vertex_end with the outcome as the geometry state gives it. */
