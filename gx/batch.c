@@ -852,7 +852,14 @@ static GX_ALWAYS_INLINE void batch_finish(gx_engine *gx, batch *b, batch_count n
     /* pass 3: the cycle charges (and in the cycle-driven mode the idle time after each entry)
      * and polygon assembly, in write order */
     gx_cycle_state *c = &s->cyc;
-    batch_pass3 p = {.busy = true, .last_j = {-1, -1, -1, -1}};
+    /* (field by field: an initializer would zero the template and the saved slots too, 416
+     * bytes a batch, which only the direct and strip paths read, after they set them) */
+    batch_pass3 p;
+    p.charged = p.vertex_cycles = 0;
+    p.total = 0;
+    p.busy = true;
+    p.direct = p.strip = false;
+    for (int k = 0; k < 4; k++) p.last_j[k] = -1;
     if (slice == 0) {
         /* run to completion (batch_vertices_rtc): up to the vertex that chooses the direct or
          * strip path, then the rest in that mode */
