@@ -546,6 +546,23 @@ static GX_ALWAYS_INLINE void write_ahead(const gx_frame *f, uint32_t nverts, uin
     }
 }
 
+/* is_one_dot for the direct stores (store_direct, store_strip) from the values at hand (@p sx,
+ * @p sy, 24-bit @p w24 of the @p n vertices): every vertex on vertex 0's pixel and beyond the
+ * 1-dot depth, unless POLYGON_ATTR bit 13 (@p attr). The positions' differences are ORed and
+ * tested once, a branch almost never taken: one test per vertex (sx[i] == sx[0] ...) went
+ * either way on g_heavy_1, mispredicted (bench/README.md, geo10: paired wall ~0.96). */
+static GX_ALWAYS_INLINE bool direct_one_dot(const gx_geom_state *g, uint32_t attr,
+                                            const int32_t *sx, const int32_t *sy,
+                                            const uint32_t *w24, const int n)
+{
+    uint32_t apart = 0, wmin = w24[0];
+    for (int i = 1; i < n; i++) {
+        apart |= (uint32_t)(sx[i] ^ sx[0]) | (uint32_t)(sy[i] ^ sy[0]);
+        wmin = w24[i] < wmin ? w24[i] : wmin;
+    }
+    return apart == 0 && wmin > g->dot_w_limit && !polyattr_dot_always(attr);
+}
+
 /* The direct stores' start: the polygon complete, its winding test (*@p dot), and culling as
  * gx_geom_submit_polygon's (report_rejected without a hook). @return true when culled. */
 static GX_ALWAYS_INLINE bool direct_culled(gx_geom_state *g, uint32_t attr, const int32_t *c0,
@@ -592,15 +609,12 @@ static GX_ALWAYS_INLINE bool store_direct(gx_engine *gx, const gx_polygon *tmpl,
     write_ahead(f, base, f->npolys);
     int32_t sx[4], sy[4];
     uint32_t w24[4];
-    bool one_dot = !polyattr_dot_always(attr);
     for (int i = 0; i < n; i++) {
         w24[i] = (uint32_t)clip[i][3] & 0x00FFFFFFu;
         gx_viewport_xy(g, clip[i][0], clip[i][1], w24[i], &sx[i], &sy[i]);
         put_vertex(&dst[i], clip[i], color[i], tex[i], sx[i], sy[i]);
-        /* is_one_dot */
-        one_dot &= sx[i] == sx[0] && sy[i] == sy[0] && w24[i] > g->dot_w_limit;
     }
-    if (one_dot) {
+    if (direct_one_dot(g, attr, sx, sy, w24, n)) {
         g->poly_rejected = true; /* report_rejected without a hook */
         g->last_strip_poly = -1;
         return true;
@@ -684,10 +698,7 @@ static GX_ALWAYS_INLINE bool store_strip(gx_engine *gx, const gx_polygon *tmpl,
         gx_viewport_xy(g, clip[i][0], clip[i][1], w24[i], &sx[i], &sy[i]);
         put_vertex(&f->verts[idx[i]], clip[i], color[i], tex[i], sx[i], sy[i]);
     }
-    bool one_dot = !polyattr_dot_always(attr); /* is_one_dot_at */
-    for (int i = 0; i < n; i++)
-        one_dot &= sx[i] == sx[0] && sy[i] == sy[0] && w24[i] > g->dot_w_limit;
-    if (one_dot) {
+    if (direct_one_dot(g, attr, sx, sy, w24, n)) {
         g->poly_rejected = true; /* report_rejected without a hook */
         g->last_strip_poly = -1;
         return true;
