@@ -20,6 +20,8 @@
  * - Strips (the batch's strip path, gx_geom_store_strip) and frames that fill polygon or vertex
  *   RAM (the direct stores' hand-back), both modes: test_batch_strips,
  *   test_batch_direct_store_fills_ram.
+ * - The direct store's 1-dot test on the DISP_1DOT_DEPTH limit exactly (W equal to it: kept):
+ *   test_batch_one_dot_limit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -770,6 +772,44 @@ static void test_batch_texgen_modes(void **state)
     engines_destroy(a, b, r);
 }
 
+/* The 1-dot test's depth limit at its edge (the direct store's direct_one_dot against the
+ * submit path's is_one_dot; random streams hardly ever put W on the limit exactly): a triangle
+ * with its three vertices on one pixel and W = 0x11FF (a projection whose m[15] is that), with
+ * DISP_1DOT_DEPTH 8 (limit 8 * 200h + 1FFh = 0x11FF: W not beyond it, kept) and 7 (limit 0xFFF:
+ * rejected), through the batch (one run) and entry by entry. */
+static void test_batch_one_dot_limit(void **state)
+{
+    (void)state;
+    for (uint32_t depth = 7; depth <= 8; depth++) {
+        gx_engine *a, *b;
+        raster_engine *r;
+        engines_create(&a, &b, &r);
+        gx_bus_word w[64];
+        size_t n = 0;
+        put(w, &n, 64, 0x10, 0); /* projection: identity but m[15] (W = 0x11FF) */
+        for (int k = 0; k < 16; k++)
+            put(w, &n, 64, 0x16, k == 15 ? 0x11FFu : (k % 5 == 0 ? 0x1000u : 0u));
+        put(w, &n, 64, 0x10, 2);
+        put(w, &n, 64, 0x15, 0);
+        put(w, &n, 64, 0x60, 0xBFFF0000u); /* VIEWPORT: the whole screen */
+        put(w, &n, 64, 0x29, 0x001F00C0u); /* both sides, alpha 31, 1-dot test on */
+        if (n < 64) w[n++] = (gx_bus_word){0x04000610u, depth}; /* DISP_1DOT_DEPTH */
+        put(w, &n, 64, 0x40, 0);                                /* separate triangles */
+        size_t first = n;
+        for (int v = 0; v < 3; v++) {
+            put(w, &n, 64, 0x23, 0x00400040u);
+            put(w, &n, 64, 0x23, 0);
+        }
+        gx_write32_run(a, w, first);
+        for (size_t k = 0; k < first; k++) gx_write32(b, w[k].addr, w[k].value);
+        assert_int_equal(gx_batch_ports(a, w + first, n - first, 0), n - first); /* the batch */
+        for (size_t k = first; k < n; k++) gx_write32(b, w[k].addr, w[k].value);
+        same_state(a, b, r);
+        assert_int_equal(gx_read32(a, 0x04000604u) & 0xFFFu, depth == 8 ? 1u : 0u); /* RAM_COUNT */
+        engines_destroy(a, b, r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -782,6 +822,7 @@ int main(void)
         cmocka_unit_test(test_batch_strips),
         cmocka_unit_test(test_batch_normal_cache),
         cmocka_unit_test(test_batch_texgen_modes),
+        cmocka_unit_test(test_batch_one_dot_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
