@@ -56,12 +56,15 @@ SPAN_AVX2_FN __m256i vec8_set1(int32_t v)
     return _mm256_broadcastd_epi32(_mm_cvtsi32_si128(v));
 }
 
-/* _mm256_set1_epi64x of a register as vmovq and vpermq: gcc's own form (and
- * _mm256_broadcastq_epi64) went through a stack slot (a store, a broadcast load), and a stack
- * slot made it realign the frame of the function to 32 bytes (see draw_vec8_line). */
+/* _mm256_set1_epi64x of a register as vmovq and vpbroadcastq from that XMM register: gcc's own
+ * _mm256_set1_epi64x went through a stack slot (a store, a broadcast load), and a stack slot
+ * made it realign the frame of the function to 32 bytes (see draw_vec8_line). (vpermq
+ * before 2026-11-27: the broadcast from the register, the same instruction count and no stack
+ * slot either, ran g_heavy_1's render ~1-3% faster paired on Zen 4, and gcc then formed a few
+ * sums fewer: -26 K instructions a frame; bench/README.md "one10") */
 SPAN_AVX2_FN __m256i vec8_set1q(uint64_t v)
 {
-    return _mm256_permute4x64_epi64(_mm256_castsi128_si256(_mm_cvtsi64_si128((long long)v)), 0);
+    return _mm256_broadcastq_epi64(_mm_cvtsi64_si128((long long)v));
 }
 
 /* Eight 64-bit lanes acc + i * step in the order {0, 1, 4, 5}, {2, 3, 6, 7}, and 8 * step. */
@@ -69,18 +72,20 @@ typedef struct vec8_acc {
     __m256i a, b, step8;
 } vec8_acc;
 
-/* (step * {0, 1, 4, 5} from one broadcast of step, by a shift and two masks, all mod 2^64 as
- * the scalar sums were; every span sets up four to six accumulators, and the scalar sums
- * inserted into lanes one by one ran 129 K more instructions a frame on g_heavy_1, ~11 a
- * draw_vec8 call, callgrind) */
+/* (step * {0, 1, 4, 5} from one broadcast of step, all mod 2^64 as the scalar sums were: a
+ * variable shift by {64, 0, 2, 2} (vpsllvq: a count over 63 gives 0) and step in the last
+ * lane; every span sets up four to six accumulators, and the scalar sums inserted into lanes
+ * one by one ran 129 K more instructions a frame on g_heavy_1, ~11 a draw_vec8 call,
+ * callgrind. Both halves are sums on the broadcast of acc, not b on a: draw_vec8's one step
+ * reads them at once, its texel index waits on them.) */
 SPAN_AVX2_FN void vec8_acc_init(vec8_acc *v, uint64_t acc, uint64_t step)
 {
     const __m256i s = vec8_set1q(step);
-    const __m256i s14 = _mm256_add_epi64(
-        _mm256_and_si256(s, _mm256_set_epi64x(-1, 0, -1, 0)),
-        _mm256_and_si256(_mm256_slli_epi64(s, 2), _mm256_set_epi64x(-1, -1, 0, 0)));
-    v->a = _mm256_add_epi64(vec8_set1q(acc), s14);
-    v->b = _mm256_add_epi64(v->a, _mm256_add_epi64(s, s));
+    const __m256i s14 = _mm256_add_epi64(_mm256_sllv_epi64(s, _mm256_set_epi64x(2, 2, 0, 64)),
+                                         _mm256_and_si256(s, _mm256_set_epi64x(-1, 0, 0, 0)));
+    const __m256i a = vec8_set1q(acc);
+    v->a = _mm256_add_epi64(a, s14);
+    v->b = _mm256_add_epi64(a, _mm256_add_epi64(s14, _mm256_add_epi64(s, s)));
     v->step8 = _mm256_slli_epi64(s, 3);
 }
 
@@ -335,9 +340,15 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             vp[a] = vec8_set1((int32_t)c->a_pd[a]);
         }
     } else {
+        /* (d * lin_recip * xs as d * (lin_recip * xs), the same product mod 2^64: the two
+         * shared products are off each attribute's chain, which heads the one step's texel
+         * index, one multiply shorter) */
+        const uint64_t lxr = c->ix.lin_recip * xr, lxl = c->ix.lin_recip * xl;
         for (int a = a0; a < a1; a++) {
             uint64_t dr = (uint64_t)c->a_d[a] * c->ix.lin_recip;
-            vec8_acc_init(&va[a], dr * (c->a_sel[a] ? xl : xr) + ((uint64_t)c->a_base[a] << 35),
+            vec8_acc_init(&va[a],
+                          (uint64_t)c->a_d[a] * (c->a_sel[a] ? lxl : lxr) +
+                              ((uint64_t)c->a_base[a] << 35),
                           c->a_sel[a] ? 0u - dr : dr);
             if (one) av[a] = vec8_acc_bits(&va[a], VEC8_ATTR_SH(a, plain_k));
         }
