@@ -405,7 +405,7 @@ static GX_ALWAYS_INLINE void batch_command(gx_engine *gx, batch *b, batch_count 
         b->attr_sum[j] = n->sum;
         n->sum = 0;
         n->np = 0;
-        n->vp = GX_VP_VERTEX - GX_VERTEX_WORK; /* (see batch_count) */
+        n->vp = GX_VP_AFTER_VERTEX; /* (see batch_count) */
         /* (g->cur_vtx, like the colour and mode 0's coordinates, is stored once: pass 3) */
         b->pos[j][0] = lo16(v0);
         b->pos[j][1] = (int16_t)(uint16_t)(v0 >> 16);
@@ -745,7 +745,7 @@ static GX_ALWAYS_INLINE void batch_direct_rtc(gx_engine *gx, const batch *b, bat
         direct_polygon(gx, c, b, &p->tmpl, j + 1 - n, n, strip_polys + npoly, false);
         npoly++;
     }
-    cl.vp = GX_VP_VERTEX - GX_VERTEX_WORK; /* (gx_cyc_vertex_end; NP: batch_finish sets it) */
+    cl.vp = GX_VP_AFTER_VERTEX; /* (gx_cyc_vertex_end; NP: batch_finish sets it) */
     gx->cmd.cyc = cl;
     *issue = is;
     *total = t;

@@ -14,6 +14,7 @@ enum {
     GX_VP_VERTEX = 7, /* vertex tail set by a vertex */
     GX_NP_NORMAL = 7, /* normal tail set by NORMAL */
     GX_VERTEX_WORK = 3,
+    GX_VP_AFTER_VERTEX = GX_VP_VERTEX - GX_VERTEX_WORK, /* the vertex tail after a vertex's work */
 };
 
 /** The polygon pipeline is idle: every vertex slot free. */
@@ -176,6 +177,19 @@ static inline int64_t gx_cyc_vertex_work(gx_cycle_state *c, const gx_geom_state 
     return GX_VERTEX_WORK;
 }
 
+/** The polygon pipeline's part of gx_cyc_vertex_end (below), the vertex tail left as it is:
+ *  batch.c's direct loop (gx_cyc_issue_vertex_pp), and gx_cyc_vertex_end itself. */
+static GX_ALWAYS_INLINE void gx_cyc_vertex_end_pp(gx_cycle_state *c, bool completed, bool rejected,
+                                                  bool quad, bool strip)
+{
+    if (completed) {
+        gx_cyc_polygon_start(c, rejected, quad, strip);
+        gx_cyc_run_pp(c, GX_VERTEX_WORK);
+    } else {
+        gx_cyc_run_pp(c, 1 + GX_VERTEX_WORK);
+    }
+}
+
 /** gx_cyc_vertex_work for the last parameter entry of a vertex command, with that entry's own
  *  cycle (the 1 a parameter entry costs, not yet counted down) folded in, the polygon's outcome
  *  given (@p completed: the vertex completed a polygon, with gx_cyc_polygon_start's flags):
@@ -185,14 +199,8 @@ static inline int64_t gx_cyc_vertex_work(gx_cycle_state *c, const gx_geom_state 
 static inline int64_t gx_cyc_vertex_end(gx_cycle_state *c, bool completed, bool rejected, bool quad,
                                         bool strip)
 {
-    if (completed) {
-        gx_cyc_polygon_start(c, rejected, quad, strip);
-        c->vp = GX_VP_VERTEX;
-        gx_cyc_run(c, GX_VERTEX_WORK);
-        return GX_VERTEX_WORK;
-    }
-    c->vp = GX_VP_VERTEX + 1; /* (counted down by 1 + 3 below: 7 - 3 as before) */
-    gx_cyc_run(c, 1 + GX_VERTEX_WORK);
+    gx_cyc_vertex_end_pp(c, completed, rejected, quad, strip);
+    c->vp = GX_VP_AFTER_VERTEX; /* (7 counted down by the work: 4, the polygon completed or not) */
     return GX_VERTEX_WORK;
 }
 
@@ -207,18 +215,6 @@ static GX_ALWAYS_INLINE int64_t gx_cyc_issue_vertex_pp(gx_cycle_state *c)
         return 1;
     }
     return gx_cyc_next_slot(c, false);
-}
-
-/** gx_cyc_vertex_end for the polygon pipeline alone (gx_cyc_issue_vertex_pp). */
-static GX_ALWAYS_INLINE void gx_cyc_vertex_end_pp(gx_cycle_state *c, bool completed, bool rejected,
-                                                  bool quad, bool strip)
-{
-    if (completed) {
-        gx_cyc_polygon_start(c, rejected, quad, strip);
-        gx_cyc_run_pp(c, GX_VERTEX_WORK);
-    } else {
-        gx_cyc_run_pp(c, 1 + GX_VERTEX_WORK);
-    }
 }
 
 /** gx_cyc_vertex_end with the outcome as the geometry state gives it. */
