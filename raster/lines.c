@@ -25,7 +25,7 @@ void raster_lines_begin(raster_engine *r, const gx_frame *in)
     if (r->lines.active) raster_lines_end(r, NULL);
     r->lines.timing_at_begin = r->timing;
     r->lines.prev_shadow_mask_at_begin = r->prev_shadow_mask;
-    raster_frame_prepare(r, in, NULL);
+    raster_frame_prepare(r, in, in, NULL);
     raster_timing_frame_begin(&r->timing, in);
     if (r->final_pass && r->lazy_clear) raster_complete_clear_border(r);
     raster_band *b = r->band[0];

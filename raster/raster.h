@@ -73,6 +73,16 @@ unsigned raster_threads(const raster_engine *r);
 
 /** Render one frame. @p res may be NULL. @p in must stay unchanged during the call. */
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res);
+/**
+ * raster_render with the frame in two parts: @p in's registers, counts and VRAM views, and the
+ * polygon and vertex RAM entries of @p ram (those below in's counts; ram's own counts and
+ * registers are not read). For a caller that keeps a copy of the registers and views but
+ * draws the polygon/vertex RAM in place (the pipelined replay, tools/core/system.c). Both must
+ * stay unchanged during the call. raster_render(r, in, out, res) is
+ * raster_render_ram(r, in, in, out, res).
+ */
+void raster_render_ram(raster_engine *r, const gx_frame *in, const gx_frame *ram, dsgx_frame *out,
+                       raster_result *res);
 
 /* ---- one scanline at a time, in step with the 2D engine (docs/cycle.md) ---- */
 

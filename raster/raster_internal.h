@@ -324,8 +324,9 @@ struct raster_engine {
     raster_timing timing;
 
     /* render list of this frame: opaque polygons, then translucent, in drawing order */
-    const gx_frame *frame; /**< the frame being drawn (raster_setup_frame) */
-    uint64_t frame_serial; /**< counts raster_setup_frame calls (1 = the first frame) */
+    const gx_frame *frame;  /**< the frame being drawn (raster_setup_frame) */
+    const gx_vertex *verts; /**< its vertex RAM (raster_setup_frame; raster_render_ram's) */
+    uint64_t frame_serial;  /**< counts raster_setup_frame calls (1 = the first frame) */
     uint32_t npolys;
     const gx_polygon *list[GX_MAX_POLYGONS];
     /** box[i]: the screen extent of list[i] (raster_setup_frame, from the vertex walk that
@@ -390,8 +391,10 @@ void raster_postpass_rows(raster_engine *r, const gx_frame *in, dsgx_frame *out,
 
 /* ---- lazy clear and output (render.c) ---- */
 /** Start a frame (raster_render, raster_lines_begin): latch its state, begin the clear, set
- *  up the render list; @p out receives lines as they are done (NULL: none). */
-void raster_frame_prepare(raster_engine *r, const gx_frame *in, dsgx_frame *out);
+ *  up the render list; @p out receives lines as they are done (NULL: none). @p ram: the
+ *  polygon and vertex RAM entries (raster_render_ram; @p in itself otherwise). */
+void raster_frame_prepare(raster_engine *r, const gx_frame *in, const gx_frame *ram,
+                          dsgx_frame *out);
 /** The border rows above and below the screen, as the clear leaves them (lazy clear with a
  *  final pass; drawing never touches them). */
 void raster_complete_clear_border(raster_engine *r);
@@ -418,8 +421,10 @@ static inline void raster_span_begin(raster_engine *r, int32_t y, int32_t x0, in
 }
 
 /* ---- rasterizer (H3) ---- */
-/** Build the render list (ordering, per-polygon setup) for a frame (setup.c). */
-void raster_setup_frame(raster_engine *r, const gx_frame *in);
+/** Build the render list (ordering, per-polygon setup) for a frame (setup.c): @p in's
+ *  registers, counts and views, @p ram's polygon and vertex RAM entries (raster_render_ram;
+ *  @p in itself otherwise). */
+void raster_setup_frame(raster_engine *r, const gx_frame *in, const gx_frame *ram);
 /** Per-polygon set-up (setup.c), done when the scanline loop reaches the polygon's first line
  *  @p y (its top line, or the first line of a band below it): the polygon's state is then
  *  written just before it is used (2,000 polygons' state does not fit the caches), instead of

@@ -249,7 +249,8 @@ static void start_clear(raster_engine *r, const gx_frame *in)
     }
 }
 
-void raster_frame_prepare(raster_engine *r, const gx_frame *in, dsgx_frame *out)
+void raster_frame_prepare(raster_engine *r, const gx_frame *in, const gx_frame *ram,
+                          dsgx_frame *out)
 {
     uint32_t cnt = in->regs.disp3dcnt;
 
@@ -260,13 +261,19 @@ void raster_frame_prepare(raster_engine *r, const gx_frame *in, dsgx_frame *out)
     if (r->lazy_clear)
         raster_clear_plain_pixel(&in->regs, &r->clear_px[0], &r->clear_px[1], &r->clear_px[2]);
     start_clear(r, in);
-    raster_setup_frame(r, in);
+    raster_setup_frame(r, in, ram);
 }
 
 void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster_result *res)
 {
+    raster_render_ram(r, in, in, out, res);
+}
+
+void raster_render_ram(raster_engine *r, const gx_frame *in, const gx_frame *ram, dsgx_frame *out,
+                       raster_result *res)
+{
     if (r->lines.active) raster_lines_end(r, NULL); /* (a line-at-a-time frame left open) */
-    raster_frame_prepare(r, in, out);
+    raster_frame_prepare(r, in, ram, out);
 
     /* The lines: in bands on several threads when possible (threads.c; each band also
      * completes the clear of its lines for the final pass, or writes them out), or polygon by
@@ -274,12 +281,12 @@ void raster_render(raster_engine *r, const gx_frame *in, dsgx_frame *out, raster
      * timing model would have cut a line, scanline by scanline on this thread against the live
      * timing model. */
     raster_timing before = r->timing;
-    raster_timing_frame_begin(&r->timing, in);
+    raster_timing_frame_begin_ram(&r->timing, in, ram);
     raster_lines_result lines = raster_draw_lines_split(r);
     r->last_lines = (uint8_t)lines;
     if (lines == RASTER_LINES_CUT) {
         r->timing = before;
-        raster_timing_frame_begin(&r->timing, in);
+        raster_timing_frame_begin_ram(&r->timing, in, ram);
         start_clear(r, in);
     }
     if (lines == RASTER_LINES_NOT_SPLIT || lines == RASTER_LINES_CUT) {

@@ -183,12 +183,12 @@ static uint8_t choose_depth_test(const gx_polygon *p)
 enum { WORK_POLY = 2800, WORK_LINE = 850, WORK_PIXEL = 40, WORK_PIXEL_PERSP = 110 };
 
 /* Twice the screen area of a polygon (shoelace formula). */
-static int64_t area2(const gx_frame *in, const gx_polygon *p)
+static int64_t area2(const gx_vertex *verts, const gx_polygon *p)
 {
     int64_t a = 0;
     for (unsigned i = 0; i < p->nverts; i++) {
-        const gx_vertex *u = &in->verts[p->vtx[i]];
-        const gx_vertex *v = &in->verts[p->vtx[i + 1u < p->nverts ? i + 1u : 0u]];
+        const gx_vertex *u = &verts[p->vtx[i]];
+        const gx_vertex *v = &verts[p->vtx[i + 1u < p->nverts ? i + 1u : 0u]];
         a += (int64_t)u->sx * v->sy - (int64_t)v->sx * u->sy;
     }
     return a < 0 ? -a : a;
@@ -219,7 +219,7 @@ __attribute__((noinline)) static void plan_line_work(raster_engine *r)
         int32_t bottom = bx->ybottom < top ? top : (bx->ybottom > 191 ? 191 : bx->ybottom);
         int64_t lines = (int64_t)p->ybottom - p->ytop + 1;
         int64_t pixels = p->nverts == 3 ? ((int64_t)bx->x1 - bx->x0 + 1) / 2 + 1
-                                        : area2(r->frame, p) / 2 / (lines > 0 ? lines : 1) + 1;
+                                        : area2(r->verts, p) / 2 / (lines > 0 ? lines : 1) + 1;
         if (pixels > 256) pixels = 256;
         int64_t per_line = WORK_LINE + (poly_persp(p) ? WORK_PIXEL_PERSP : WORK_PIXEL) * pixels;
         diff[top] += WORK_POLY + per_line;
@@ -339,7 +339,7 @@ RASTER_HOT void setup_poly(raster_engine *r, const gx_frame *in, raster_poly *rp
                            const gx_polygon *p)
 {
     rp->poly = p;
-    rp->verts = in->verts;
+    rp->verts = r->verts;
     rp->ytop = p->ytop;
     rp->ybottom = p->ybottom;
     rp->vbottom = p->vbottom;
@@ -438,13 +438,13 @@ void raster_poly_activate(raster_engine *r, raster_poly *rp, int32_t y)
 
 /** Drawn at all (melonDS's Degenerate flag: a vertex with W = 0, or bottom below 192); if so,
  *  its screen extent in @p box (from the same vertex walk). */
-static bool poly_drawable(const gx_frame *in, const gx_polygon *p, raster_list_box *box)
+static bool poly_drawable(const gx_vertex *verts, const gx_polygon *p, raster_list_box *box)
 {
     if (p->nverts < 1 || p->nverts > GX_MAX_POLY_VERTS || p->ybottom > 192) return false;
     int32_t x0 = INT32_MAX, x1 = INT32_MIN;
     for (unsigned i = 0; i < p->nverts; i++) {
         if (p->vtx[i] >= GX_MAX_VERTICES) return false;
-        const gx_vertex *v = &in->verts[p->vtx[i]];
+        const gx_vertex *v = &verts[p->vtx[i]];
         if (v->clip[3] == 0) return false;
         x0 = v->sx < x0 ? v->sx : x0;
         x1 = v->sx > x1 ? v->sx : x1;
@@ -567,7 +567,7 @@ static void sort_entries(uint32_t *v, uint32_t *tmp, uint32_t n)
     for (uint32_t i = 0; i < n; i++) v[cb[(tmp[i] >> 19) & 0x1FFu]++] = tmp[i];
 }
 
-void raster_setup_frame(raster_engine *r, const gx_frame *in)
+void raster_setup_frame(raster_engine *r, const gx_frame *in, const gx_frame *ram)
 {
     uint32_t order[GX_MAX_POLYGONS], tmp[GX_MAX_POLYGONS];
     raster_list_box ubox[GX_MAX_POLYGONS]; /* (the unsorted frame's extents and list) */
@@ -597,8 +597,8 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     uint64_t run_tex = 0;
     run_first[0] = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const gx_polygon *p = &in->polys[i];
-        if (!poly_drawable(in, p, &box[m])) continue;
+        const gx_polygon *p = &ram->polys[i];
+        if (!poly_drawable(ram->verts, p, &box[m])) continue;
         if (tex_word(p) != run_tex) {
             run_first[nruns++] = m;
             run_tex = tex_word(p);
@@ -638,6 +638,7 @@ void raster_setup_frame(raster_engine *r, const gx_frame *in)
     r->has_shadows = shadows;
     r->list_ytop_ok = ytop_ok;
     r->frame = in;
+    r->verts = ram->verts;
     r->frame_serial++; /* (a slot's material state from an earlier frame is not reused) */
 
     /* lists of polygons by top line, for the scanline loop's active list */

@@ -84,7 +84,7 @@ void raster_timing_power_on(raster_timing *t)
 
 /* Lines any rendered polygon touches (YTop <= y <= YBottom), folded into pairs. Degenerate
  * polygons are not in the render list (melonDS GPU3D_Soft.cpp RenderPolygons skips them). */
-static void mark_touched_pairs(raster_timing *t, const gx_frame *in)
+static void mark_touched_pairs(raster_timing *t, const gx_frame *in, const gx_frame *ram)
 {
     int32_t edge[RASTER_TIMING_LINES + 1];
     int32_t run = 0;
@@ -92,7 +92,7 @@ static void mark_touched_pairs(raster_timing *t, const gx_frame *in)
     memset(edge, 0, sizeof edge);
     memset(t->pair_touched, 0, sizeof t->pair_touched);
     for (uint32_t p = 0; in != NULL && p < in->npolys && p < GX_MAX_POLYGONS; p++) {
-        const gx_polygon *poly = &in->polys[p];
+        const gx_polygon *poly = &ram->polys[p];
         if (poly->degenerate || poly->ybottom < 0 || poly->ytop > RASTER_TIMING_LINES - 1) continue;
         int32_t top = dsgx_clamp(poly->ytop, 0, RASTER_TIMING_LINES - 1);
         int32_t bot = dsgx_clamp(poly->ybottom, 0, RASTER_TIMING_LINES - 1);
@@ -107,6 +107,11 @@ static void mark_touched_pairs(raster_timing *t, const gx_frame *in)
 }
 
 void raster_timing_frame_begin(raster_timing *t, const gx_frame *in)
+{
+    raster_timing_frame_begin_ram(t, in, in);
+}
+
+void raster_timing_frame_begin_ram(raster_timing *t, const gx_frame *in, const gx_frame *ram)
 {
     if (t->frames_since_power_on < 2) t->frames_since_power_on++; /* saturates */
     /* The first frame after power-on is rendered untimed (see timing.h). */
@@ -123,7 +128,7 @@ void raster_timing_frame_begin(raster_timing *t, const gx_frame *in)
     memset(t->line_time, 0, sizeof t->line_time);
     memset(t->line_aborted, 0, sizeof t->line_aborted);
     memset(t->line_cut, 0, sizeof t->line_cut);
-    mark_touched_pairs(t, in);
+    mark_touched_pairs(t, in, in ? ram : NULL);
 }
 
 /* The 2D engine reads every display line whose read time has come. */

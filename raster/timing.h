@@ -168,6 +168,9 @@ void raster_timing_power_on(raster_timing *t);
 
 /** Start a frame (before line 0). @p in gives the polygons (their ytop/ybottom, degenerate). */
 void raster_timing_frame_begin(raster_timing *t, const gx_frame *in);
+/** raster_timing_frame_begin with @p in's count of polygons and @p ram's entries
+ *  (raster_render_ram). */
+void raster_timing_frame_begin_ram(raster_timing *t, const gx_frame *in, const gx_frame *ram);
 /** Start scanline @p y (0..191, in order). */
 void raster_timing_line_begin(raster_timing *t, int y);
 /** A polygon's bottom line (y == ybottom, ytop != ybottom): charge EmptyPolyScanline. */

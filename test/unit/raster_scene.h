@@ -92,7 +92,7 @@ static inline void scene_draw(scene *s, bool melonds_gaps, uint32_t clear_z)
     r->alpha_ref = disp3dcnt_alpha_test(r->disp3dcnt) ? s->f->regs.alpha_ref : 0;
     r->fill_all_edges = disp3dcnt_antialias(r->disp3dcnt) || disp3dcnt_edge_marking(r->disp3dcnt);
     raster_pixel_frame_setup(&r->pixel, &s->f->regs);
-    raster_setup_frame(r, s->f);
+    raster_setup_frame(r, s->f, s->f);
     raster_timing_frame_begin(&r->timing, s->f);
     raster_draw_lines(r, 0, 192);
     raster_timing_frame_end(&r->timing, NULL);

@@ -221,7 +221,7 @@ static void test_render_list_matches_ref(void **state)
             }
             if (rnd(&st) % 100 == 0) p->ytop = -(int32_t)(rnd(&st) % 5); /* (above the screen) */
         }
-        raster_setup_frame(r, f);
+        raster_setup_frame(r, f, f);
 
         uint32_t m = 0;
         bool shadows = false, ytop_ok = true;
@@ -415,7 +415,7 @@ static void test_texture_plan_matches_ref(void **state)
             }
         }
         raster_tex_cache_reset(&r->texcache);
-        raster_setup_frame(r, f);
+        raster_setup_frame(r, f, f);
         plan_check(r, f, &a, &b, "random", frame, &decoded, &partial);
         full += a.used + 128u * 128u > RASTER_TEX_CACHE_TEXELS || a.n == RASTER_TEX_CACHE_ENTRIES;
     }

@@ -122,6 +122,58 @@ static void test_bands_match_one_thread(void **state)
     free(many);
 }
 
+/* raster_render_ram (the pipelined replay's call, tools/core/system.c): a frame given as its
+ * registers, counts and views in one gx_frame and its polygon/vertex RAM in another is the
+ * frame raster_render draws from one, on one thread and in bands, timing-model results
+ * included. The first part's own polygon and vertex entries hold another random frame, so a
+ * read of them shows. */
+static void test_render_ram_in_two_parts(void **state)
+{
+    (void)state;
+    uint32_t seed = 0xC0FFEEu;
+    dsgx_frame *whole = malloc(sizeof *whole), *parts = malloc(sizeof *parts);
+    assert_non_null(whole);
+    assert_non_null(parts);
+    for (int frame = 0; frame < 12; frame++) {
+        scene a, b, other;
+        scene_init(&a, 0);
+        scene_init(&b, 0);
+        scene_init(&other, 0);
+        uint16_t c = frame % 3 ? 0x0008 : 0x0008 | 0x0020 | 0x0080;
+        unsigned n = (unsigned)rnd_in(&seed, 1, 300);
+        random_frame(&a, &seed, n, c);
+        random_frame(&other, &seed, (unsigned)rnd_in(&seed, 1, 300), c);
+        /* b: a's registers and counts, other's entries */
+        *b.f = *other.f;
+        b.f->regs = a.f->regs;
+        b.f->npolys = a.f->npolys;
+        b.f->nverts = a.f->nverts;
+        b.f->tex_vram = a.f->tex_vram;
+        b.f->pal_vram = a.f->pal_vram;
+        unsigned threads = frame % 2 ? 1u : 3u;
+        raster_result ra, rb;
+        for (int pass = 0; pass < 2; pass++) { /* (untimed, then timed) */
+            render(&a, threads, whole, &ra);
+            assert_int_equal(raster_set_threads(b.r, threads), threads);
+            b.r->split_min_work = 0;
+            raster_render_ram(b.r, b.f, a.f, parts, &rb);
+            assert_memory_equal(whole->px, parts->px, sizeof whole->px);
+            assert_int_equal(ra.rdlines, rb.rdlines);
+            assert_int_equal(ra.underflow, rb.underflow);
+            assert_int_equal(ra.lines_cut, rb.lines_cut);
+            assert_int_equal(a.r->last_lines, b.r->last_lines);
+            /* (the lines the model counts as touched: from the entries too) */
+            assert_memory_equal(a.r->timing.pair_touched, b.r->timing.pair_touched,
+                                sizeof a.r->timing.pair_touched);
+        }
+        scene_free(&a);
+        scene_free(&b);
+        scene_free(&other);
+    }
+    free(whole);
+    free(parts);
+}
+
 /* Each thread's stream of bands (threads.c plan_streams) at any share: random frames drawn
  * with 2 and 3 threads, the streams' shares set at random before each (one stream taking it
  * all, empty streams, anything between), and as shares_update leaves them after a frame, are
@@ -532,6 +584,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bands_match_one_thread),
         cmocka_unit_test(test_streams_any_share),
+        cmocka_unit_test(test_render_ram_in_two_parts),
         cmocka_unit_test(test_cut_frame_drawn_again),
         cmocka_unit_test(test_shadow_frame_one_thread),
         cmocka_unit_test(test_lent_thread_same_frames),

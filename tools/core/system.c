@@ -8,12 +8,12 @@
  * texture and palette VRAM as it draws, and reports back RDLINES_COUNT and the line-buffer
  * underflow bit (DISP3DCNT bit 12, acknowledged by writing 1). The pipelined replay keeps the
  * one-frame-at-a-time order of every effect the two engines see of each other:
- *  - the render thread draws a copy of the latched frame and of the VRAM views, so the geometry
- *    engine may reset and take VRAM writes meanwhile: the registers and the views are copied at
- *    the `frame` directive, polygon and vertex RAM by the render thread itself before it draws
- *    (pipe_main), from the latched bank, which nothing writes before the next latch (the
- *    geometry engine builds in the other bank, gx_reset leaves both banks' entries as they are,
- *    and the next latch waits for the render);
+ *  - the render thread draws a copy of the latched frame's registers and counts and of the VRAM
+ *    views, so the geometry engine may reset and take VRAM writes meanwhile: they are copied at
+ *    the `frame` directive. Polygon and vertex RAM it draws in place (raster_render_ram), from
+ *    the latched bank, which nothing writes before the next latch (the geometry engine builds
+ *    in the other bank, gx_reset leaves both banks' entries as they are, and the next latch
+ *    waits for the render);
  *  - the report (gx_report_render) reaches the geometry engine before the next latch (the
  *    `frame` directive or a trace `vblank` waits for the render), and before a DISP3DCNT write
  *    that acknowledges the underflow bit (it waits too). Other writes commute with the report:
@@ -95,8 +95,8 @@ struct dsgx_pipe {
     bool quit;            /* (under lock) */
     raster_engine *raster;
     /* the job: written before `posted` moves, read by the render thread until `finished` does */
-    gx_frame *in;        /* copy of the latched frame (its RAM copied in pipe_main) */
-    const gx_frame *ram; /* the latched bank, whose polygon/vertex RAM goes into `in` first */
+    gx_frame *in;        /* copy of the latched frame's registers, counts and views */
+    const gx_frame *ram; /* the latched bank, whose polygon/vertex RAM is drawn in place */
     uint8_t *tex, *pal;  /* copies of the VRAM views */
     bool power_on;       /* raster_power_on first */
     dsgx_frame *out;     /* the system's frame */
@@ -134,15 +134,6 @@ static unsigned spin_while(atomic_uint *a, unsigned old, uint64_t ns)
     }
 }
 
-/* Polygon and vertex RAM up to @p to's counts (pipe_copy_frame set them), on the render thread:
- * the polygon walk of the frame's set-up then reads them from this core's caches, not from the
- * core that ran the geometry (bench/README.md "thr2"). */
-static void copy_ram(gx_frame *to, const gx_frame *f)
-{
-    memcpy(to->polys, f->polys, to->npolys * sizeof f->polys[0]);
-    memcpy(to->verts, f->verts, to->nverts * sizeof f->verts[0]);
-}
-
 static void *pipe_main(void *arg)
 {
     dsgx_pipe *p = arg;
@@ -156,9 +147,8 @@ static void *pipe_main(void *arg)
         if (quit) break;
         seen++;
         uint64_t t0 = dsgx_now_ns();
-        copy_ram(p->in, p->ram);
         if (p->power_on) raster_power_on(p->raster);
-        raster_render(p->raster, p->in, p->out, &p->res);
+        raster_render_ram(p->raster, p->in, p->ram, p->out, &p->res);
         p->render_ns = dsgx_now_ns() - t0;
         pthread_mutex_lock(&p->lock);
         atomic_store(&p->finished, seen);
@@ -250,8 +240,8 @@ static void pipe_wait(dsgx_pipe *p)
 }
 
 /* The latched frame as the render reads it (the render thread is idle: the last frame is
- * finished): the registers, the counts of polygon and vertex RAM (the render thread copies their
- * entries, pipe_main), and the VRAM views (copied again only when VRAM may have changed). */
+ * finished): the registers, the counts of polygon and vertex RAM (their entries are drawn in
+ * place, pipe_main), and the VRAM views (copied again only when VRAM may have changed). */
 static void pipe_copy_frame(dsgx_pipe *p, const gx_frame *f)
 {
     gx_frame *to = p->in;
