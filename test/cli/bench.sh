@@ -81,5 +81,16 @@ if [ -n "$tnr" ]; then
     "$dsgx" bench --models "$dir/g_heavy_1.trace" --repeat 1 >/dev/null 2>&1 && bad "models on a trace" || ok
 fi
 
+# bench/threads.sh (the --threads 2 speed-up, bench/README.md): two rounds of two frames print
+# both rounds and a summary with numbers; a missing binary is an error naming it
+thr=$(dirname "$0")/../../bench/threads.sh
+out=$(NOPIN=1 sh "$thr" "$dsgx" "$t1" 2 2 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c "^round [12]: one thread $num us, two threads $num us\$")" = 2 ] &&
+    printf '%s\n' "$out" | grep -q "^  speed-up, median of the rounds: $num[0-9]*x (quartiles $num" &&
+    printf '%s\n' "$out" | grep -q "^  best rounds: $num[0-9]*x; 10th percentiles: $num" && ok ||
+    bad "threads.sh: $out"
+out=$(sh "$thr" "$dir/no-such-dsgx" "$t1" 1 1 2>&1) && bad "threads.sh without a binary" ||
+    { printf '%s' "$out" | grep -q "no-such-dsgx: no dsgx binary" && ok || bad "threads.sh error: $out"; }
+
 echo "bench: $pass passed, $fail failed"
 [ $fail -eq 0 ]
