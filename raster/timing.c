@@ -128,7 +128,7 @@ void raster_timing_frame_begin_ram(raster_timing *t, const gx_frame *in, const g
     memset(t->line_time, 0, sizeof t->line_time);
     memset(t->line_aborted, 0, sizeof t->line_aborted);
     memset(t->line_cut, 0, sizeof t->line_cut);
-    mark_touched_pairs(t, in, in ? ram : NULL);
+    mark_touched_pairs(t, in, ram);
 }
 
 /* The 2D engine reads every display line whose read time has come. */

@@ -95,7 +95,8 @@ struct dsgx_pipe {
     bool quit;            /* (under lock) */
     raster_engine *raster;
     /* the job: written before `posted` moves, read by the render thread until `finished` does */
-    gx_frame *in;        /* copy of the latched frame's registers, counts and views */
+    gx_frame *in;        /* copy of the latched frame's registers, counts and views (its
+                            polygon/vertex RAM arrays are never touched: not resident) */
     const gx_frame *ram; /* the latched bank, whose polygon/vertex RAM is drawn in place */
     uint8_t *tex, *pal;  /* copies of the VRAM views */
     bool power_on;       /* raster_power_on first */
