@@ -24,6 +24,7 @@
 #include "raster/pixel.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "gx/regs.h"
 
@@ -237,6 +238,7 @@ void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32
 
     raster_tex_setup(&sh->tex, teximage, pltt_base, tex_vram, pal_vram);
     sh->decoded = NULL;
+    sh->ctab = NULL;
     sh->kind = kind;
     sh->shade = shade_fns[kind];
     if (kind == RASTER_SHADE_MODULATE) sh->shade = shade_modulate_fns[sh->tex.format & 7u];
@@ -269,6 +271,24 @@ static void decode_texture(const raster_shader *sh, uint32_t w, uint32_t h, uint
     }
 }
 
+/* The compact form of @p n decoded texels (n <= RASTER_TEX_CTAB_TEXELS), if they hold at most 16
+ * distinct values (raster_tex_ctab). */
+static bool build_ctab(const uint32_t *texels, uint32_t n, raster_tex_ctab *t)
+{
+    uint32_t nval = 0;
+    memset(t, 0, sizeof *t);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = 0;
+        while (v < nval && t->val[v] != texels[i]) v++;
+        if (v == nval) {
+            if (nval == 16) return false;
+            t->val[nval++] = texels[i];
+        }
+        t->nib[i >> 1] |= (uint8_t)(v << 4 * (i & 1));
+    }
+    return true;
+}
+
 /* The entry of a texture (TEXIMAGE_PARAM without repeat/flip, bits 16-19, and the coordinate
  * mode, bits 30-31; the palette base), or c->n when it has none. */
 static uint32_t cache_find(const raster_tex_cache *c, uint32_t teximage, uint32_t pltt_base)
@@ -296,6 +316,7 @@ void raster_tex_cache_plan(raster_tex_cache *c, const raster_pixel_frame *pf, ui
         c->entry[i].pal = pltt_base & 0x1FFFu;
         c->entry[i].offset = UINT32_MAX;
         c->entry[i].area = 0;
+        c->entry[i].has_ctab = false;
         c->n++;
     }
     if (c->entry[i].offset != UINT32_MAX) return;
@@ -304,6 +325,8 @@ void raster_tex_cache_plan(raster_tex_cache *c, const raster_pixel_frame *pf, ui
     raster_shader sh;
     raster_shader_setup(&sh, pf, attr, teximage, pltt_base, tex_vram, pal_vram);
     decode_texture(&sh, w, h, &c->texels[c->used]);
+    c->entry[i].has_ctab =
+        w * h <= RASTER_TEX_CTAB_TEXELS && build_ctab(&c->texels[c->used], w * h, &c->ctab[i]);
     c->entry[i].offset = c->used;
     c->used += w * h;
 }
@@ -316,6 +339,7 @@ void raster_shader_use_cache(raster_shader *sh, const raster_tex_cache *c, uint3
     uint32_t i = cache_find(c, teximage, pltt_base);
     if (i == c->n || c->entry[i].offset == UINT32_MAX) return;
     sh->decoded = &c->texels[c->entry[i].offset];
+    sh->ctab = c->entry[i].has_ctab ? &c->ctab[i] : NULL;
     if (sh->kind == RASTER_SHADE_MODULATE) sh->shade = shade_modulate_decoded;
     if (sh->kind == RASTER_SHADE_DECAL) sh->shade = shade_decal_decoded;
 }

@@ -63,9 +63,11 @@ struct raster_shader {
     raster_shade_fn shade;   /**< chosen for kind */
     raster_tex tex;          /**< texture state (used by the textured kinds) */
     const uint32_t *decoded; /**< the texture decoded by raster_tex_cache (or NULL) */
-    const uint32_t *toon6;   /**< raster_pixel_frame.toon6 (must outlive the shader) */
-    uint32_t poly_alpha;     /**< POLYGON_ATTR alpha 0..31 */
-    uint32_t alpha_or;       /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
+    /** its compact form (raster_tex_ctab), when it has one (or NULL) */
+    const struct raster_tex_ctab *ctab;
+    const uint32_t *toon6; /**< raster_pixel_frame.toon6 (must outlive the shader) */
+    uint32_t poly_alpha;   /**< POLYGON_ATTR alpha 0..31 */
+    uint32_t alpha_or;     /**< 31 for wireframe polygons (alpha 0), else 0: ORed into a5 */
     raster_shade_kind kind;
 };
 
@@ -92,6 +94,22 @@ void raster_shader_setup(raster_shader *sh, const raster_pixel_frame *pf, uint32
 #define RASTER_TEX_CACHE_MAX     (128u * 128u)  /**< largest texture cached */
 #define RASTER_TEX_CACHE_ENTRIES 64u
 
+/**
+ * The compact form of a decoded texture of at most RASTER_TEX_CTAB_TEXELS texels holding at most
+ * 16 distinct decoded values (a 16-colour texture of up to 16x16, a 4-colour one of up to 16x16,
+ * ...): for texel i, nib[i >> 1] >> 4 * (i & 1) & 15 is the index of its decoded value in val.
+ * Where the machine has AVX-512 VBMI the eight-pixel spans look a texel up in registers from it
+ * (two byte permutes over the 128 bytes of nib, a dword permute over val: span_vec8.h
+ * vec8_ctab) instead of gathering it from the decoded texels, the same words; on Zen 4 the
+ * gather is the costly step of a short span (bench/README.md, "Lead, 2026-11-28 (fourteenth
+ * session)").
+ */
+#define RASTER_TEX_CTAB_TEXELS 256u
+typedef struct raster_tex_ctab {
+    uint8_t nib[RASTER_TEX_CTAB_TEXELS / 2];
+    uint32_t val[16];
+} raster_tex_ctab;
+
 typedef struct raster_tex_cache {
     uint32_t *texels; /**< RASTER_TEX_CACHE_TEXELS words, or NULL (no caching) */
     uint32_t used, n;
@@ -99,7 +117,9 @@ typedef struct raster_tex_cache {
         uint32_t key, pal;
         uint32_t offset; /**< decoded texels at texels[offset], UINT32_MAX: not decoded yet */
         uint32_t area;   /**< screen area (bounding boxes) of the polygons using it so far */
+        bool has_ctab;   /**< ctab[i] holds its compact form */
     } entry[RASTER_TEX_CACHE_ENTRIES];
+    raster_tex_ctab ctab[RASTER_TEX_CACHE_ENTRIES];
 } raster_tex_cache;
 
 /** Start a frame: forget every decoded texture. */

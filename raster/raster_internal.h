@@ -125,6 +125,7 @@ typedef struct raster_span_k {
     uint32_t valpha;    /**< (polygon alpha | wireframe alpha) << 24: vertex colour's alpha */
     /* modulate from the decoded texture (shader.decoded != NULL) */
     const uint32_t *texels;
+    const struct raster_tex_ctab *ctab; /**< the decoded texture's compact form, or NULL */
     uint32_t wlog2;
     raster_tex_axis ax_s, ax_t;
     bool repeat; /**< both axes repeat: the wrap's clamp never limits */
@@ -298,6 +299,10 @@ struct raster_engine {
      *  raster_create to the widest the build and the processor have (span_fns.c
      *  raster_span_isa_best); tests lower it to compare every form with the reference. */
     uint8_t span_isa;
+    /** Span functions of span_isa AVX2 may look a small texture up in registers (AVX-512 VBMI,
+     *  span_fns_ctab.c: raster_tex_ctab) instead of gathering its texels: set by raster_create
+     *  where the build and the processor have it; tests clear it to compare. */
+    bool tex_ctab;
     /** Test hook (unit.test_raster_pmajor): every frame drawn scanline by scanline (span.c
      *  raster_draw_band), none polygon by polygon (raster_draw_band_pmajor): the reference
      *  the polygon-major order is compared with. Default false. */
@@ -440,6 +445,9 @@ enum { RASTER_SPAN_ISA_SCALAR, RASTER_SPAN_ISA_SSE2, RASTER_SPAN_ISA_AVX2 };
 
 /** The widest form of the pixel loops that this build and this processor have. */
 uint8_t raster_span_isa_best(void);
+/** Whether this build and processor can draw with span_fns_ctab.c's functions
+ * (raster_engine.tex_ctab). */
+bool raster_tex_ctab_best(void);
 /** For a polygon that takes part in the overlapping-edge rule (curse.c: edge marking on,
  *  anti-aliasing off, an opaque or wireframe polygon that is no shadow or shadow mask), choose
  *  its span functions (those of raster_span_select_poly with the rule) and return true; false

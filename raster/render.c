@@ -48,6 +48,7 @@ raster_engine *raster_create(void)
     if (r->recip) raster_recip_init(r->recip);
     raster_timing_init(&r->timing);
     r->span_isa = raster_span_isa_best();
+    r->tex_ctab = raster_tex_ctab_best();
     for (uint32_t size = 8; size <= 1024; size *= 2) {
         for (uint32_t u = 0; u < 2 * size; u++) {
             r->wrap_tab[0][2 * size + u] = (uint16_t)(u & (size - 1));

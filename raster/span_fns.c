@@ -62,6 +62,7 @@ static void setup_k(const raster_engine *r, raster_poly *rp)
     k->polyattr = rp->polyattr;
     k->valpha = (sh->poly_alpha | sh->alpha_or) << 24;
     k->texels = sh->decoded;
+    k->ctab = sh->ctab;
     k->pflat = NULL;
     for (int i = 0; i < 4; i++) {
         k->v_aref[i] = (int32_t)k->alpha_ref;
@@ -137,7 +138,9 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
             rp->span_lin = raster_spf_vmod[d];
             rp->span_flat = raster_spf_vfmod[d];
 #if SPAN_VEC8
-            if (w && rp->spk.plain)
+            if (w && rp->spk.plain && rp->spk.ctab && r->tex_ctab)
+                rp->span_lin = raster_spf_wmodpc[d], rp->span_flat = raster_spf_wfmodpc[d];
+            else if (w && rp->spk.plain)
                 rp->span_lin = raster_spf_wmodp[d], rp->span_flat = raster_spf_wfmodp[d];
             else if (w)
                 rp->span_lin = raster_spf_wmod[d], rp->span_flat = raster_spf_wfmod[d];
@@ -173,6 +176,10 @@ void raster_span_select_poly(const raster_engine *r, raster_poly *rp)
                 const bool plain = rp->spk.plain;
                 rp->span_gen = plain ? raster_spf_qmodp[d] : raster_spf_qmod[d];
                 rp->spk.pflat = plain ? raster_spf_qfmodp[d] : raster_spf_qfmod[d];
+                if (plain && rp->spk.ctab && r->tex_ctab) {
+                    rp->span_gen = raster_spf_qmodpc[d];
+                    rp->spk.pflat = raster_spf_qfmodpc[d];
+                }
             }
         }
 #endif

@@ -56,6 +56,26 @@ extern const raster_span_fn raster_spf_wmodp[4], raster_spf_wfmodp[4];
 extern const raster_span_fn raster_spf_qvtx[4], raster_spf_qmod[4], raster_spf_qflat[4],
     raster_spf_qfmod[4];
 extern const raster_span_fn raster_spf_qmodp[4], raster_spf_qfmodp[4]; /* (plain, as w*p) */
+/* span_fns_ctab.c: wmodp / wfmodp / qmodp / qfmodp with the texture's compact form
+ * (SPAN_TEX_CTAB), where raster_tex_ctab_best */
+extern const raster_span_fn raster_spf_wmodpc[4], raster_spf_wfmodpc[4];
+extern const raster_span_fn raster_spf_qmodpc[4], raster_spf_qfmodpc[4];
+
+/* A span function eight pixels at a time and its two parts (span_vec8.h VEC8_PART_FNS). */
+#define SPAN_FN_W(name, fl)                                                                        \
+    VEC8_PART_FNS(span_##name, fl)                                                                 \
+    static void span_fn_##name(span_line *c, int32_t xcut)                                         \
+    {                                                                                              \
+        draw_vec8_line(c, xcut, (fl), span_##name##_one, span_##name##_long);                      \
+    }
+/* The same, perspective (span_vec8.h VEC8_PERSP_FNS, draw_persp8_line). */
+#define SPAN_FN_Q(name, fl)                                                                        \
+    VEC8_PERSP_FNS(span_##name, fl)                                                                \
+    static void span_fn_##name(span_line *c, int32_t xcut)                                         \
+    {                                                                                              \
+        draw_persp8_line(c, xcut, (fl), span_##name##_pone, span_##name##_plong,                   \
+                         span_##name##_pline);                                                     \
+    }
 #endif
 
 #endif

@@ -12,12 +12,6 @@
  * function by function, called only on engines with raster_engine.span_isa AVX2). The spans of
  * more than eight pixels are drawn out of line (span_long_*, draw_vec8_line's @p lf), so that
  * the span function holds only the one-step copy of draw_vec8 and the one-pixel path. */
-#define SPAN_FN_W(name, fl)                                                                        \
-    VEC8_PART_FNS(span_##name, fl)                                                                 \
-    static void span_fn_##name(span_line *c, int32_t xcut)                                         \
-    {                                                                                              \
-        draw_vec8_line(c, xcut, (fl), span_##name##_one, span_##name##_long);                      \
-    }
 #define SPAN_FN_VEC8(i)                                                                            \
     SPAN_FN_W(wvtx_##i, (i) | SPAN_SHADE_VERTEX | SPAN_DDA)                                        \
     SPAN_FN_W(wmod_##i, (i) | SPAN_SHADE_MODDEC | SPAN_DDA)                                        \
@@ -38,13 +32,6 @@ const raster_span_fn raster_spf_wmodp[4] = TABLE4(span_fn_wmodp_);
 const raster_span_fn raster_spf_wfmodp[4] = TABLE4(span_fn_wfmodp_);
 /* Perspective Z-buffered spans eight pixels at a time (span_vec8.h draw_persp8_line; the
  * W-buffered ones keep the four-lane step): index = depth (0-3). */
-#define SPAN_FN_Q(name, fl)                                                                        \
-    VEC8_PERSP_FNS(span_##name, fl)                                                                \
-    static void span_fn_##name(span_line *c, int32_t xcut)                                         \
-    {                                                                                              \
-        draw_persp8_line(c, xcut, (fl), span_##name##_pone, span_##name##_plong,                   \
-                         span_##name##_pline);                                                     \
-    }
 #define SPAN_FN_PVEC8(i)                                                                           \
     SPAN_FN_Q(qvtx_##i, (i) | SPAN_SHADE_VERTEX)                                                   \
     SPAN_FN_Q(qmod_##i, (i) | SPAN_SHADE_MODDEC)                                                   \

@@ -46,6 +46,10 @@ enum {
      * the wrap is (coord >> 4) & mask, with the shift taken from the accumulator's own bits (the
      * perspective attribute's one shift) and no test per call */
     SPAN_TEX_PLAIN = 1024,
+    /* SPAN_TEX_PLAIN with the texture's compact form (raster_span_k.ctab, pixel.h
+     * raster_tex_ctab): draw_vec8 looks the texel up in registers (vec8_ctab, AVX-512 VBMI:
+     * span_fns_ctab.c only) */
+    SPAN_TEX_CTAB = 2048,
 };
 
 /** Everything constant over one polygon's line. */

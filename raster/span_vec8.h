@@ -214,6 +214,34 @@ SPAN_AVX2_FN __m256i vec8_mflat(const span_line *c, const raster_span_k *p)
     return _mm256_unpacklo_epi8(vec8_set1(m8), _mm256_setzero_si256());
 }
 
+/* The compact form's lookup (SPAN_TEX_CTAB) exists only where the translation unit is compiled
+ * for AVX-512 VBMI (span_fns_ctab.c, CMakeLists.txt), whose functions run only where
+ * raster_tex_ctab_best found it. */
+#if defined(__AVX512VBMI__) && defined(__AVX512VL__) && defined(__AVX512BW__)
+#define VEC8_CTAB 1
+#include "raster/pixel.h"
+/* The decoded texels of indices @p idx (each < RASTER_TEX_CTAB_TEXELS) from the texture's
+ * compact form (raster_tex_ctab): the byte of each lane's nibble, from the 128 bytes of nib in
+ * two registers (vpermi2b: each lane's low byte selects; its other bytes select byte 0, cleared
+ * below), the nibble shifted down, then its value from val's 16 words (vpermd). The same word
+ * the gather loads from the decoded texels (pixel.c build_ctab). On Zen 4 (2 vCPUs here) a
+ * dependent chain of these runs ~15 cycles a step against ~23 for vpgatherdd, and independent
+ * ones ~4.6 cycles against ~11 (bench/README.md, fourteenth session). */
+SPAN_AVX2_FN __m256i vec8_ctab(const raster_tex_ctab *t, __m256i idx)
+{
+    const __m512i lo = _mm512_loadu_si512(t->nib), hi = _mm512_loadu_si512(t->nib + 64);
+    const __m512i val = _mm512_loadu_si512(t->val);
+    const __m512i b =
+        _mm512_permutex2var_epi8(lo, _mm512_zextsi256_si512(_mm256_srli_epi32(idx, 1)), hi);
+    const __m256i sh = _mm256_slli_epi32(_mm256_and_si256(idx, vec8_set1(1)), 2);
+    const __m256i nib =
+        _mm256_and_si256(_mm256_srlv_epi32(_mm512_castsi512_si256(b), sh), vec8_set1(15));
+    return _mm512_castsi512_si256(_mm512_permutexvar_epi32(_mm512_zextsi256_si512(nib), val));
+}
+#else
+#define VEC8_CTAB 0
+#endif
+
 /* The lanes of one draw_vec8 step that it leaves to the scalar pixel (span_vec.h
  * vec_slow_lanes: translucent ones; draw_vec8 retries the opaque ones under edge pixels
  * itself), out of line: g_heavy_1's opaque spans never have them, and inline they took three
@@ -509,7 +537,12 @@ SPAN_AVX2_FN bool draw_vec8(span_line *c, int32_t xs, int32_t xe, int32_t lim1, 
             /* (every lane's index is inside the texture: the wrap keeps both axes in range) */
             /* (a gather: eight scalar loads measured slower, g_heavy_1 +4%, c_textured_quad
              * +19% in wall time) */
-            color = _mm256_i32gather_epi32((const int *)tx, idx, 4);
+#if VEC8_CTAB
+            if (flags & SPAN_TEX_CTAB)
+                color = vec8_ctab(p->ctab, idx);
+            else
+#endif
+                color = _mm256_i32gather_epi32((const int *)tx, idx, 4);
             const bool ident = one ? flat && vec8_ident(c, p) : ident_l;
             if (!ident) {
                 const __m256i mflat = one && flat ? vec8_mflat(c, p) : mflat_l;

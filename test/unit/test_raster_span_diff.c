@@ -7,11 +7,12 @@
  * (raster_engine.span_reference), which shades through raster_shade and the per-format texel
  * samplers of texture.h, with the texture cache off (no decoded textures). The fast engine is
  * a default engine, one per form of the pixel loops that this build and this processor have
- * (raster_engine.span_isa: scalar, SSE2 four pixels at a time, AVX2 eight at a time), each
- * compared with the reference. They render the same random frames (random polygons of every size,
- * shape, colour, depth, W, texture format, size, wrap mode, polygon mode, alpha, ID, depth test and
- * the frame's DISP3DCNT modes); the output frames, the timing results and both layers of the
- * colour, depth and attribute buffers must be identical.
+ * (raster_engine.span_isa: scalar, SSE2 four pixels at a time, AVX2 eight at a time; and AVX2
+ * with small textures looked up in registers from their compact form, raster_engine.tex_ctab,
+ * where the processor has AVX-512 VBMI), each compared with the reference. They render the same
+ * random frames (random polygons of every size, shape, colour, depth, W, texture format, size, wrap
+ * mode, polygon mode, alpha, ID, depth test and the frame's DISP3DCNT modes); the output frames,
+ * the timing results and both layers of the colour, depth and attribute buffers must be identical.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,15 +129,18 @@ static void random_frame(gx_frame *f, uint32_t *seed, unsigned n)
 }
 
 /* The forms of the pixel loops compared with the reference: every one up to the widest this
- * build and processor have (raster_span_isa_best). */
-#define FORMS (RASTER_SPAN_ISA_AVX2 + 1)
+ * build and processor have (raster_span_isa_best), without the compact textures; then, where
+ * raster_tex_ctab_best, AVX2 with them. */
+#define FORMS (RASTER_SPAN_ISA_AVX2 + 2)
 
 typedef struct pair {
     gx_frame *f;
     uint8_t *tex, *pal;
     raster_engine *fast[FORMS], *ref;
     unsigned nforms;
-    uint32_t *ref_texels; /* the reference engine's texture cache, off during its renders */
+    bool ctab_form;        /* the last form is AVX2 with the compact textures */
+    unsigned ctab_entries; /* textures with a compact form in that form's frames */
+    uint32_t *ref_texels;  /* the reference engine's texture cache, off during its renders */
     dsgx_frame out_fast, out_ref;
 } pair;
 
@@ -152,12 +156,17 @@ static void pair_init(pair *p, uint32_t seed)
     for (uint32_t i = 0; i < GX_PAL_VRAM_SIZE; i++) p->pal[i] = (uint8_t)rnd(&seed);
     p->f->tex_vram = p->tex;
     p->f->pal_vram = p->pal;
-    p->nforms = raster_span_isa_best() + 1u;
+    const unsigned isas = raster_span_isa_best() + 1u;
+    p->ctab_form = raster_tex_ctab_best();
+    p->ctab_entries = 0;
+    p->nforms = isas + (p->ctab_form ? 1u : 0u);
     for (unsigned i = 0; i < p->nforms; i++) {
         p->fast[i] = raster_create();
         assert_non_null(p->fast[i]);
-        assert_int_equal(p->fast[i]->span_isa, p->nforms - 1);
-        p->fast[i]->span_isa = (uint8_t)i;
+        assert_int_equal(p->fast[i]->span_isa, isas - 1);
+        assert_int_equal(p->fast[i]->tex_ctab, p->ctab_form);
+        p->fast[i]->span_isa = (uint8_t)(i < isas ? i : RASTER_SPAN_ISA_AVX2);
+        p->fast[i]->tex_ctab = i >= isas;
     }
     p->ref = raster_create();
     assert_non_null(p->ref);
@@ -168,6 +177,9 @@ static void pair_init(pair *p, uint32_t seed)
 
 static void pair_free(pair *p)
 {
+    /* (the compact form was drawn with: the random textures include 16- and 4-colour ones of
+     * up to 256 texels, which have one) */
+    if (p->ctab_form) assert_true(p->ctab_entries > 0);
     p->ref->texcache.texels = p->ref_texels;
     for (unsigned i = 0; i < p->nforms; i++) raster_destroy(p->fast[i]);
     raster_destroy(p->ref);
@@ -180,12 +192,16 @@ static void pair_free(pair *p)
  * compare everything they produced. */
 static void render_compare(pair *p, unsigned frame)
 {
-    static const char *const names[FORMS] = {"scalar/reference", "SSE2/reference",
-                                             "AVX2/reference"};
+    static const char *const names[FORMS] = {"scalar/reference", "SSE2/reference", "AVX2/reference",
+                                             "AVX2 compact textures/reference"};
     raster_result rf, rr;
     raster_render(p->ref, p->f, &p->out_ref, &rr);
     for (unsigned i = 0; i < p->nforms; i++) {
         raster_render(p->fast[i], p->f, &p->out_fast, &rf);
+        if (p->ctab_form && i + 1 == p->nforms) {
+            const raster_tex_cache *tc = &p->fast[i]->texcache;
+            for (uint32_t e = 0; e < tc->n; e++) p->ctab_entries += tc->entry[e].has_ctab;
+        }
         same_frame(p->fast[i], p->ref, &p->out_fast, &p->out_ref, frame, names[i],
                    "the fast path differs from the reference path");
         assert_int_equal(rf.rdlines, rr.rdlines);
@@ -482,6 +498,8 @@ static void test_persp_plain(void **state)
 
 int main(void)
 {
+    print_message("AVX2 with compact textures (AVX-512 VBMI): %s\n",
+                  raster_tex_ctab_best() ? "compared" : "not on this processor, not compared");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_frames),
         cmocka_unit_test(test_small_linear_polygons),
