@@ -499,7 +499,8 @@ static void test_persp_plain(void **state)
 int main(void)
 {
     print_message("AVX2 with compact textures (AVX-512 VBMI): %s\n",
-                  raster_tex_ctab_best() ? "compared" : "not on this processor, not compared");
+                  raster_tex_ctab_best() ? "compared"
+                                         : "not in this build or on this processor, not compared");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_frames),
         cmocka_unit_test(test_small_linear_polygons),
