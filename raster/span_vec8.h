@@ -224,7 +224,7 @@ SPAN_AVX2_FN __m256i vec8_mflat(const span_line *c, const raster_span_k *p)
  * compact form (raster_tex_ctab): the byte of each lane's nibble, from the 128 bytes of nib in
  * two registers (vpermi2b: each lane's low byte selects; its other bytes select byte 0, cleared
  * below), the nibble shifted down, then its value from val's 16 words (vpermd). The same word
- * the gather loads from the decoded texels (pixel.c build_ctab). On Zen 4 (2 vCPUs here) a
+ * the gather loads from the decoded texels (pixel.c build_ctab). On the Zen 4 build machine a
  * dependent chain of these runs ~15 cycles a step against ~23 for vpgatherdd, and independent
  * ones ~4.6 cycles against ~11 (bench/README.md, fourteenth session). */
 SPAN_AVX2_FN __m256i vec8_ctab(const raster_tex_ctab *t, __m256i idx)
