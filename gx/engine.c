@@ -74,6 +74,7 @@ void gx_destroy(gx_engine *gx)
     gx_vram_free(&gx->vram);
     free(gx->build);
     free(gx->render);
+    free(gx->idle);
     free(gx->spare[0]);
     free(gx->spare[1]);
     free(gx);
@@ -88,7 +89,8 @@ static void reset_regs(gx_render_regs *r)
 
 size_t gx_memory_bytes(const gx_engine *gx)
 {
-    size_t n = sizeof(*gx) + 2 * sizeof(gx_frame) + GX_TEX_VRAM_SIZE + GX_PAL_VRAM_SIZE;
+    size_t n =
+        sizeof(*gx) + (gx->idle ? 3u : 2u) * sizeof(gx_frame) + GX_TEX_VRAM_SIZE + GX_PAL_VRAM_SIZE;
     for (unsigned i = 0; i < VRAM_NBANKS; i++) n += gx_vram_bank_size(i);
     return n + gx->cmd.deferred_cap * sizeof(*gx->cmd.deferred);
 }
@@ -105,11 +107,30 @@ static void empty_frame(gx_frame *f)
     f->pal_vram = NULL;
 }
 
+bool gx_set_frame_rams(gx_engine *gx, unsigned n)
+{
+    if (n != 2 && n != 3) return false;
+    if (n == 2) {
+        free(gx->idle);
+        gx->idle = NULL;
+    } else if (!gx->idle) {
+        gx->idle = calloc(1, sizeof(gx_frame));
+        if (!gx->idle) return false;
+    }
+    return true;
+}
+
+unsigned gx_frame_rams(const gx_engine *gx)
+{
+    return gx->idle ? 3u : 2u;
+}
+
 void gx_reset(gx_engine *gx)
 {
     gx_vram_reset(&gx->vram);
     empty_frame(gx->build);
     empty_frame(gx->render);
+    if (gx->idle) empty_frame(gx->idle);
     reset_regs(&gx->regs);
     reset_regs(&gx->render->regs);
     gx->disp3dcnt_status = 0;

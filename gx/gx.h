@@ -42,9 +42,24 @@ typedef void (*dsgx_log_fn)(void *user, enum dsgx_log_level level, const char *m
 
 gx_engine *gx_create(void);
 void gx_destroy(gx_engine *gx);
-/** Bytes the engine has allocated (its state, the two polygon/vertex RAMs, VRAM banks and the
- *  texture/palette views, the queue of commands held behind a swap). */
+/** Bytes the engine has allocated (its state, the two polygon/vertex RAMs (three:
+ *  gx_set_frame_rams), VRAM banks and the texture/palette views, the queue of commands held
+ *  behind a swap). */
 size_t gx_memory_bytes(const gx_engine *gx);
+/** How many polygon/vertex RAMs the engine takes in turn: 2 (the default: the DS's pair, one
+ *  built while the other is drawn) or 3. With 3, the RAM a frame is built in is the one drawn
+ *  two frames before, not the one drawn just before. That is for a host that draws each
+ *  latched frame on another thread (on another core) while the next is built, as
+ *  dsgx_system's pipelined replay does (raster_render_ram): the geometry engine's stores then
+ *  land on cache lines the drawing core has had a whole frame to let go of, instead of lines
+ *  it still holds (bench/README.md, fifteenth session: g_heavy_1's geometry beside the
+ *  rendering ~141 -> ~131 us). Frames, RAM_COUNT and save states are the same either way. The
+ *  third RAM costs sizeof(gx_frame) (~608 KiB). It may be called at any time: the RAM being
+ *  built and the latched one stay where they are. @return false (nothing changed) when n is
+ *  not 2 or 3 or memory ran out. */
+bool gx_set_frame_rams(gx_engine *gx, unsigned n);
+/** 2 or 3 (gx_set_frame_rams). */
+unsigned gx_frame_rams(const gx_engine *gx);
 /** Power-on state. */
 void gx_reset(gx_engine *gx);
 void gx_set_log(gx_engine *gx, dsgx_log_fn fn, void *user);

@@ -62,9 +62,12 @@ struct gx_engine {
     uint8_t rdlines;          /* RDLINES_COUNT as last reported by the rendering engine */
     uint16_t disp_1dot_depth; /* DISP_1DOT_DEPTH as written (for byte writes) */
 
-    /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render */
+    /* double-buffered polygon/vertex RAM: geometry fills *build, the renderer reads *render;
+     * with three RAMs (gx_set_frame_rams) *idle is the one drawn before *render, built in next
+     * (swap.c), else NULL */
     gx_frame *build;
     gx_frame *render;
+    gx_frame *idle;
     /* save-state restore loads both frames here, checking them as it copies, then swaps them
      * with build/render (gx/savestate.c; allocated at the first restore) */
     gx_frame *spare[2];

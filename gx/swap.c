@@ -68,6 +68,14 @@ bool gx_vblank(gx_engine *gx)
     }
     gx->build = gx->render;
     gx->render = done;
+    if (gx->idle) {
+        /* three RAMs: build in the one drawn two frames ago, with the latched registers of
+         * the one drawn last, as with two RAMs (a save state holds them) */
+        gx_frame *drawn = gx->build;
+        gx->build = gx->idle;
+        gx->idle = drawn;
+        gx->build->regs = drawn->regs;
+    }
 
     gx->last_stats.cycles = gx->cmd.frame_cycles;
     gx->last_stats.commands = gx->cmd.frame_commands;

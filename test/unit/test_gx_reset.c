@@ -13,6 +13,9 @@
  * reset engines here do hold older entries beyond the counts (asserted), which the drawing must
  * not see. A system-level test does the same for the golden/ref traces: replayed from a reset
  * after g_heavy_1, every frame as on a new geometry engine.
+ *
+ * Three polygon/vertex RAMs (gx_set_frame_rams) are tested here too: an engine taking three in
+ * turn is, in everything observable, the engine taking two, before and after a reset.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -229,6 +232,83 @@ static void test_reset_after_restore(void **state)
     gx_destroy(gx);
 }
 
+/* ---- three polygon/vertex RAMs ---- */
+
+/* An engine with three RAMs against one with two, frame after frame: the same observables and
+ * pixels; the RAMs taken in turn (the latched frame in three places, each back every third
+ * frame); the third RAM's bytes counted; a state restored; back to two RAMs between frames;
+ * then a reset. */
+static void test_three_rams(void **state)
+{
+    (void)state;
+    gx_engine *two = gx_create(), *three = gx_create();
+    raster_engine *r = raster_create(), *ra = raster_create(), *rb = raster_create();
+    dsgx_frame *fa = malloc(sizeof *fa), *fb = malloc(sizeof *fb);
+    assert_non_null(two);
+    assert_non_null(three);
+    assert_non_null(r);
+    assert_non_null(ra);
+    assert_non_null(rb);
+    assert_non_null(fa);
+    assert_non_null(fb);
+    assert_int_equal(gx_frame_rams(three), 2);
+    assert_false(gx_set_frame_rams(three, 1));
+    assert_false(gx_set_frame_rams(three, 4));
+    assert_true(gx_set_frame_rams(three, 3));
+    assert_true(gx_set_frame_rams(three, 3)); /* (again: nothing changes) */
+    assert_int_equal(gx_frame_rams(three), 3);
+    assert_int_equal(gx_memory_bytes(three), gx_memory_bytes(two) + sizeof(gx_frame));
+    const gx_frame *latched[8];
+    uint32_t sa = 11, sb = 11;
+    for (int f = 0; f < 8; f++) {
+        unsigned n = 15 + 10 * (unsigned)f;
+        if (f == 6) { /* (two RAMs again, between frames) */
+            assert_true(gx_set_frame_rams(three, 2));
+            assert_int_equal(gx_frame_rams(three), 2);
+            assert_int_equal(gx_memory_bytes(three), gx_memory_bytes(two));
+        }
+        if (f == 5) { /* (a state restored into the engine with three RAMs) */
+            size_t bytes;
+            uint8_t *blob = state_of(two, r, &bytes);
+            assert_int_equal(dsgx_state_restore(three, r, blob, bytes, NULL, 0), 0);
+            free(blob);
+        }
+        frame(two, &sa, n);
+        frame(three, &sb, n);
+        latched[f] = gx_render_frame(three);
+        assert_ptr_not_equal(latched[f], three->build);
+        same_observables(two, three, r);
+        raster_result res_a, res_b;
+        raster_render(ra, gx_render_frame(two), fa, &res_a);
+        raster_render(rb, gx_render_frame(three), fb, &res_b);
+        assert_memory_equal(fa->px, fb->px, sizeof fa->px);
+        same_result(&res_a, &res_b);
+    }
+    /* three RAMs (frames 0-4, before the restore brings in its own): every latched frame in
+     * another RAM than the two before it, the same RAM as three frames before */
+    for (int f = 1; f < 5; f++) {
+        assert_ptr_not_equal(latched[f], latched[f - 1]);
+        if (f >= 2) assert_ptr_not_equal(latched[f], latched[f - 2]);
+        if (f >= 3) assert_ptr_equal(latched[f], latched[f - 3]);
+    }
+    /* two RAMs (frames 6, 7): the latched frame alternates */
+    assert_ptr_not_equal(latched[7], latched[6]);
+    /* a reset with three RAMs again, the third holding an older frame */
+    assert_true(gx_set_frame_rams(three, 3));
+    frame(three, &sb, 40);
+    frame(three, &sb, 50);
+    gx_reset(three);
+    assert_like_fresh(three, 23);
+    assert_int_equal(gx_frame_rams(three), 3); /* (a reset keeps them) */
+    free(fa);
+    free(fb);
+    raster_destroy(r);
+    raster_destroy(ra);
+    raster_destroy(rb);
+    gx_destroy(two);
+    gx_destroy(three);
+}
+
 /* ---- the system: golden/ref traces replayed from a reset ---- */
 
 #define MAX_FRAMES 16
@@ -333,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_reset_after_frames),
         cmocka_unit_test(test_reset_after_overflow),
         cmocka_unit_test(test_reset_after_restore),
+        cmocka_unit_test(test_three_rams),
         cmocka_unit_test(test_golden_traces_from_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

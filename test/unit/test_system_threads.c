@@ -273,7 +273,9 @@ static void test_threads_switch(void **state)
             continue;
         }
         /* every other frame pipelined, drawn on the caller's thread by dsgx_system_frame */
-        dsgx_system_set_threads(s, frame % 2 ? 2 : 1);
+        unsigned n = dsgx_system_set_threads(s, frame % 2 ? 2 : 1);
+        /* (pipelined: three polygon/vertex RAMs, gx_set_frame_rams) */
+        assert_int_equal(gx_frame_rams(s->gx), n > 1 ? 3 : 2);
         dsgx_system_frame(s);
         on_frame(&b, frame++, s);
     }

@@ -12,7 +12,7 @@
  *    views, so the geometry engine may reset and take VRAM writes meanwhile: they are copied at
  *    the `frame` directive. Polygon and vertex RAM it draws in place (raster_render_ram), from
  *    the latched bank, which nothing writes before the next latch (the geometry engine builds
- *    in the other bank, gx_reset leaves both banks' entries as they are, and the next latch
+ *    in another bank, gx_reset leaves the banks' entries as they are, and the next latch
  *    waits for the render);
  *  - the report (gx_report_render) reaches the geometry engine before the next latch (the
  *    `frame` directive or a trace `vblank` waits for the render), and before a DISP3DCNT write
@@ -352,6 +352,10 @@ unsigned dsgx_system_set_threads(dsgx_system *s, unsigned n)
         s->pipe = pipe_create(s);
     }
     if (!s->pipe) n = 1;
+    /* pipelined: the geometry engine builds in the RAM drawn two frames ago, whose lines the
+     * render thread's core has let go of (gx_set_frame_rams; out of memory: two RAMs, the
+     * same frames) */
+    gx_set_frame_rams(s->gx, s->pipe ? 3u : 2u);
     /* pipelined: the render thread, n - 2 workers, and this thread lent once its writes are
      * done (pipe_wait): never more than n threads at work */
     unsigned drawing = raster_set_threads_lent(s->raster, n, s->pipe ? 1u : 0u);
