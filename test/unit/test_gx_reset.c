@@ -136,37 +136,65 @@ static void same_result(const raster_result *a, const raster_result *b)
     assert_int_equal(a->lines_cut, b->lines_cut);
 }
 
+/* Rendering engines for comparing two geometry engines: one to save states with, one to draw
+ * each engine's frames, and their frames. */
+typedef struct drawers {
+    raster_engine *r, *ra, *rb;
+    dsgx_frame *fa, *fb;
+} drawers;
+
+static void drawers_create(drawers *d)
+{
+    d->r = raster_create();
+    d->ra = raster_create();
+    d->rb = raster_create();
+    d->fa = malloc(sizeof *d->fa);
+    d->fb = malloc(sizeof *d->fb);
+    assert_non_null(d->r);
+    assert_non_null(d->ra);
+    assert_non_null(d->rb);
+    assert_non_null(d->fa);
+    assert_non_null(d->fb);
+}
+
+static void drawers_destroy(drawers *d)
+{
+    free(d->fa);
+    free(d->fb);
+    raster_destroy(d->r);
+    raster_destroy(d->ra);
+    raster_destroy(d->rb);
+}
+
+/* The frames latched by @p a and @p b, each drawn by its own rendering engine: the same pixels
+ * and results. */
+static void same_drawn(drawers *d, gx_engine *a, gx_engine *b)
+{
+    raster_result res_a, res_b;
+    raster_render(d->ra, gx_render_frame(a), d->fa, &res_a);
+    raster_render(d->rb, gx_render_frame(b), d->fb, &res_b);
+    assert_memory_equal(d->fa->px, d->fb->px, sizeof d->fa->px);
+    same_result(&res_a, &res_b);
+}
+
 /* @p gx, just reset, against a new engine: the same observables now, and after the same frames
  * (each also drawn, by a new rendering engine per geometry engine: the same pixels). */
 static void assert_like_fresh(gx_engine *gx, uint32_t seed)
 {
     gx_engine *fresh = gx_create();
-    raster_engine *r = raster_create(), *ra = raster_create(), *rb = raster_create();
-    dsgx_frame *fa = malloc(sizeof *fa), *fb = malloc(sizeof *fb);
     assert_non_null(fresh);
-    assert_non_null(r);
-    assert_non_null(ra);
-    assert_non_null(rb);
-    assert_non_null(fa);
-    assert_non_null(fb);
-    same_observables(gx, fresh, r);
+    drawers d;
+    drawers_create(&d);
+    same_observables(gx, fresh, d.r);
     uint32_t sa = seed, sb = seed;
     for (int f = 0; f < 3; f++) {
         unsigned n = 20 + 30 * (unsigned)f;
         frame(gx, &sa, n);
         frame(fresh, &sb, n);
-        same_observables(gx, fresh, r);
-        raster_result res_a, res_b;
-        raster_render(ra, gx_render_frame(gx), fa, &res_a);
-        raster_render(rb, gx_render_frame(fresh), fb, &res_b);
-        assert_memory_equal(fa->px, fb->px, sizeof fa->px);
-        same_result(&res_a, &res_b);
+        same_observables(gx, fresh, d.r);
+        same_drawn(&d, gx, fresh);
     }
-    free(fa);
-    free(fb);
-    raster_destroy(r);
-    raster_destroy(ra);
-    raster_destroy(rb);
+    drawers_destroy(&d);
     gx_destroy(fresh);
 }
 
@@ -242,15 +270,10 @@ static void test_three_rams(void **state)
 {
     (void)state;
     gx_engine *two = gx_create(), *three = gx_create();
-    raster_engine *r = raster_create(), *ra = raster_create(), *rb = raster_create();
-    dsgx_frame *fa = malloc(sizeof *fa), *fb = malloc(sizeof *fb);
     assert_non_null(two);
     assert_non_null(three);
-    assert_non_null(r);
-    assert_non_null(ra);
-    assert_non_null(rb);
-    assert_non_null(fa);
-    assert_non_null(fb);
+    drawers d;
+    drawers_create(&d);
     assert_int_equal(gx_frame_rams(three), 2);
     assert_false(gx_set_frame_rams(three, 1));
     assert_false(gx_set_frame_rams(three, 4));
@@ -269,20 +292,16 @@ static void test_three_rams(void **state)
         }
         if (f == 5) { /* (a state restored into the engine with three RAMs) */
             size_t bytes;
-            uint8_t *blob = state_of(two, r, &bytes);
-            assert_int_equal(dsgx_state_restore(three, r, blob, bytes, NULL, 0), 0);
+            uint8_t *blob = state_of(two, d.r, &bytes);
+            assert_int_equal(dsgx_state_restore(three, d.r, blob, bytes, NULL, 0), 0);
             free(blob);
         }
         frame(two, &sa, n);
         frame(three, &sb, n);
         latched[f] = gx_render_frame(three);
         assert_ptr_not_equal(latched[f], three->build);
-        same_observables(two, three, r);
-        raster_result res_a, res_b;
-        raster_render(ra, gx_render_frame(two), fa, &res_a);
-        raster_render(rb, gx_render_frame(three), fb, &res_b);
-        assert_memory_equal(fa->px, fb->px, sizeof fa->px);
-        same_result(&res_a, &res_b);
+        same_observables(two, three, d.r);
+        same_drawn(&d, two, three);
     }
     /* three RAMs (frames 0-4, before the restore brings in its own): every latched frame in
      * another RAM than the two before it, the same RAM as three frames before */
@@ -300,11 +319,7 @@ static void test_three_rams(void **state)
     gx_reset(three);
     assert_like_fresh(three, 23);
     assert_int_equal(gx_frame_rams(three), 3); /* (a reset keeps them) */
-    free(fa);
-    free(fb);
-    raster_destroy(r);
-    raster_destroy(ra);
-    raster_destroy(rb);
+    drawers_destroy(&d);
     gx_destroy(two);
     gx_destroy(three);
 }
