@@ -10,10 +10,13 @@
  * geometry engine; once they are done (at the next `frame` directive, or an event below that
  * waits), the caller's thread helps draw frame N: it takes bands of its scanlines as the render
  * thread does (raster/lend.h). With n threads: the render thread, n - 2 rendering workers and
- * the caller's thread, never more than n at work. The render reads the system's copy of what it
- * consumes (the latched frame, copied from the bank being built at its `frame` directive while
- * the last frame is still drawn, and the texture/palette VRAM views copied when VRAM may have
- * changed), so only these events wait for it to finish:
+ * the caller's thread, never more than n at work. The render reads the system's copy of the
+ * latched frame's registers and counts and of the texture/palette VRAM views (copied at its
+ * `frame` directive, the views only when VRAM may have changed), and the latched polygon/vertex
+ * RAM in place (raster_render_ram): nothing writes that RAM before the next latch, since the
+ * geometry engine builds in another of its three RAMs (gx_set_frame_rams, set by
+ * dsgx_system_set_threads for a pipelined system). So only these events wait for the render to
+ * finish:
  *  - the next `frame` directive, and a trace `vblank` (latching reads the DISP3DCNT underflow bit
  *    that the render's RDLINES/underflow report, gx_report_render, sets);
  *  - a DISP3DCNT write acknowledging the underflow bit (bit 12 written 1): the report must land
@@ -26,9 +29,10 @@
  * some of the next frame's writes, so a callback (or a command/vertex/polygon hook) that reads
  * geometry registers wants a one-thread system (a vblank hook sees the registers it sees one
  * frame at a time); callbacks and hooks must not write the geometry engine. The bus writes of
- * a pipelined replay must go through the system, not gx_write* on s->gx. The copies take
- * ~1.2 MiB (one polygon/vertex RAM bank of 608 KiB, the views). dsgx_system_frame on a pipelined
- * system draws on the caller's thread (the render thread idle, n - 1 threads).
+ * a pipelined replay must go through the system, not gx_write* on s->gx. The copies allocate
+ * ~1.2 MiB (a gx_frame whose entries stay untouched, the views), the third RAM 608 KiB.
+ * dsgx_system_frame on a pipelined system draws on the caller's thread (the render thread idle,
+ * n - 1 threads).
  */
 #ifndef DSGX_SYSTEM_H
 #define DSGX_SYSTEM_H
