@@ -82,13 +82,27 @@ if [ -n "$tnr" ]; then
 fi
 
 # bench/threads.sh (the --threads 2 speed-up, bench/README.md): two rounds of two frames print
-# both rounds and a summary with numbers; a missing binary is an error naming it
+# both rounds (two one-thread runs and a two-thread run) and a summary with numbers, the
+# speed-up against one core and against the second run alone; a missing binary is an error
+# naming it
 thr=$(dirname "$0")/../../bench/threads.sh
 out=$(NOPIN=1 sh "$thr" "$dsgx" "$t1" 2 2 2>&1)
-[ "$(printf '%s\n' "$out" | grep -c "^round [12]: one thread $num us, two threads $num us\$")" = 2 ] &&
-    printf '%s\n' "$out" | grep -q "^  speed-up, median of the rounds: $num[0-9]*x (quartiles $num" &&
-    printf '%s\n' "$out" | grep -q "^  best rounds: $num[0-9]*x; 10th percentiles: $num" && ok ||
+[ "$(printf '%s\n' "$out" |
+    grep -c "^round [12]: one thread $num us (unpinned), $num us (unpinned), two threads $num us\$")" = 2 ] &&
+    printf '%s\n' "$out" | grep -q "^  medians: one thread $num us (unpinned), $num us (unpinned), one core $num us; two threads $num us\$" &&
+    printf '%s\n' "$out" | grep -q "^  speed-up against one core, median of the rounds: $num[0-9]*x (quartiles $num" &&
+    printf '%s\n' "$out" | grep -q "^  best rounds: $num[0-9]*x; 10th percentiles: $num" &&
+    printf '%s\n' "$out" | grep -q "^  speed-up against the second one-thread run (unpinned) alone, median of the rounds: $num[0-9]*x (quartiles $num" && ok ||
     bad "threads.sh: $out"
+# the summary's speed-ups from the rounds: per round the harmonic mean of the two one-thread
+# frames over the two-thread frame; the median of two rounds is the larger (nearest rank)
+want=$(printf '%s\n' "$out" | awk '/^round/ { n = 0
+        for (i = 3; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+$/) v[++n] = $i
+        h = 2 * v[1] * v[2] / (v[1] + v[2]); if (h / v[3] > m) m = h / v[3]
+        if (v[2] / v[3] > mb) mb = v[2] / v[3] }
+    END { printf "%.3fx %.3fx", m, mb }')
+got=$(printf '%s\n' "$out" | awk '/^  speed-up/ { sub(/.*median of the rounds: /, ""); printf "%s%s", sep, $1; sep = " " }')
+[ "$want" = "$got" ] && ok || bad "threads.sh speed-ups '$got', from the rounds '$want'"
 out=$(sh "$thr" "$dir/no-such-dsgx" "$t1" 1 1 2>&1) && bad "threads.sh without a binary" ||
     { printf '%s' "$out" | grep -q "no-such-dsgx: no dsgx binary" && ok || bad "threads.sh error: $out"; }
 
