@@ -4,9 +4,9 @@
 # CPU 1, and `dsgx bench --threads 2` on both, each a separate process of REPEAT frames, in an
 # order that turns every round. Per round, the one-core frame is the one-thread frame at the
 # two CPUs' mean speed (the harmonic mean of the two frame medians), and the speed-up is that
-# frame divided by the two-thread frame. At the end: the median of the rounds' speed-ups with its quartiles,
-# the ratio of the best rounds and of the 10th percentiles; and, as the sessions before the
-# sixteenth measured it, the speed-up against CPU 1's one-thread run alone.
+# frame divided by the two-thread frame. At the end: the median of the rounds' speed-ups with
+# its quartiles, the ratio of the best rounds and of the 10th percentiles; and, as the sessions
+# before the sixteenth measured it, the speed-up against CPU 1's one-thread run alone.
 #
 # Why both CPUs (bench/README.md, the sixteenth session): the host slows each virtual CPU on
 # its own, nearly independently of the other. A two-thread run is slowed when either of its CPUs
@@ -18,7 +18,8 @@
 #
 #   sh bench/threads.sh [DSGX [TRACE [ROUNDS [REPEAT]]]]
 #   defaults: build/dsgx golden/ref/g_heavy_1.trace 201 40
-# Runs of 40 frames give five rounds in the time of one of 200 frames; the two agree (bench/README.md).
+# Runs of 40 frames give five rounds in the time of one of 200 frames; the two agree
+# (bench/README.md).
 # CPUs: CPUA and CPUB (default 0 and 1) for one thread, CPUS2 (default CPUA,CPUB) for two, with
 # taskset when the machine has it (NOPIN=1: no pinning; both one-thread runs then float).
 set -eu
