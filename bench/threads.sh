@@ -18,8 +18,8 @@
 #
 #   sh bench/threads.sh [DSGX [TRACE [ROUNDS [REPEAT]]]]
 #   defaults: build/dsgx golden/ref/g_heavy_1.trace 201 40
-# Runs of 40 frames give five rounds in the time of one of 200 frames; the two agree
-# (bench/README.md).
+# Runs of 40 frames give five rounds in the time of one of 200 frames, with figures within the
+# same spread (bench/README.md).
 # CPUs: CPUA and CPUB (default 0 and 1) for one thread, CPUS2 (default CPUA,CPUB) for two, with
 # taskset when the machine has it (NOPIN=1: no pinning; both one-thread runs then float).
 set -eu
